@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Shared pieces of the gttlab CLI: the global options, argument parsing
+ * helpers with the one-line error rule (name the value and the rule, exit 2),
+ * and opening the device.
+ */
+#ifndef HARNESS_CLI_H
+#define HARNESS_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "env/env.h"
+#include "hw/device.h"
+#include "harness/json.h"
+
+#define EXIT_OK		0
+#define EXIT_FAIL	1
+#define EXIT_USAGE	2	/* bad input or an unusable device; nothing was written */
+
+struct cli {
+	const struct gtt_env *env;
+	const char *device;		/* --device, default "sim:skl" */
+	bool json;			/* --json */
+	bool help;			/* --help anywhere on the line */
+	struct hw_open_opts opts;
+	void *seed;			/* --mmio-seed contents */
+};
+
+/* Print "gttlab: <message>" to stderr; returns EXIT_USAGE. */
+int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Report a library error; returns EXIT_USAGE. */
+int cli_report(const struct gtt_err *err);
+
+/* Numbers: decimal, 0x hex, with an optional K, M or G suffix (powers of 1024). */
+int cli_parse_u64(const char *what, const char *s, uint64_t *out);
+
+/*
+ * Match option `name` at argv[*i]: "--name VALUE" or "--name=VALUE". Returns
+ * 1 and sets *val on a match, 0 if argv[*i] is another option, -1 (after
+ * printing the error) if the value is missing.
+ */
+int cli_opt(int argc, char **argv, int *i, const char *name, const char **val);
+
+/* The platform named by --platform, or the default device's platform when NULL. */
+const struct gtt_platform *cli_platform(const struct cli *c, const char *name);
+
+int cli_open(struct cli *c, struct hw_device **dev);
+void cli_close(struct hw_device *dev);
+
+/* "4 GiB", "256 MiB", "12 KiB", "100 bytes". */
+const char *cli_size(uint64_t bytes, char *buf, size_t n);
+/* "9", "7.5" */
+const char *cli_gen(unsigned gen, char *buf, size_t n);
+
+int cmd_info(struct cli *c, int argc, char **argv);
+int cmd_encode(struct cli *c, int argc, char **argv);
+int cmd_decode(struct cli *c, int argc, char **argv);
+int cmd_dump(struct cli *c, int argc, char **argv);
+int cmd_snapshot(struct cli *c, int argc, char **argv);
+
+#endif

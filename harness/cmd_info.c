@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+/* gttlab info: what the device is, as detected through hw/. */
+#include "harness/cli.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+static const char help[] =
+	"usage: gttlab info [--device D] [--json]\n"
+	"Platform, generation, device id, BAR0 and BAR2 sizes, GSM size, PTE size,\n"
+	"GGTT size, number of PTEs, aperture size and fence count of the device.\n";
+
+int cmd_info(struct cli *c, int argc, char **argv)
+{
+	struct hw_device *dev;
+	char a[32], b[32];
+
+	if (c->help) {
+		fputs(help, stdout);
+		return EXIT_OK;
+	}
+	if (argc > 1)
+		return cli_error("info takes no arguments, got '%s'", argv[1]);
+	if (cli_open(c, &dev))
+		return EXIT_USAGE;
+	const struct hw_info *in = &dev->info;
+	const struct gtt_platform *p = in->plat;
+	if (c->json) {
+		struct json j;
+		json_init(&j, stdout);
+		json_object_begin(&j, NULL);
+		json_str(&j, "device", dev->name);
+		json_str(&j, "backend", dev->ops->name);
+		json_str(&j, "platform", p->name);
+		json_str(&j, "codename", p->codename);
+		json_str(&j, "gen", cli_gen(p->gen, a, sizeof(a)));
+		json_hex(&j, "device_id", in->devid, 4);
+		json_hex(&j, "revision", in->revision, 2);
+		json_hex(&j, "bar0_base", in->bar0_base, 16);
+		json_u64(&j, "bar0_size", in->bar0_size);
+		json_hex(&j, "bar2_base", in->bar2_base, 16);
+		json_u64(&j, "bar2_size", in->aperture_size);
+		json_hex(&j, "gmch_ctrl", in->gmch_ctrl, 4);
+		json_u64(&j, "ggms", in->ggms);
+		json_u64(&j, "gms", in->gms);
+		json_u64(&j, "gsm_offset", in->gsm_offset);
+		json_u64(&j, "gsm_size", in->gsm_size);
+		json_u64(&j, "pte_size", in->pte_size);
+		json_u64(&j, "ggtt_size", in->ggtt_size);
+		json_u64(&j, "num_ptes", in->n_ptes);
+		json_u64(&j, "aperture_size", in->aperture_size);
+		json_u64(&j, "stolen_size", in->stolen_size);
+		json_hex(&j, "stolen_base", in->stolen_base, 8);
+		json_u64(&j, "num_fences", in->num_fences);
+		json_object_end(&j);
+		json_finish(&j);
+	} else {
+		printf("device        %s (%s backend)\n", dev->name, dev->ops->name);
+		printf("platform      %s (%s), gen %s\n", p->name, p->codename, cli_gen(p->gen, a, sizeof(a)));
+		printf("device id     0x%04x, revision 0x%02x\n", in->devid, in->revision);
+		printf("BAR0 size     %s at 0x%" PRIx64 " (registers 2 MiB, GSM at +%s)\n",
+		       cli_size(in->bar0_size, a, sizeof(a)), in->bar0_base, cli_size(in->gsm_offset, b, sizeof(b)));
+		printf("BAR2 size     %s at 0x%" PRIx64 " (aperture)\n",
+		       cli_size(in->aperture_size, a, sizeof(a)), in->bar2_base);
+		printf("GMCH control  0x%04x (GGMS %u, GMS %u)\n", in->gmch_ctrl, in->ggms, in->gms);
+		printf("GSM size      %s\n", cli_size(in->gsm_size, a, sizeof(a)));
+		printf("PTE size      %u bytes\n", in->pte_size);
+		printf("GGTT size     %s (%" PRIu64 " bytes)\n", cli_size(in->ggtt_size, a, sizeof(a)), in->ggtt_size);
+		printf("PTEs          %" PRIu64 "\n", in->n_ptes);
+		printf("aperture size %s\n", cli_size(in->aperture_size, a, sizeof(a)));
+		printf("stolen        %s at 0x%08x\n", cli_size(in->stolen_size, a, sizeof(a)), in->stolen_base);
+		printf("fences        %u\n", in->num_fences);
+	}
+	cli_close(dev);
+	return EXIT_OK;
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * gttlab snapshot FILE: BAR0's 2 MiB register space, read 32 bits at a time
+ * through hw/, written as raw bytes: the format `intel_reg snapshot` writes and
+ * `intel_reg --mmio=FILE --devid=ID` reads.
+ */
+#include "harness/cli.h"
+#include "regs/mmio.h"
+
+#include <stdlib.h>
+
+static const char help[] =
+	"usage: gttlab snapshot FILE [--device D]\n"
+	"Write BAR0's 2 MiB MMIO space to FILE as an intel_reg snapshot; read it with\n"
+	"intel_reg --spec=regs/spec --mmio=FILE --devid=ID read REGISTER.\n"
+	"Reads only; on a real device every register in the window is read once.\n";
+
+int cmd_snapshot(struct cli *c, int argc, char **argv)
+{
+	struct hw_device *dev;
+	FILE *f;
+
+	if (c->help) {
+		fputs(help, stdout);
+		return EXIT_OK;
+	}
+	if (argc != 2)
+		return cli_error("snapshot: exactly one FILE argument is needed");
+	uint32_t *buf = malloc(GTT_MMIO_SIZE);
+	if (!buf)
+		return cli_error("out of memory");
+	if (cli_open(c, &dev)) {
+		free(buf);
+		return EXIT_USAGE;
+	}
+	for (uint32_t off = 0; off < GTT_MMIO_SIZE; off += 4)
+		buf[off / 4] = hw_mmio_read32(dev, off);
+	cli_close(dev);
+	f = fopen(argv[1], "wb");
+	if (!f || fwrite(buf, 1, GTT_MMIO_SIZE, f) != GTT_MMIO_SIZE || fclose(f)) {
+		free(buf);
+		return cli_error("snapshot: cannot write '%s'", argv[1]);
+	}
+	free(buf);
+	if (c->json)
+		printf("{\"file\":\"%s\",\"bytes\":%u}\n", argv[1], GTT_MMIO_SIZE);
+	else
+		printf("wrote %u bytes of MMIO to %s\n", GTT_MMIO_SIZE, argv[1]);
+	return EXIT_OK;
+}

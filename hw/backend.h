@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The backend operations table: the one interface between hw/ and a way of
+ * reaching a device (the model, Linux sysfs, UEFI PCI I/O). Every backend
+ * fills in this struct; the compiler checks each function's type.
+ */
+#ifndef HW_BACKEND_H
+#define HW_BACKEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "env/env.h"
+#include "env/err.h"
+
+/* A test page: a physical page the caller owns, with a CPU pointer to it. */
+struct hw_page {
+	uint64_t phys;
+	void *cpu;
+};
+
+struct hw_backend_ops {
+	const char *name;
+	/* PCI configuration space; width 1, 2 or 4. */
+	int (*cfg_read)(void *ctx, unsigned off, unsigned width, uint32_t *val);
+	int (*cfg_write)(void *ctx, unsigned off, unsigned width, uint32_t val);
+	/* BAR0 (GTTMMADR) at a byte offset. */
+	uint32_t (*mmio_read32)(void *ctx, uint32_t off);
+	void (*mmio_write32)(void *ctx, uint32_t off, uint32_t val);
+	uint64_t (*mmio_read64)(void *ctx, uint32_t off);
+	void (*mmio_write64)(void *ctx, uint32_t off, uint64_t val);
+	/* Optional: write n consecutive PTEs at once; NULL means one MMIO write each. */
+	void (*pte_write_bulk)(void *ctx, uint32_t off, const uint64_t *ptes, size_t n, unsigned pte_size);
+	/* BAR2 (GMADR) at a byte offset. */
+	int (*aperture_read)(void *ctx, uint64_t off, void *buf, size_t len);
+	int (*aperture_write)(void *ctx, uint64_t off, const void *buf, size_t len);
+	/* Optional: BAR base and size as the OS knows them; NULL means size through config space. */
+	int (*bar_info)(void *ctx, unsigned bar, uint64_t *base, uint64_t *size);
+	/* Physical test pages. */
+	int (*alloc_pages)(void *ctx, size_t n, struct hw_page *pages, struct gtt_err *err);
+	void (*free_pages)(void *ctx, size_t n, struct hw_page *pages);
+	/* Optional: GPU-side access to any GGTT address; NULL where the backend has none. */
+	int (*gpu_read)(void *ctx, uint64_t gm, void *buf, size_t len);
+	int (*gpu_write)(void *ctx, uint64_t gm, const void *buf, size_t len);
+	void (*close)(void *ctx);
+};
+
+/* Options a front-end passes through hw_open to the backend. */
+struct hw_open_opts {
+	bool allow_i915;		/* linux: use a device even though i915 is bound */
+	const char *sysfs_root;		/* linux: sysfs root (tests use a fake tree); NULL = /sys */
+	const void *sim_mmio_seed;	/* sim: an intel_reg MMIO snapshot to load at boot */
+	size_t sim_mmio_seed_len;
+};
+
+/*
+ * A way to open devices named "SCHEME" or "SCHEME:ARG". Front-ends pass the
+ * list of backends they were built with to hw_open; nothing is discovered at
+ * run time.
+ */
+struct hw_backend_factory {
+	const char *scheme;
+	const char *usage;		/* e.g. "sim[:PLATFORM]" */
+	int (*open)(const struct gtt_env *env, const char *arg, const struct hw_open_opts *opts,
+		    const struct hw_backend_ops **ops, void **ctx, struct gtt_err *err);
+};
+
+#endif

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: MIT */
+#include "hw/backend_sim.h"
+#include "env/fmt.h"
+
+static int s_cfg_read(void *ctx, unsigned off, unsigned width, uint32_t *val)
+{
+	*val = sim_cfg_read(ctx, off, width);
+	return GTT_OK;
+}
+
+static int s_cfg_write(void *ctx, unsigned off, unsigned width, uint32_t val)
+{
+	sim_cfg_write(ctx, off, width, val);
+	return GTT_OK;
+}
+
+static uint32_t s_read32(void *ctx, uint32_t off) { return sim_mmio_read32(ctx, off); }
+static void s_write32(void *ctx, uint32_t off, uint32_t v) { sim_mmio_write32(ctx, off, v); }
+static uint64_t s_read64(void *ctx, uint32_t off) { return sim_mmio_read64(ctx, off); }
+static void s_write64(void *ctx, uint32_t off, uint64_t v) { sim_mmio_write64(ctx, off, v); }
+
+static int s_ap_read(void *ctx, uint64_t off, void *buf, size_t len)
+{
+	sim_aperture_read(ctx, off, buf, len);
+	return GTT_OK;
+}
+
+static int s_ap_write(void *ctx, uint64_t off, const void *buf, size_t len)
+{
+	sim_aperture_write(ctx, off, buf, len);
+	return GTT_OK;
+}
+
+static int s_alloc_pages(void *ctx, size_t n, struct hw_page *pages, struct gtt_err *err)
+{
+	uint64_t base = sim_alloc_pages(ctx, n);
+
+	if (!base)
+		return gtt_err_set(err, GTT_ENOMEM, "sim: no memory for %zu test pages", n);
+	for (size_t i = 0; i < n; i++) {
+		pages[i].phys = base + i * 4096;
+		pages[i].cpu = sim_mem_page(ctx, pages[i].phys);
+	}
+	return GTT_OK;
+}
+
+static void s_free_pages(void *ctx, size_t n, struct hw_page *pages)
+{
+	/* the model's memory is reclaimed with the device */
+	(void)ctx;
+	(void)n;
+	(void)pages;
+}
+
+static int s_gpu_read(void *ctx, uint64_t gm, void *buf, size_t len)
+{
+	return sim_gpu_read(ctx, gm, buf, len);
+}
+
+static int s_gpu_write(void *ctx, uint64_t gm, const void *buf, size_t len)
+{
+	return sim_gpu_write(ctx, gm, buf, len);
+}
+
+static void s_close(void *ctx)
+{
+	sim_destroy(ctx);
+}
+
+static const struct hw_backend_ops sim_ops = {
+	.name = "sim",
+	.cfg_read = s_cfg_read,
+	.cfg_write = s_cfg_write,
+	.mmio_read32 = s_read32,
+	.mmio_write32 = s_write32,
+	.mmio_read64 = s_read64,
+	.mmio_write64 = s_write64,
+	.aperture_read = s_ap_read,
+	.aperture_write = s_ap_write,
+	.alloc_pages = s_alloc_pages,
+	.free_pages = s_free_pages,
+	.gpu_read = s_gpu_read,
+	.gpu_write = s_gpu_write,
+	.close = s_close,
+};
+
+static int sim_open(const struct gtt_env *env, const char *arg, const struct hw_open_opts *opts,
+		    const struct hw_backend_ops **ops, void **ctx, struct gtt_err *err)
+{
+	const struct gtt_platform *p = gtt_platform_by_name(*arg ? arg : "skl");
+	struct sim_device *sim;
+	int rc;
+
+	if (!p) {
+		char names[96] = "";
+		size_t len = 0;
+		for (size_t i = 0; i < gtt_num_platforms; i++)
+			len += (size_t)gtt_snprintf(names + len, sizeof(names) - len, "%s%s", i ? ", " : "",
+						    gtt_platforms[i].name);
+		return gtt_err_set(err, GTT_EINVAL, "unknown platform '%s' in sim:%s: one of %s", arg, arg, names);
+	}
+	if ((rc = sim_create(env, p, NULL, &sim, err)))
+		return rc;
+	if (opts->sim_mmio_seed && (rc = sim_snapshot_load(sim, opts->sim_mmio_seed, opts->sim_mmio_seed_len, err))) {
+		sim_destroy(sim);
+		return rc;
+	}
+	*ops = &sim_ops;
+	*ctx = sim;
+	return GTT_OK;
+}
+
+const struct hw_backend_factory hw_sim_backend = {
+	.scheme = "sim",
+	.usage = "sim[:PLATFORM]",
+	.open = sim_open,
+};
+
+struct sim_device *hw_sim_model(const struct hw_device *dev)
+{
+	return dev->ops == &sim_ops ? dev->ctx : NULL;
+}

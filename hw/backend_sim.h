@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: MIT */
+/* The sim backend: hw/'s operations table over the model in hw/sim/. */
+#ifndef HW_BACKEND_SIM_H
+#define HW_BACKEND_SIM_H
+
+#include "hw/device.h"
+#include "hw/sim/sim.h"
+
+/* Opens "sim" (Skylake) and "sim:PLATFORM" (snb, ivb, hsw, bdw, skl, kbl). */
+extern const struct hw_backend_factory hw_sim_backend;
+
+/* The model behind a device opened with the sim backend, NULL for any other. */
+struct sim_device *hw_sim_model(const struct hw_device *dev);
+
+#endif

@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Platform detection: the device id picks the platform from the table, the
+ * GMCH control word gives the GSM and stolen sizes (docs/hardware.md §1.3),
+ * and BAR sizes come from the OS or from sizing the BARs in config space.
+ */
+#include "hw/device.h"
+#include "regs/pci_config.h"
+
+#define MiB (1ull << 20)
+
+void hw_gmch_fields(const struct gtt_platform *p, uint16_t gmch, unsigned *ggms, unsigned *gms)
+{
+	if (p->gmch_layout == GMCH_LAYOUT_SNB) {
+		*ggms = (gmch >> SNB_GMCH_GGMS_SHIFT) & SNB_GMCH_GGMS_MASK;
+		*gms = (gmch >> SNB_GMCH_GMS_SHIFT) & SNB_GMCH_GMS_MASK;
+	} else {
+		*ggms = (gmch >> BDW_GMCH_GGMS_SHIFT) & BDW_GMCH_GGMS_MASK;
+		*gms = (gmch >> BDW_GMCH_GMS_SHIFT) & BDW_GMCH_GMS_MASK;
+	}
+}
+
+uint64_t hw_gsm_size_from_ggms(const struct gtt_platform *p, unsigned ggms)
+{
+	switch (p->gsm_rule) {
+	case GSM_SIZE_GEN6:
+		return (uint64_t)ggms * MiB;		/* gen6_get_total_gtt_size */
+	case GSM_SIZE_GEN8:
+		return ggms ? (1ull << ggms) * MiB : 0;	/* gen8_get_total_gtt_size */
+	}
+	return 0;
+}
+
+uint64_t hw_stolen_size_from_gms(const struct gtt_platform *p, unsigned gms)
+{
+	switch (p->stolen_rule) {
+	case STOLEN_SIZE_GEN6:
+	case STOLEN_SIZE_GEN8:
+		return (uint64_t)gms << 25;			/* 32 MiB units */
+	case STOLEN_SIZE_GEN9:
+		if (gms < 0xf0)
+			return (uint64_t)gms << 25;
+		return (uint64_t)(gms - 0xf0 + 1) << 22;	/* 4 MiB steps */
+	}
+	return 0;
+}
+
+/* Size a 64-bit memory BAR the PCI way, with memory decoding off, and restore it. */
+static int size_bar(struct hw_device *dev, unsigned bar, uint64_t *base, uint64_t *size,
+		    struct gtt_err *err)
+{
+	const struct hw_backend_ops *o = dev->ops;
+	uint32_t cmd, lo, hi, mlo, mhi;
+	unsigned off = PCI_CFG_BAR(bar);
+	int rc;
+
+	if ((rc = o->cfg_read(dev->ctx, PCI_CFG_COMMAND, 2, &cmd)) ||
+	    (rc = o->cfg_read(dev->ctx, off, 4, &lo)) || (rc = o->cfg_read(dev->ctx, off + 4, 4, &hi)))
+		return gtt_err_set(err, rc, "cannot read BAR%u from config space", bar);
+	if (lo & PCI_BAR_IO || (lo & 6) != PCI_BAR_MEM_TYPE_64)
+		return gtt_err_set(err, GTT_EIO, "BAR%u (0x%08x) is not a 64-bit memory BAR", bar, lo);
+	o->cfg_write(dev->ctx, PCI_CFG_COMMAND, 2, cmd & ~PCI_CMD_MEM_SPACE);
+	o->cfg_write(dev->ctx, off, 4, 0xffffffffu);
+	o->cfg_write(dev->ctx, off + 4, 4, 0xffffffffu);
+	o->cfg_read(dev->ctx, off, 4, &mlo);
+	o->cfg_read(dev->ctx, off + 4, 4, &mhi);
+	o->cfg_write(dev->ctx, off, 4, lo);
+	o->cfg_write(dev->ctx, off + 4, 4, hi);
+	o->cfg_write(dev->ctx, PCI_CFG_COMMAND, 2, cmd);
+	dev->counters.cfg_writes += 7;
+	uint64_t mask = ((uint64_t)mhi << 32) | (mlo & PCI_BAR_MEM_MASK);
+	*size = ~mask + 1;
+	*base = ((uint64_t)hi << 32) | (lo & PCI_BAR_MEM_MASK);
+	if (!mask || (*size & (*size - 1)))
+		return gtt_err_set(err, GTT_EIO, "BAR%u sizing read back 0x%016llx, not a size mask",
+				   bar, (unsigned long long)mask);
+	return GTT_OK;
+}
+
+static int bar(struct hw_device *dev, unsigned n, uint64_t *base, uint64_t *size, struct gtt_err *err)
+{
+	if (dev->ops->bar_info)
+		return dev->ops->bar_info(dev->ctx, n, base, size) ?
+			gtt_err_set(err, GTT_EIO, "%s backend cannot tell BAR%u", dev->ops->name, n) : GTT_OK;
+	return size_bar(dev, n, base, size, err);
+}
+
+int hw_detect(struct hw_device *dev, struct gtt_err *err)
+{
+	struct hw_info *in = &dev->info;
+	uint32_t v;
+	int rc;
+
+	if ((rc = hw_cfg_read(dev, PCI_CFG_VENDOR_ID, 2, &v)))
+		return gtt_err_set(err, rc, "cannot read the vendor id of %s", dev->name);
+	in->vendor = (uint16_t)v;
+	if (in->vendor == 0xffff)
+		return gtt_err_set(err, GTT_ENODEV, "%s does not answer (config reads return all ones)", dev->name);
+	hw_cfg_read(dev, PCI_CFG_DEVICE_ID, 2, &v);
+	in->devid = (uint16_t)v;
+	hw_cfg_read(dev, PCI_CFG_REVISION, 1, &v);
+	in->revision = (uint8_t)v;
+	hw_cfg_read(dev, PCI_CFG_CLASS_DEVICE, 2, &v);
+	in->class_code = (uint16_t)v;
+	if (in->vendor != PCI_VENDOR_ID_INTEL || (in->class_code >> 8) != PCI_BASE_CLASS_DISPLAY)
+		return gtt_err_set(err, GTT_ENODEV, "%s is %04x:%04x class 0x%04x, not an Intel display device",
+				   dev->name, in->vendor, in->devid, in->class_code);
+	in->plat = gtt_platform_by_devid(in->devid);
+	if (!in->plat)
+		return gtt_err_set(err, GTT_ENODEV, "device id 0x%04x of %s is not a platform gttlab knows (SNB..KBL)",
+				   in->devid, dev->name);
+	const struct gtt_platform *p = in->plat;
+
+	hw_cfg_read(dev, SNB_GMCH_CTRL, 2, &v);
+	in->gmch_ctrl = (uint16_t)v;
+	hw_gmch_fields(p, in->gmch_ctrl, &in->ggms, &in->gms);
+	in->gsm_size = hw_gsm_size_from_ggms(p, in->ggms);
+	in->stolen_size = hw_stolen_size_from_gms(p, in->gms);
+	hw_cfg_read(dev, INTEL_BSM, 4, &v);
+	in->stolen_base = v & INTEL_BSM_MASK;
+	in->pte_size = p->pte_size;
+	in->gsm_offset = p->gsm_offset;
+	in->num_fences = p->num_fences;
+
+	if ((rc = bar(dev, GTTMMADR_BAR, &in->bar0_base, &in->bar0_size, err)) ||
+	    (rc = bar(dev, GFXMEM_BAR, &in->bar2_base, &in->aperture_size, err)))
+		return rc;
+	if (in->bar0_size != p->bar0_size)
+		return gtt_err_set(err, GTT_EIO, "BAR0 of %s is %llu bytes; a %s has %u",
+				   dev->name, (unsigned long long)in->bar0_size, p->name, p->bar0_size);
+	if (!in->gsm_size || in->gsm_size > in->bar0_size - in->gsm_offset)
+		return gtt_err_set(err, GTT_EIO, "GMCH control 0x%04x gives GGMS %u, a %llu-byte GSM that does not fit BAR0",
+				   in->gmch_ctrl, in->ggms, (unsigned long long)in->gsm_size);
+	in->n_ptes = in->gsm_size / in->pte_size;
+	in->ggtt_size = in->n_ptes * 4096;
+	if (in->aperture_size > in->ggtt_size)
+		return gtt_err_set(err, GTT_EIO, "aperture (%llu bytes) is larger than the GGTT (%llu bytes)",
+				   (unsigned long long)in->aperture_size, (unsigned long long)in->ggtt_size);
+	return GTT_OK;
+}

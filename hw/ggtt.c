@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: MIT */
+#include "hw/ggtt.h"
+#include "regs/mmio.h"
+
+uint32_t hw_ggtt_pte_offset(const struct hw_device *dev, uint64_t index)
+{
+	return dev->info.gsm_offset + (uint32_t)(index * dev->info.pte_size);
+}
+
+static int check_range(const struct hw_device *dev, uint64_t first, size_t n, struct gtt_err *err)
+{
+	if (first >= dev->info.n_ptes || n > dev->info.n_ptes - first)
+		return gtt_err_set(err, GTT_ERANGE, "PTE index %llu (+%zu) is beyond the %llu entries of the GGTT",
+				   (unsigned long long)first, n, (unsigned long long)dev->info.n_ptes);
+	return GTT_OK;
+}
+
+static uint64_t read_one(struct hw_device *dev, uint64_t index)
+{
+	uint32_t off = hw_ggtt_pte_offset(dev, index);
+
+	dev->counters.pte_reads++;
+	return dev->info.pte_size == 8 ? hw_mmio_read64(dev, off) : hw_mmio_read32(dev, off);
+}
+
+static int write_one(struct hw_device *dev, uint64_t index, uint64_t pte)
+{
+	uint32_t off = hw_ggtt_pte_offset(dev, index);
+
+	dev->counters.pte_writes++;
+	/* gen8+ writes the whole 64-bit PTE (writeq); gen6/7 one 32-bit word */
+	return dev->info.pte_size == 8 ? hw_mmio_write64(dev, off, pte)
+				       : hw_mmio_write32(dev, off, (uint32_t)pte);
+}
+
+static int check_width(const struct hw_device *dev, uint64_t pte, struct gtt_err *err)
+{
+	if (dev->info.pte_size == 4 && pte >> 32)
+		return gtt_err_set(err, GTT_EINVAL, "PTE value 0x%llx does not fit the 32-bit PTE of %s",
+				   (unsigned long long)pte, dev->info.plat->name);
+	return GTT_OK;
+}
+
+int hw_ggtt_read_pte(struct hw_device *dev, uint64_t index, uint64_t *pte, struct gtt_err *err)
+{
+	int rc = check_range(dev, index, 1, err);
+
+	if (!rc)
+		*pte = read_one(dev, index);
+	return rc;
+}
+
+int hw_ggtt_write_pte(struct hw_device *dev, uint64_t index, uint64_t pte, struct gtt_err *err)
+{
+	int rc = check_range(dev, index, 1, err);
+
+	if (!rc)
+		rc = check_width(dev, pte, err);
+	if (!rc && (rc = write_one(dev, index, pte)))
+		gtt_err_set(err, rc, "undo log out of memory: PTE %llu not written", (unsigned long long)index);
+	return rc;
+}
+
+int hw_ggtt_read_range(struct hw_device *dev, uint64_t first, size_t n, uint64_t *ptes,
+		       struct gtt_err *err)
+{
+	int rc = check_range(dev, first, n, err);
+
+	for (size_t i = 0; !rc && i < n; i++)
+		ptes[i] = read_one(dev, first + i);
+	return rc;
+}
+
+int hw_ggtt_write_range(struct hw_device *dev, uint64_t first, size_t n, const uint64_t *ptes,
+			struct gtt_err *err)
+{
+	int rc = check_range(dev, first, n, err);
+
+	for (size_t i = 0; !rc && i < n; i++)
+		rc = check_width(dev, ptes[i], err);
+	if (rc)
+		return rc;
+	if (dev->ops->pte_write_bulk) {
+		/* log every old value first, then one bulk write */
+		for (size_t i = 0; i < n; i++) {
+			uint32_t off = hw_ggtt_pte_offset(dev, first + i);
+			uint64_t old = dev->info.pte_size == 8 ? dev->ops->mmio_read64(dev->ctx, off)
+							       : dev->ops->mmio_read32(dev->ctx, off);
+			rc = hw_undo_record(dev, dev->info.pte_size == 8 ? HW_UNDO_MMIO64 : HW_UNDO_MMIO32,
+					    dev->info.pte_size, off, old);
+			if (rc)
+				return gtt_err_set(err, rc, "undo log out of memory: PTEs not written");
+		}
+		dev->ops->pte_write_bulk(dev->ctx, hw_ggtt_pte_offset(dev, first), ptes, n, dev->info.pte_size);
+		dev->counters.pte_writes += n;
+		dev->counters.mmio_writes += n;
+		return GTT_OK;
+	}
+	for (size_t i = 0; i < n; i++)
+		if ((rc = write_one(dev, first + i, ptes[i])))
+			return gtt_err_set(err, rc, "undo log out of memory: PTE %llu not written",
+					   (unsigned long long)(first + i));
+	return GTT_OK;
+}
+
+void hw_ggtt_invalidate_unlogged(struct hw_device *dev)
+{
+	dev->ops->mmio_write32(dev->ctx, GFX_FLSH_CNTL_GEN6, GFX_FLSH_CNTL_EN);
+	(void)dev->ops->mmio_read32(dev->ctx, GFX_FLSH_CNTL_GEN6);	/* posting read */
+	dev->counters.mmio_writes++;
+	dev->counters.mmio_reads++;
+	dev->counters.invalidates++;
+}
+
+int hw_ggtt_invalidate(struct hw_device *dev)
+{
+	hw_ggtt_invalidate_unlogged(dev);
+	return GTT_OK;
+}

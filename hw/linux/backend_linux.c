@@ -1,0 +1,447 @@
+/* SPDX-License-Identifier: MIT */
+#define _GNU_SOURCE
+#include "hw/linux/backend_linux.h"
+#include "regs/pci_config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pci/pci.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct lx {
+	const struct gtt_env *env;
+	struct pci_access *pacc;
+	struct pci_dev *pdev;
+	char dir[640];			/* .../devices/DDDD:BB:DD.F */
+	char bdf[16];
+	volatile uint8_t *bar0;
+	size_t bar0_len;
+	volatile uint8_t *bar2;
+	size_t bar2_len;
+	uint64_t base[6], size[6];
+	void *pages;			/* test pages: one mlock'ed mapping */
+	size_t n_pages;
+};
+
+/*
+ * libpci declares its error callback noreturn. Every path that can reach it
+ * (an unreadable devices/ directory, a missing vendor/class/resource file) is
+ * checked before libpci is asked, so this only runs on a broken sysfs.
+ */
+static void lx_pci_error(char *msg, ...) __attribute__((noreturn, format(printf, 1, 2)));
+static void lx_pci_error(char *msg, ...)
+{
+	va_list ap;
+
+	va_start(ap, msg);
+	fputs("gttlab: libpci: ", stderr);
+	vfprintf(stderr, msg, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	_exit(2);
+}
+
+static void lx_pci_quiet(char *msg, ...)
+{
+	(void)msg;
+}
+
+static bool readable(const char *dir, const char *file)
+{
+	char p[720];
+
+	snprintf(p, sizeof(p), "%s/%s", dir, file);
+	return access(p, R_OK) == 0;
+}
+
+static bool sysfs_entry_ok(const char *dir)
+{
+	return readable(dir, "vendor") && readable(dir, "device") && readable(dir, "class") &&
+	       readable(dir, "resource");
+}
+
+static int read_hex_file(const char *dir, const char *file, unsigned long *v)
+{
+	char p[720], buf[64];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, file);
+	if (!(f = fopen(p, "r")))
+		return -1;
+	int ok = fgets(buf, sizeof(buf), f) != NULL;
+	fclose(f);
+	if (!ok)
+		return -1;
+	*v = strtoul(buf, NULL, 0);
+	return 0;
+}
+
+static const char *bound_driver(const char *dir, char *buf, size_t n)
+{
+	char p[720];
+	ssize_t len;
+
+	snprintf(p, sizeof(p), "%s/driver", dir);
+	len = readlink(p, buf, n - 1);
+	if (len < 0)
+		return NULL;
+	buf[len] = '\0';
+	const char *slash = strrchr(buf, '/');
+	return slash ? slash + 1 : buf;
+}
+
+static int map_bar(struct lx *l, unsigned bar, volatile uint8_t **out, size_t *len, struct gtt_err *err)
+{
+	char p[720];
+	struct stat st;
+	int fd = -1;
+
+	/* the aperture is prefetchable: prefer the write-combining mapping, as i915 does */
+	if (bar == GFXMEM_BAR) {
+		snprintf(p, sizeof(p), "%s/resource%u_wc", l->dir, bar);
+		fd = open(p, O_RDWR | O_CLOEXEC);
+	}
+	if (fd < 0) {
+		snprintf(p, sizeof(p), "%s/resource%u", l->dir, bar);
+		fd = open(p, O_RDWR | O_SYNC | O_CLOEXEC);
+	}
+	if (fd < 0) {
+		int e = errno;
+		if (e == EACCES || e == EPERM)
+			return gtt_err_set(err, GTT_EPERM, "%s needs root: cannot open %s (%s); run gttlab as root",
+					   l->bdf, p, strerror(e));
+		return gtt_err_set(err, GTT_ENODEV, "cannot open %s: %s", p, strerror(e));
+	}
+	if (fstat(fd, &st) || st.st_size <= 0) {
+		close(fd);
+		return gtt_err_set(err, GTT_EIO, "%s: cannot tell the size of BAR%u", p, bar);
+	}
+	void *m = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	int e = errno;
+	close(fd);
+	if (m == MAP_FAILED)
+		return gtt_err_set(err, e == EACCES || e == EPERM ? GTT_EPERM : GTT_EIO,
+				   "cannot mmap %s: %s", p, strerror(e));
+	*out = m;
+	*len = (size_t)st.st_size;
+	return GTT_OK;
+}
+
+static int lx_cfg_read(void *ctx, unsigned off, unsigned width, uint32_t *val)
+{
+	struct lx *l = ctx;
+
+	switch (width) {
+	case 1: *val = pci_read_byte(l->pdev, (int)off); return GTT_OK;
+	case 2: *val = pci_read_word(l->pdev, (int)off); return GTT_OK;
+	case 4: *val = pci_read_long(l->pdev, (int)off); return GTT_OK;
+	}
+	return GTT_EINVAL;
+}
+
+static int lx_cfg_write(void *ctx, unsigned off, unsigned width, uint32_t val)
+{
+	struct lx *l = ctx;
+	int ok = 0;
+
+	switch (width) {
+	case 1: ok = pci_write_byte(l->pdev, (int)off, (u8)val); break;
+	case 2: ok = pci_write_word(l->pdev, (int)off, (u16)val); break;
+	case 4: ok = pci_write_long(l->pdev, (int)off, val); break;
+	}
+	return ok ? GTT_OK : GTT_EIO;
+}
+
+static uint32_t lx_read32(void *ctx, uint32_t off)
+{
+	struct lx *l = ctx;
+
+	if (off + 4 > l->bar0_len)
+		return 0xffffffffu;
+	return *(volatile uint32_t *)(l->bar0 + off);
+}
+
+static void lx_write32(void *ctx, uint32_t off, uint32_t v)
+{
+	struct lx *l = ctx;
+
+	if (off + 4 <= l->bar0_len)
+		*(volatile uint32_t *)(l->bar0 + off) = v;
+}
+
+static uint64_t lx_read64(void *ctx, uint32_t off)
+{
+	struct lx *l = ctx;
+
+	if (off + 8 > l->bar0_len)
+		return ~0ull;
+	return *(volatile uint64_t *)(l->bar0 + off);
+}
+
+static void lx_write64(void *ctx, uint32_t off, uint64_t v)
+{
+	struct lx *l = ctx;
+
+	if (off + 8 <= l->bar0_len)
+		*(volatile uint64_t *)(l->bar0 + off) = v;	/* one writeq, as gen8_set_pte */
+}
+
+static int lx_ap_read(void *ctx, uint64_t off, void *buf, size_t len)
+{
+	struct lx *l = ctx;
+
+	if (off > l->bar2_len || len > l->bar2_len - off)
+		return GTT_ERANGE;
+	for (size_t i = 0; i < len; i++)
+		((uint8_t *)buf)[i] = l->bar2[off + i];
+	return GTT_OK;
+}
+
+static int lx_ap_write(void *ctx, uint64_t off, const void *buf, size_t len)
+{
+	struct lx *l = ctx;
+
+	if (off > l->bar2_len || len > l->bar2_len - off)
+		return GTT_ERANGE;
+	for (size_t i = 0; i < len; i++)
+		l->bar2[off + i] = ((const uint8_t *)buf)[i];
+	__sync_synchronize();
+	return GTT_OK;
+}
+
+static int lx_bar_info(void *ctx, unsigned bar, uint64_t *base, uint64_t *size)
+{
+	struct lx *l = ctx;
+
+	if (bar >= 6 || !l->size[bar])
+		return GTT_ENODEV;
+	*base = l->base[bar];
+	*size = l->size[bar];
+	return GTT_OK;
+}
+
+static int lx_alloc_pages(void *ctx, size_t n, struct hw_page *pages, struct gtt_err *err)
+{
+	struct lx *l = ctx;
+	long psz = sysconf(_SC_PAGESIZE);
+	int fd;
+
+	if (l->pages)
+		return gtt_err_set(err, GTT_EINVAL, "linux backend: test pages are already allocated");
+	void *m = mmap(NULL, n * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_LOCKED, -1, 0);
+	if (m == MAP_FAILED)
+		return gtt_err_set(err, GTT_ENOMEM, "cannot map %zu locked test pages: %s", n, strerror(errno));
+	memset(m, 0, n * 4096);
+	if (psz != 4096 || (fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC)) < 0) {
+		munmap(m, n * 4096);
+		return gtt_err_set(err, GTT_EIO, "cannot read /proc/self/pagemap: %s", strerror(errno));
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint64_t ent = 0;
+		uintptr_t va = (uintptr_t)m + i * 4096;
+		if (pread(fd, &ent, 8, (off_t)(va / 4096 * 8)) != 8 || !(ent >> 63) || !(ent & ((1ull << 55) - 1))) {
+			close(fd);
+			munmap(m, n * 4096);
+			return gtt_err_set(err, GTT_EPERM, "no physical address for test page %zu in /proc/self/pagemap (needs root)", i);
+		}
+		pages[i].phys = (ent & ((1ull << 55) - 1)) * 4096;
+		pages[i].cpu = (void *)va;
+	}
+	close(fd);
+	l->pages = m;
+	l->n_pages = n;
+	return GTT_OK;
+}
+
+static void lx_free_pages(void *ctx, size_t n, struct hw_page *pages)
+{
+	struct lx *l = ctx;
+
+	(void)n;
+	(void)pages;
+	if (l->pages)
+		munmap(l->pages, l->n_pages * 4096);
+	l->pages = NULL;
+}
+
+static void lx_close(void *ctx)
+{
+	struct lx *l = ctx;
+
+	lx_free_pages(l, 0, NULL);
+	if (l->bar0)
+		munmap((void *)l->bar0, l->bar0_len);
+	if (l->bar2)
+		munmap((void *)l->bar2, l->bar2_len);
+	if (l->pacc)
+		pci_cleanup(l->pacc);
+	free(l);
+}
+
+static const struct hw_backend_ops linux_ops = {
+	.name = "linux",
+	.cfg_read = lx_cfg_read,
+	.cfg_write = lx_cfg_write,
+	.mmio_read32 = lx_read32,
+	.mmio_write32 = lx_write32,
+	.mmio_read64 = lx_read64,
+	.mmio_write64 = lx_write64,
+	.aperture_read = lx_ap_read,
+	.aperture_write = lx_ap_write,
+	.bar_info = lx_bar_info,
+	.alloc_pages = lx_alloc_pages,
+	.free_pages = lx_free_pages,
+	.close = lx_close,
+};
+
+static int parse_bdf(const char *s, int *dom, int *bus, int *dev, int *fn)
+{
+	char tail;
+
+	return sscanf(s, "%x:%x:%x.%x%c", dom, bus, dev, fn, &tail) == 4 && *dom >= 0 && *bus >= 0 &&
+	       *bus < 256 && *dev >= 0 && *dev < 32 && *fn >= 0 && *fn < 8 ? 0 : -1;
+}
+
+static struct pci_access *new_access(const char *pci_root)
+{
+	struct pci_access *a = pci_alloc();
+
+	a->method = PCI_ACCESS_SYS_BUS_PCI;
+	a->error = lx_pci_error;
+	a->warning = lx_pci_quiet;
+	a->debug = lx_pci_quiet;
+	pci_set_param(a, "sysfs.path", (char *)pci_root);
+	pci_init(a);
+	return a;
+}
+
+/* Find the first Intel display-class device, 0000:00:02.0 first, by libpci scan. */
+static int discover(struct lx *l, const char *pci_root, int *d, int *b, int *s, int *f, struct gtt_err *err)
+{
+	char devs[560];
+	DIR *dir;
+	struct dirent *de;
+
+	snprintf(devs, sizeof(devs), "%s/devices", pci_root);
+	if (!(dir = opendir(devs)))
+		return gtt_err_set(err, GTT_ENODEV, "auto: cannot list PCI devices in %s: %s", devs, strerror(errno));
+	while ((de = readdir(dir))) {
+		int x[4];
+		if (de->d_name[0] != '.' && parse_bdf(de->d_name, &x[0], &x[1], &x[2], &x[3])) {
+			closedir(dir);
+			return gtt_err_set(err, GTT_ENODEV, "auto: unexpected entry '%s' in %s", de->d_name, devs);
+		}
+	}
+	closedir(dir);
+	pci_scan_bus(l->pacc);
+	struct pci_dev *best = NULL;
+	for (struct pci_dev *p = l->pacc->devices; p; p = p->next) {
+		char dirp[720];
+		snprintf(dirp, sizeof(dirp), "%s/%04x:%02x:%02x.%d", devs, p->domain, p->bus, p->dev, p->func);
+		if (!sysfs_entry_ok(dirp))
+			continue;
+		pci_fill_info(p, PCI_FILL_IDENT | PCI_FILL_CLASS);
+		if (p->vendor_id != PCI_VENDOR_ID_INTEL || (p->device_class >> 8) != PCI_BASE_CLASS_DISPLAY)
+			continue;
+		if (!best || (p->domain == 0 && p->bus == 0 && p->dev == 2 && p->func == 0))
+			best = p;
+	}
+	if (!best)
+		return gtt_err_set(err, GTT_ENODEV, "auto: no Intel display device (vendor 0x8086, class 0x03) under %s; use --device sim",
+				   devs);
+	*d = best->domain;
+	*b = best->bus;
+	*s = best->dev;
+	*f = best->func;
+	return GTT_OK;
+}
+
+static int lx_open_common(const struct gtt_env *env, const char *arg, bool autodetect,
+			  const struct hw_open_opts *opts, const struct hw_backend_ops **ops, void **ctx,
+			  struct gtt_err *err)
+{
+	char pci_root[520], drvbuf[512];
+	int d, b, s, f, rc;
+	struct lx *l;
+	struct stat st;
+
+	if (!autodetect && parse_bdf(arg, &d, &b, &s, &f))
+		return gtt_err_set(err, GTT_EINVAL, "device 'pci:%s' is not of the form pci:DDDD:BB:DD.F (hex)", arg);
+	snprintf(pci_root, sizeof(pci_root), "%s/bus/pci", opts->sysfs_root ? opts->sysfs_root : "/sys");
+	if (!(l = calloc(1, sizeof(*l))))
+		return gtt_err_set(err, GTT_ENOMEM, "out of memory");
+	l->env = env;
+	l->pacc = new_access(pci_root);
+	if (autodetect && (rc = discover(l, pci_root, &d, &b, &s, &f, err)))
+		goto fail;
+	snprintf(l->bdf, sizeof(l->bdf), "%04x:%02x:%02x.%x", d, b, s, f);
+	snprintf(l->dir, sizeof(l->dir), "%s/devices/%s", pci_root, l->bdf);
+	if (stat(l->dir, &st) || !sysfs_entry_ok(l->dir)) {
+		rc = gtt_err_set(err, GTT_ENODEV, "no PCI device %s (nothing readable at %s)", l->bdf, l->dir);
+		goto fail;
+	}
+	const char *drv = bound_driver(l->dir, drvbuf, sizeof(drvbuf));
+	if (drv && (!strcmp(drv, "i915") || !strcmp(drv, "xe")) && !opts->allow_i915) {
+		rc = gtt_err_set(err, GTT_EBUSY,
+				 "%s is bound to %s, which owns the GGTT; unbind it first "
+				 "(echo %s > /sys/bus/pci/drivers/%s/unbind) or pass --allow-i915",
+				 l->bdf, drv, l->bdf, drv);
+		goto fail;
+	}
+	l->pdev = pci_get_dev(l->pacc, d, b, s, f);
+	pci_fill_info(l->pdev, PCI_FILL_IDENT | PCI_FILL_CLASS | PCI_FILL_BASES | PCI_FILL_SIZES);
+	for (unsigned i = 0; i < 6; i++) {
+		l->base[i] = l->pdev->base_addr[i] & PCI_ADDR_MEM_MASK;
+		l->size[i] = l->pdev->size[i];
+	}
+	unsigned long vendor = 0, klass = 0;
+	read_hex_file(l->dir, "vendor", &vendor);
+	read_hex_file(l->dir, "class", &klass);
+	if (vendor != PCI_VENDOR_ID_INTEL || (klass >> 16) != PCI_BASE_CLASS_DISPLAY) {
+		rc = gtt_err_set(err, GTT_ENODEV, "%s is vendor 0x%04lx class 0x%06lx, not an Intel display device",
+				 l->bdf, vendor, klass);
+		goto fail;
+	}
+	if ((rc = map_bar(l, GTTMMADR_BAR, &l->bar0, &l->bar0_len, err)) ||
+	    (rc = map_bar(l, GFXMEM_BAR, &l->bar2, &l->bar2_len, err)))
+		goto fail;
+	*ops = &linux_ops;
+	*ctx = l;
+	return GTT_OK;
+fail:
+	lx_close(l);
+	return rc;
+}
+
+static int lx_open_pci(const struct gtt_env *env, const char *arg, const struct hw_open_opts *opts,
+		       const struct hw_backend_ops **ops, void **ctx, struct gtt_err *err)
+{
+	return lx_open_common(env, arg, false, opts, ops, ctx, err);
+}
+
+static int lx_open_auto(const struct gtt_env *env, const char *arg, const struct hw_open_opts *opts,
+			const struct hw_backend_ops **ops, void **ctx, struct gtt_err *err)
+{
+	if (*arg)
+		return gtt_err_set(err, GTT_EINVAL, "device 'auto:%s': auto takes no argument", arg);
+	return lx_open_common(env, arg, true, opts, ops, ctx, err);
+}
+
+const struct hw_backend_factory hw_linux_pci_backend = {
+	.scheme = "pci",
+	.usage = "pci:DDDD:BB:DD.F",
+	.open = lx_open_pci,
+};
+
+const struct hw_backend_factory hw_linux_auto_backend = {
+	.scheme = "auto",
+	.usage = "auto",
+	.open = lx_open_auto,
+};

@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: MIT */
+/* Creation of the simulated device with its platform's boot defaults. */
+#include "hw/sim/sim_internal.h"
+#include "regs/mmio.h"
+
+#define MiB (1u << 20)
+
+/* GSM bytes for a GGMS value, per docs/hardware.md §1.3 (model's own reading). */
+static uint64_t model_gsm_size(const struct gtt_platform *p, unsigned ggms)
+{
+	if (p->gsm_rule == GSM_SIZE_GEN6)
+		return (uint64_t)ggms << 20;
+	return ggms ? (uint64_t)(1u << ggms) << 20 : 0;
+}
+
+static bool is_pow2(uint64_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+int sim_create(const struct gtt_env *env, const struct gtt_platform *plat,
+	       const struct sim_params *params, struct sim_device **out, struct gtt_err *err)
+{
+	struct sim_params pr = { 0 };
+	struct sim_device *sim;
+
+	if (params)
+		pr = *params;
+	if (!pr.devid)
+		pr.devid = plat->sim_devid;
+	if (!pr.aperture_size)
+		pr.aperture_size = plat->sim_aperture_size;
+	if (!pr.ggms)
+		pr.ggms = plat->sim_ggms;
+
+	uint64_t gsm = model_gsm_size(plat, pr.ggms);
+	if (!gsm || gsm > plat->bar0_size - plat->gsm_offset)
+		return gtt_err_set(err, GTT_EINVAL, "sim: GGMS %u gives a %llu-byte GSM, which does not fit the %u-byte PTE window of %s",
+				   pr.ggms, (unsigned long long)gsm, plat->bar0_size - plat->gsm_offset, plat->name);
+	if (!is_pow2(pr.aperture_size) || pr.aperture_size < plat->aperture_min ||
+	    pr.aperture_size > plat->aperture_max)
+		return gtt_err_set(err, GTT_EINVAL, "sim: aperture size %u is not a power of two in [%u, %u] for %s",
+				   pr.aperture_size, plat->aperture_min, plat->aperture_max, plat->name);
+	uint64_t ggtt = gsm / plat->pte_size * 4096;
+	if (pr.aperture_size > ggtt)
+		return gtt_err_set(err, GTT_EINVAL, "sim: aperture size %u exceeds the %llu-byte GGTT",
+				   pr.aperture_size, (unsigned long long)ggtt);
+
+	sim = env->alloc(env, sizeof(*sim));
+	if (!sim)
+		return gtt_err_set(err, GTT_ENOMEM, "sim: out of memory");
+	sim->env = env;
+	sim->plat = plat;
+	sim->aperture_size = pr.aperture_size;
+	sim->gsm_size = gsm;
+	sim->n_ptes = gsm / plat->pte_size;
+	sim->regs = env->alloc(env, GTT_MMIO_SIZE);
+	sim->gsm = env->alloc(env, gsm);
+	sim->tlb = env->alloc(env, gsm);
+	sim->dirty = gtt_calloc(env, sim->n_ptes, sizeof(*sim->dirty));
+	sim->dirty_map = env->alloc(env, sim->n_ptes / 8 + 1);
+	sim->next_page = SIM_TEST_PAGES_BASE;
+	if (!sim->regs || !sim->gsm || !sim->tlb || !sim->dirty || !sim->dirty_map ||
+	    sim_memory_init(sim)) {
+		sim_destroy(sim);
+		return gtt_err_set(err, GTT_ENOMEM, "sim: out of memory for a %llu-byte GSM",
+				   (unsigned long long)gsm);
+	}
+
+	/* PCI function, then what firmware and i915 leave in the registers. */
+	sim->bar_size[GTTMMADR_BAR] = plat->bar0_size;
+	sim->bar_size[GFXMEM_BAR] = pr.aperture_size;
+	sim->bar_size[IOBAR] = SIM_BAR4_SIZE;
+	sim_config_init(sim, pr.devid);
+	unsigned gmch_shift = plat->gmch_layout == GMCH_LAYOUT_SNB ? SNB_GMCH_GGMS_SHIFT : BDW_GMCH_GGMS_SHIFT;
+	unsigned gms_shift = plat->gmch_layout == GMCH_LAYOUT_SNB ? SNB_GMCH_GMS_SHIFT : BDW_GMCH_GMS_SHIFT;
+	uint16_t gmch = (uint16_t)(pr.ggms << gmch_shift | plat->sim_gms << gms_shift);
+	sim->cfg[SNB_GMCH_CTRL] = gmch & 0xff;
+	sim->cfg[SNB_GMCH_CTRL + 1] = gmch >> 8;
+
+	if (plat->sim_swizzle_enabled) {
+		/* As intel_gt_init_swizzling leaves a symmetric dual-channel machine. */
+		sim->regs[TILECTL / 4] = TILECTL_SWZCTL;
+		sim->regs[ARB_MODE / 4] = plat->arb_mode_swizzle_bit;
+		sim->regs[DISP_ARB_CTL / 4] = DISP_TILE_SURFACE_SWIZZLING;
+		sim->regs[MAD_DIMM_C0 / 4] = 0x0808;
+		sim->regs[MAD_DIMM_C1 / 4] = 0x0808;
+	}
+	sim_gsm_boot(sim);
+	*out = sim;
+	return GTT_OK;
+}
+
+void sim_destroy(struct sim_device *sim)
+{
+	const struct gtt_env *env;
+
+	if (!sim)
+		return;
+	env = sim->env;
+	sim_memory_fini(sim);
+	env->free(env, sim->regs);
+	env->free(env, sim->gsm);
+	env->free(env, sim->tlb);
+	env->free(env, sim->dirty);
+	env->free(env, sim->dirty_map);
+	env->free(env, sim->trace);
+	env->free(env, sim);
+}
+
+const struct gtt_platform *sim_platform(const struct sim_device *sim)
+{
+	return sim->plat;
+}
+
+uint32_t sim_aperture_size(const struct sim_device *sim)
+{
+	return sim->aperture_size;
+}
+
+uint64_t sim_gsm_size(const struct sim_device *sim)
+{
+	return sim->gsm_size;
+}

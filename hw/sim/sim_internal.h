@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/* State of the simulated device, shared by the files of hw/sim/ only. */
+#ifndef HW_SIM_SIM_INTERNAL_H
+#define HW_SIM_SIM_INTERNAL_H
+
+#include "hw/sim/sim.h"
+#include "regs/pci_config.h"
+
+#define SIM_MAX_FAULTS 16
+
+struct sim_fault {
+	uint32_t off;
+	bool stick;			/* reads return value, writes are ignored */
+	uint32_t value;
+	int drops;			/* writes still to drop; -1 forever */
+};
+
+struct sim_memory {
+	uint64_t *keys;			/* pfn + 1; 0 marks an empty slot */
+	uint8_t **pages;
+	size_t cap;			/* power of two */
+	size_t used;
+};
+
+struct sim_device {
+	const struct gtt_env *env;
+	const struct gtt_platform *plat;
+
+	uint8_t cfg[PCI_CFG_SIZE];
+	uint64_t bar_size[6];		/* decoded BAR sizes (0: none) */
+
+	uint32_t aperture_size;
+	uint64_t gsm_size;
+	uint64_t n_ptes;
+	uint32_t *regs;			/* 2 MiB register file, indexed by offset / 4 */
+	uint8_t *gsm;			/* what BAR0's PTE window reads back */
+	uint8_t *tlb;			/* what translation uses: the GSM as of the last flush */
+	uint64_t *dirty;		/* PTE indices written since the last flush */
+	size_t n_dirty;
+	uint8_t *dirty_map;		/* one bit per PTE, to keep `dirty` unique */
+
+	struct sim_memory mem;
+	uint64_t next_page;
+
+	struct sim_fault faults[SIM_MAX_FAULTS];
+	size_t n_faults;
+	bool gone;
+
+	uint64_t counts[SIM_ACCESS_KINDS];
+	struct sim_trace_entry *trace;
+	size_t trace_cap, trace_head, trace_len;
+	uint64_t seq;
+};
+
+void sim_trace_record(struct sim_device *sim, enum sim_access kind, unsigned width,
+		      uint64_t addr, uint64_t value);
+
+/* sim_memory.c */
+int sim_memory_init(struct sim_device *sim);
+void sim_memory_fini(struct sim_device *sim);
+
+/* sim_config.c */
+void sim_config_init(struct sim_device *sim, uint16_t devid);
+bool sim_mem_decode_enabled(const struct sim_device *sim);
+
+/* sim_mmio.c */
+void sim_gsm_boot(struct sim_device *sim);
+struct sim_fault *sim_fault_find(struct sim_device *sim, uint32_t off);
+
+/* sim_translate.c: GGTT address -> physical through the TLB; false if the PTE is not valid. */
+bool sim_translate(struct sim_device *sim, uint64_t gm, uint64_t *phys);
+/* Translate one CPU aperture offset; returns the bytes from it that stay contiguous
+ * in physical memory (at least 1), or 0 on a translation fault. */
+size_t sim_aperture_translate(struct sim_device *sim, uint64_t a, uint64_t *phys);
+/* The PTE value the model writes for a physical page (boot scratch fill). */
+uint64_t sim_pte_for(const struct sim_device *sim, uint64_t phys);
+
+#endif

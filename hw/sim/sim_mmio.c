@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * BAR0 of the model: the 2 MiB register file, the GSM (PTE window) and the
+ * GGTT TLB. PTE writes land in the GSM at once (BAR0 reads them back) but the
+ * translation hardware only sees them after a write to GFX_FLSH_CNTL_GEN6:
+ * until then aperture and GPU accesses use the stale entries. This is the
+ * strict reading of the invalidate rule (docs/hardware.md §3).
+ */
+#include "hw/sim/sim_internal.h"
+#include "regs/mmio.h"
+
+static bool in_regs(uint32_t off)
+{
+	return off < GTT_MMIO_SIZE;
+}
+
+static bool in_gsm(const struct sim_device *sim, uint32_t off, uint64_t *gsm_off)
+{
+	if (off < sim->plat->gsm_offset || off - sim->plat->gsm_offset >= sim->gsm_size)
+		return false;
+	*gsm_off = off - sim->plat->gsm_offset;
+	return true;
+}
+
+struct sim_fault *sim_fault_find(struct sim_device *sim, uint32_t off)
+{
+	for (size_t i = 0; i < sim->n_faults; i++)
+		if (sim->faults[i].off == off)
+			return &sim->faults[i];
+	return NULL;
+}
+
+static void mark_dirty(struct sim_device *sim, uint64_t index)
+{
+	if (sim->dirty_map[index / 8] & (1u << (index % 8)))
+		return;
+	sim->dirty_map[index / 8] |= (uint8_t)(1u << (index % 8));
+	sim->dirty[sim->n_dirty++] = index;
+}
+
+/* The GGTT invalidate: the TLB picks up every PTE written since the last one. */
+static void ggtt_flush(struct sim_device *sim)
+{
+	unsigned sz = sim->plat->pte_size;
+
+	for (size_t i = 0; i < sim->n_dirty; i++) {
+		uint64_t idx = sim->dirty[i];
+		gtt_memcpy(sim->tlb + idx * sz, sim->gsm + idx * sz, sz);
+		sim->dirty_map[idx / 8] = 0;
+	}
+	sim->n_dirty = 0;
+	sim_trace_record(sim, SIM_GGTT_FLUSH, 0, GFX_FLSH_CNTL_GEN6, 0);
+}
+
+void sim_gsm_boot(struct sim_device *sim)
+{
+	uint64_t pte = sim_pte_for(sim, SIM_SCRATCH_PHYS);
+	unsigned sz = sim->plat->pte_size;
+
+	for (uint64_t i = 0; i < sim->n_ptes; i++)
+		for (unsigned b = 0; b < sz; b++)
+			sim->gsm[i * sz + b] = (uint8_t)(pte >> (8 * b));
+	gtt_memcpy(sim->tlb, sim->gsm, sim->gsm_size);
+}
+
+static uint32_t gsm_read32(const struct sim_device *sim, uint64_t gsm_off)
+{
+	const uint8_t *p = sim->gsm + gsm_off;
+
+	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void reg_write(struct sim_device *sim, uint32_t off, uint32_t val)
+{
+	uint32_t *r = &sim->regs[off / 4];
+
+	switch (off) {
+	case GFX_FLSH_CNTL_GEN6:
+		if (val & GFX_FLSH_CNTL_EN)
+			ggtt_flush(sim);
+		*r = 0;		/* self-clearing */
+		return;
+	case ARB_MODE:
+		/* masked register: bits 31:16 select which of 15:0 change */
+		*r = (*r & ~(val >> 16)) | (val & (val >> 16) & 0xffff);
+		return;
+	}
+	*r = val;
+}
+
+uint32_t sim_mmio_read32(struct sim_device *sim, uint32_t off)
+{
+	uint64_t g;
+	uint32_t v = 0;
+	struct sim_fault *f;
+
+	if (sim->gone || !sim_mem_decode_enabled(sim) || off % 4 || off >= sim->plat->bar0_size) {
+		v = 0xffffffffu;
+	} else if ((f = sim_fault_find(sim, off)) && f->stick) {
+		v = f->value;
+	} else if (in_regs(off)) {
+		v = sim->regs[off / 4];
+	} else if (in_gsm(sim, off, &g)) {
+		v = gsm_read32(sim, g);
+	}
+	sim_trace_record(sim, SIM_MMIO_READ, 4, off, v);
+	return v;
+}
+
+void sim_mmio_write32(struct sim_device *sim, uint32_t off, uint32_t val)
+{
+	uint64_t g;
+	struct sim_fault *f;
+
+	sim_trace_record(sim, SIM_MMIO_WRITE, 4, off, val);
+	if (sim->gone || !sim_mem_decode_enabled(sim) || off % 4 || off >= sim->plat->bar0_size)
+		return;
+	f = sim_fault_find(sim, off);
+	if (f && (f->stick || f->drops)) {
+		if (f->drops > 0)
+			f->drops--;
+		return;
+	}
+	if (in_regs(off)) {
+		reg_write(sim, off, val);
+	} else if (in_gsm(sim, off, &g)) {
+		for (unsigned b = 0; b < 4; b++)
+			sim->gsm[g + b] = (uint8_t)(val >> (8 * b));
+		mark_dirty(sim, g / sim->plat->pte_size);
+	}
+}
+
+/*
+ * A 64-bit access is two 32-bit halves, low first, as the bus splits it; a
+ * fence written this way is briefly half-written, which is why i915 writes
+ * fences in its careful order (docs/hardware.md §4.5).
+ */
+uint64_t sim_mmio_read64(struct sim_device *sim, uint32_t off)
+{
+	uint64_t lo = sim_mmio_read32(sim, off);
+
+	return lo | (uint64_t)sim_mmio_read32(sim, off + 4) << 32;
+}
+
+void sim_mmio_write64(struct sim_device *sim, uint32_t off, uint64_t val)
+{
+	sim_mmio_write32(sim, off, (uint32_t)val);
+	sim_mmio_write32(sim, off + 4, (uint32_t)(val >> 32));
+}
+
+int sim_fault_drop_writes(struct sim_device *sim, uint32_t off, int count)
+{
+	struct sim_fault *f = sim_fault_find(sim, off);
+
+	if (!f) {
+		if (sim->n_faults == SIM_MAX_FAULTS)
+			return GTT_ENOMEM;
+		f = &sim->faults[sim->n_faults++];
+		*f = (struct sim_fault){ .off = off };
+	}
+	f->drops = count;
+	return GTT_OK;
+}
+
+int sim_fault_stick(struct sim_device *sim, uint32_t off, uint32_t value)
+{
+	struct sim_fault *f = sim_fault_find(sim, off);
+
+	if (!f) {
+		if (sim->n_faults == SIM_MAX_FAULTS)
+			return GTT_ENOMEM;
+		f = &sim->faults[sim->n_faults++];
+		*f = (struct sim_fault){ .off = off };
+	}
+	f->stick = true;
+	f->value = value;
+	return GTT_OK;
+}
+
+void sim_fault_clear(struct sim_device *sim)
+{
+	sim->n_faults = 0;
+}
+
+void sim_fault_gone(struct sim_device *sim, bool gone)
+{
+	sim->gone = gone;
+}

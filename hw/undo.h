@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The undo log: before every write through hw/, the old value. Replaying it
+ * backwards puts the device back exactly as it was. Backwards replay of a
+ * fence written in i915's order (LO=0, HI, LO) is itself a safe order
+ * (LO=0, HI=old, LO=old), so no fence is ever valid while half restored.
+ */
+#ifndef HW_UNDO_H
+#define HW_UNDO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "env/err.h"
+
+enum hw_undo_kind { HW_UNDO_CFG, HW_UNDO_MMIO32, HW_UNDO_MMIO64, HW_UNDO_APERTURE };
+
+struct hw_undo_entry {
+	enum hw_undo_kind kind;
+	unsigned width;			/* cfg: 1, 2, 4; aperture: unused */
+	uint64_t off;
+	uint64_t old;			/* old value (aperture: index into the data pool) */
+	size_t len;			/* aperture: bytes */
+};
+
+struct hw_undo {
+	struct hw_undo_entry *entries;
+	size_t n, cap;
+	uint8_t *data;			/* old aperture bytes */
+	size_t data_len, data_cap;
+	int error;			/* set when logging ran out of memory: writes are refused */
+};
+
+struct hw_device;
+
+/* A position in the log; restore back to it with hw_undo_restore_to. */
+size_t hw_undo_mark(const struct hw_device *dev);
+/* Replay the log back to `mark`, newest first, then invalidate the GGTT. */
+int hw_undo_restore_to(struct hw_device *dev, size_t mark, struct gtt_err *err);
+/* Replay the whole log. */
+int hw_undo_restore(struct hw_device *dev, struct gtt_err *err);
+/* Forget the log without replaying it (the caller accepts the current state). */
+void hw_undo_forget(struct hw_device *dev);
+
+/* Used by hw/ itself before each write. */
+int hw_undo_record(struct hw_device *dev, enum hw_undo_kind kind, unsigned width, uint64_t off,
+		   uint64_t old);
+int hw_undo_record_data(struct hw_device *dev, uint64_t off, const void *old, size_t len);
+void hw_undo_fini(struct hw_device *dev);
+
+#endif
