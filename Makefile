@@ -15,14 +15,14 @@ ALL_CFLAGS := -std=c11 $(WARN) $(CFLAGS)
 DEB_PACKAGES := libcriterion-dev libpci-dev pciutils gnu-efi qemu-system-x86 ovmf mtools intel-gpu-tools
 
 # The freestanding core: no libc beyond stdint/stddef/stdbool/stdarg (design.md).
-CORE_SRCS := env/fmt.c env/err.c regs/platform.c \
+CORE_SRCS := env/fmt.c env/err.c regs/platform.c regs/reg_names.c \
 	hw/device.c hw/detect.c hw/undo.c hw/pte.c hw/ggtt.c hw/fence.c hw/aperture.c \
 	hw/backend_sim.c \
 	hw/sim/sim_device.c hw/sim/sim_config.c hw/sim/sim_mmio.c hw/sim/sim_translate.c \
 	hw/sim/sim_access.c hw/sim/sim_memory.c hw/sim/sim_trace.c hw/sim/sim_snapshot.c
 # Hosted pieces: the POSIX environment and the linux backend.
-POSIX_SRCS := env/env_posix.c hw/linux/backend_linux.c
-CLI_SRCS := harness/main.c harness/cli_util.c harness/json.c harness/backends.c \
+POSIX_SRCS := env/env_posix.c hw/linux/backend_linux.c harness/backends.c
+CLI_SRCS := harness/main.c harness/cli_util.c harness/json.c \
 	harness/cmd_info.c harness/cmd_codec.c harness/cmd_dump.c harness/cmd_snapshot.c
 TEST_SRCS := $(wildcard tests/*.c)
 
@@ -51,7 +51,7 @@ $(LIB): $(CORE_OBJS) $(POSIX_OBJS)
 $(GTTLAB): $(CLI_OBJS) $(LIB)
 	$(CC) $(ALL_CFLAGS) $(CLI_OBJS) $(LIB) $(LDLIBS) -o $@
 
-$(UNIT): $(TEST_OBJS) $(LIB) $(CLI_OBJS)
+$(UNIT): $(TEST_OBJS) $(LIB) $(GTTLAB)
 	$(CC) $(ALL_CFLAGS) $(TEST_OBJS) $(LIB) $(LDLIBS) -lcriterion -o $@
 
 # The same core sources as the EFI build will see them: no hosted headers at all.

@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The linux backend on a fake sysfs tree: plain files for config, vendor,
+ * device, class and resource, and regular files standing in for the BARs'
+ * resource0/resource2, so every register write can be checked in the file.
+ */
+#define _GNU_SOURCE
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "env/env_posix.h"
+#include "harness/backends.h"
+#include "hw/aperture.h"
+#include "hw/fence.h"
+#include "hw/ggtt.h"
+#include "regs/mmio.h"
+#include "regs/pci_config.h"
+#include "tests/helpers.h"
+
+static char root[64];
+
+static void put(const char *dir, const char *file, const void *data, size_t len)
+{
+	char p[512];
+	snprintf(p, sizeof(p), "%s/%s", dir, file);
+	FILE *f = fopen(p, "wb");
+	cr_assert(f && fwrite(data, 1, len, f) == len && !fclose(f), "writing %s", p);
+}
+
+static void sized(const char *dir, const char *file, off_t size)
+{
+	char p[512];
+	snprintf(p, sizeof(p), "%s/%s", dir, file);
+	int fd = open(p, O_CREAT | O_RDWR | O_TRUNC, 0644);
+	cr_assert(fd >= 0 && !ftruncate(fd, size) && !close(fd));
+}
+
+/* A device directory; an Intel GPU gets GMCH, BARs and resource files. */
+static void fake_device(const char *bdf, uint16_t vendor, uint16_t devid, uint32_t klass, bool gpu)
+{
+	char dir[256], txt[320];
+	uint8_t cfg[256] = { 0 };
+
+	snprintf(dir, sizeof(dir), "%s/bus/pci/devices/%s", root, bdf);
+	snprintf(txt, sizeof(txt), "mkdir -p %s", dir);
+	cr_assert_eq(system(txt), 0);
+	cfg[0] = vendor & 0xff; cfg[1] = vendor >> 8;
+	cfg[2] = devid & 0xff; cfg[3] = devid >> 8;
+	cfg[PCI_CFG_COMMAND] = PCI_CMD_MEM_SPACE | PCI_CMD_BUS_MASTER;
+	cfg[0x0a] = (klass >> 8) & 0xff; cfg[0x0b] = klass >> 16;
+	snprintf(txt, sizeof(txt), "0x%04x\n", vendor); put(dir, "vendor", txt, strlen(txt));
+	snprintf(txt, sizeof(txt), "0x%04x\n", devid); put(dir, "device", txt, strlen(txt));
+	snprintf(txt, sizeof(txt), "0x%06x\n", klass); put(dir, "class", txt, strlen(txt));
+	if (!gpu) {
+		put(dir, "config", cfg, sizeof(cfg));
+		put(dir, "resource", "", 0);
+		return;
+	}
+	uint32_t bar0 = 0xf0000004, bar2 = 0xc000000c;
+	memcpy(cfg + PCI_CFG_BAR(0), &bar0, 4);
+	memcpy(cfg + PCI_CFG_BAR(2), &bar2, 4);
+	cfg[SNB_GMCH_CTRL] = 0xc0;	/* skl: GGMS 3 (bits 7:6) -> 8 MiB GSM */
+	cfg[SNB_GMCH_CTRL + 1] = 0x01;	/* GMS 1 (bits 15:8) -> 32 MiB stolen */
+	put(dir, "config", cfg, sizeof(cfg));
+	const char *res =
+		"0x00000000f0000000 0x00000000f0ffffff 0x0000000000140204\n"
+		"0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+		"0x00000000c0000000 0x00000000cfffffff 0x000000000014220c\n"
+		"0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+		"0x000000000000f000 0x000000000000f03f 0x0000000000040101\n"
+		"0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+		"0x0000000000000000 0x0000000000000000 0x0000000000000000\n";
+	put(dir, "resource", res, strlen(res));
+	sized(dir, "resource0", 16 << 20);
+	sized(dir, "resource2", 256 << 20);
+}
+
+static void make_tree(void)
+{
+	t_tmpdir(root, sizeof(root));
+	fake_device("0000:00:01.0", 0x10de, 0x1c82, 0x030000, false);	/* another vendor's GPU first */
+	fake_device("0000:00:02.0", 0x8086, 0x1912, 0x030000, true);
+	fake_device("0000:00:1f.0", 0x8086, 0xa149, 0x060100, false);	/* Intel, not display */
+}
+
+static void cleanup(void)
+{
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	system(cmd);
+}
+
+static int lx_open(const char *spec, bool allow, struct hw_device **dev, struct gtt_err *err)
+{
+	struct hw_open_opts o = { .allow_i915 = allow, .sysfs_root = root };
+	return hw_open(gtt_env_posix(GTT_LOG_ERROR), spec, gtt_posix_backends, gtt_num_posix_backends, &o, dev, err);
+}
+
+static uint64_t file_u64(const char *file, off_t off, int width)
+{
+	char p[512];
+	uint64_t v = 0;
+	snprintf(p, sizeof(p), "%s/bus/pci/devices/0000:00:02.0/%s", root, file);
+	int fd = open(p, O_RDONLY);
+	cr_assert(fd >= 0 && pread(fd, &v, (size_t)width, off) == width && !close(fd));
+	return v;
+}
+
+TestSuite(linux_backend, .init = make_tree, .fini = cleanup);
+
+Test(linux_backend, detects_the_device_from_sysfs)
+{
+	struct hw_device *dev = NULL;
+	struct gtt_err err = { 0 };
+
+	cr_assert_eq(lx_open("pci:0000:00:02.0", false, &dev, &err), 0, "%s", err.msg);
+	cr_expect_str_eq(dev->ops->name, "linux");
+	cr_expect_eq(dev->info.devid, 0x1912);
+	cr_expect_str_eq(dev->info.plat->name, "skl");
+	cr_expect_eq(dev->info.gsm_size, 8u << 20);
+	cr_expect_eq(dev->info.n_ptes, 1048576);
+	cr_expect_eq(dev->info.aperture_size, 256u << 20, "aperture from the resource file");
+	cr_expect_eq(dev->info.bar0_base, 0xf0000000u);
+	cr_expect_eq(dev->info.stolen_size, 32u << 20);
+	hw_close(dev);
+}
+
+Test(linux_backend, register_writes_land_in_the_bar_files_and_undo_restores_them)
+{
+	struct hw_device *dev = NULL;
+	struct gtt_err err = { 0 };
+	struct hw_fence f = { 0x100000, 0x10000, 2048, HW_TILING_X, true };
+	uint64_t fv;
+
+	cr_assert_eq(lx_open("pci:0000:00:02.0", false, &dev, &err), 0, "%s", err.msg);
+	cr_assert_eq(hw_ggtt_write_pte(dev, 5, 0x123456789000ull | 1, &err), 0);
+	cr_expect_eq(file_u64("resource0", (8 << 20) + 5 * 8, 8), 0x123456789001ull, "PTE 5 at BAR0 + 8 MiB + 40");
+	cr_assert_eq(hw_fence_encode(dev->info.plat, 0, &f, &fv, &err), 0);
+	cr_assert_eq(hw_fence_write(dev, 3, fv, &err), 0);
+	cr_expect_eq(file_u64("resource0", FENCE_REG_GEN6_LO(3), 8), fv, "fence 3 in the register file");
+	cr_assert_eq(hw_aperture_write(dev, 0x1000, "gtt", 3, &err), 0);
+	cr_expect_eq(file_u64("resource2", 0x1000, 3), 0x747467, "aperture bytes in resource2");
+	cr_assert_eq(hw_cfg_write(dev, PCI_CFG_COMMAND, 2, PCI_CMD_MEM_SPACE), 0);
+	cr_expect_eq(file_u64("config", PCI_CFG_COMMAND, 2), PCI_CMD_MEM_SPACE, "config write through libpci");
+
+	cr_assert_eq(hw_undo_restore(dev, &err), 0);
+	cr_expect_eq(file_u64("resource0", (8 << 20) + 5 * 8, 8), 0);
+	cr_expect_eq(file_u64("resource0", FENCE_REG_GEN6_LO(3), 8), 0);
+	cr_expect_eq(file_u64("resource2", 0x1000, 3), 0);
+	cr_expect_eq(file_u64("config", PCI_CFG_COMMAND, 2), PCI_CMD_MEM_SPACE | PCI_CMD_BUS_MASTER);
+	cr_expect_eq(file_u64("resource0", GFX_FLSH_CNTL_GEN6, 4), GFX_FLSH_CNTL_EN, "restore ends with an invalidate");
+	hw_close(dev);
+}
+
+Test(linux_backend, refuses_a_device_bound_to_i915)
+{
+	struct hw_device *dev = NULL;
+	struct gtt_err err = { 0 };
+	char link[256];
+
+	snprintf(link, sizeof(link), "%s/bus/pci/devices/0000:00:02.0/driver", root);
+	cr_assert_eq(symlink("../../../../bus/pci/drivers/i915", link), 0);
+	cr_expect_eq(lx_open("pci:0000:00:02.0", false, &dev, &err), GTT_EBUSY);
+	cr_expect(strstr(err.msg, "i915") && strstr(err.msg, "unbind") && strstr(err.msg, "--allow-i915"), "%s", err.msg);
+	cr_expect_eq(file_u64("resource0", GFX_FLSH_CNTL_GEN6, 4), 0, "a refused device was written");
+	cr_assert_eq(lx_open("pci:0000:00:02.0", true, &dev, &err), 0, "%s", err.msg);
+	hw_close(dev);
+}
+
+Test(linux_backend, auto_finds_the_intel_display_device)
+{
+	struct hw_device *dev = NULL;
+	struct gtt_err err = { 0 };
+
+	cr_assert_eq(lx_open("auto", false, &dev, &err), 0, "%s", err.msg);
+	cr_expect_str_eq(dev->name, "auto");
+	cr_expect_eq(dev->info.devid, 0x1912);
+	hw_close(dev);
+}
+
+Test(linux_backend, clear_errors)
+{
+	struct hw_device *dev = NULL;
+	struct gtt_err err = { 0 };
+
+	cr_expect_eq(lx_open("pci:0000:00:03.0", false, &dev, &err), GTT_ENODEV);
+	cr_expect(strstr(err.msg, "0000:00:03.0"), "%s", err.msg);
+	cr_expect_eq(lx_open("pci:00:02", false, &dev, &err), GTT_EINVAL);
+	cr_expect(strstr(err.msg, "pci:DDDD:BB:DD.F"), "%s", err.msg);
+	cr_expect_eq(lx_open("pci:0000:00:1f.0", false, &dev, &err), GTT_ENODEV);
+	cr_expect(strstr(err.msg, "not an Intel display device"), "%s", err.msg);
+}
+
+Test(linux_backend, test_pages_have_physical_addresses)
+{
+	struct hw_device *dev = NULL;
+	struct gtt_err err = { 0 };
+	struct hw_page pg[4];
+
+	if (geteuid() != 0)
+		cr_skip_test("pagemap gives physical addresses to root only");
+	cr_assert_eq(lx_open("pci:0000:00:02.0", false, &dev, &err), 0, "%s", err.msg);
+	cr_assert_eq(hw_alloc_test_pages(dev, 4, pg, &err), 0, "%s", err.msg);
+	for (int i = 0; i < 4; i++) {
+		cr_expect_neq(pg[i].phys, 0);
+		cr_expect_eq(pg[i].phys % 4096, 0);
+	}
+	hw_free_test_pages(dev, 4, pg);
+	hw_close(dev);
+}
+
+Test(linux_backend, cli_on_the_fake_tree)
+{
+	char cmd[256], out[4096];
+
+	snprintf(cmd, sizeof(cmd), "./build/gttlab --sysfs-root %s --device pci:0000:00:02.0 info 2>&1", root);
+	cr_assert_eq(t_run(cmd, out, sizeof(out)), 0, "%s", out);
+	cr_expect(strstr(out, "linux backend") && strstr(out, "0x1912") && strstr(out, "1048576"), "%s", out);
+	snprintf(cmd, sizeof(cmd), "./build/gttlab --sysfs-root %s --device auto dump fences | head -1", root);
+	cr_assert_eq(t_run(cmd, out, sizeof(out)), 0, "%s", out);
+	cr_expect(strstr(out, "fence  0: 0x0000000000000000 disabled"), "%s", out);
+}

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+/* The model's fault injection and access trace. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+
+#include "hw/ggtt.h"
+#include "regs/mmio.h"
+#include "tests/helpers.h"
+
+Test(sim_faults, drop_a_write)
+{
+	struct hw_device *dev = t_open("sim:skl");
+	struct sim_device *s = t_sim(dev);
+
+	cr_assert_eq(sim_fault_drop_writes(s, FENCE_REG_GEN6_HI(2), 1), 0);
+	sim_mmio_write32(s, FENCE_REG_GEN6_HI(2), 0x1234000);
+	cr_expect_eq(sim_mmio_read32(s, FENCE_REG_GEN6_HI(2)), 0, "the first write was to be dropped");
+	sim_mmio_write32(s, FENCE_REG_GEN6_HI(2), 0x1234000);
+	cr_expect_eq(sim_mmio_read32(s, FENCE_REG_GEN6_HI(2)), 0x1234000, "only one write was to be dropped");
+	hw_close(dev);
+}
+
+Test(sim_faults, stuck_register)
+{
+	struct hw_device *dev = t_open("sim:skl");
+	struct sim_device *s = t_sim(dev);
+	uint64_t v;
+
+	cr_assert_eq(sim_fault_stick(s, hw_ggtt_pte_offset(dev, 9), 0xdead0001), 0);
+	cr_assert_eq(hw_ggtt_write_pte(dev, 9, 0x5001, NULL), 0);
+	hw_ggtt_read_pte(dev, 9, &v, NULL);
+	cr_expect_eq((uint32_t)v, 0xdead0001, "a stuck register must read its stuck value");
+	sim_fault_clear(s);
+	hw_ggtt_read_pte(dev, 9, &v, NULL);
+	cr_expect_eq(v, SIM_SCRATCH_PHYS | 1, "writes to a stuck register are lost");
+	hw_close(dev);
+}
+
+Test(sim_faults, trace_records_in_order)
+{
+	struct hw_device *dev = t_open("sim:skl");
+	struct sim_device *s = t_sim(dev);
+	struct sim_trace_entry e;
+
+	cr_assert_eq(sim_trace_start(s, 4), 0);
+	for (uint32_t i = 0; i < 6; i++)
+		sim_mmio_write32(s, 0x78000 + 4 * i, i);
+	cr_expect_eq(sim_trace_len(s), 4, "the ring holds its capacity");
+	cr_assert(sim_trace_get(s, 0, &e));
+	cr_expect(e.kind == SIM_MMIO_WRITE && e.addr == 0x78008 && e.value == 2, "oldest held is the third write");
+	cr_assert(sim_trace_get(s, 3, &e));
+	cr_expect_eq(e.addr, 0x78014);
+	cr_expect_str_eq(sim_access_name(e.kind), "mmio-write");
+	hw_close(dev);
+}
+
+Test(sim_faults, translation_fault_on_invalid_pte)
+{
+	struct hw_device *dev = t_open("sim:hsw");
+	struct sim_device *s = t_sim(dev);
+	uint8_t b = 0x55;
+
+	cr_assert_eq(hw_ggtt_write_pte(dev, 3, 0, NULL), 0);
+	hw_ggtt_invalidate(dev);
+	uint64_t before = sim_access_count(s, SIM_TRANSLATION_FAULT);
+	sim_aperture_read(s, 3 * 4096, &b, 1);
+	cr_expect_eq(b, 0);
+	cr_expect_eq(sim_access_count(s, SIM_TRANSLATION_FAULT), before + 1);
+	hw_close(dev);
+}
+
+Test(sim_faults, snapshot_round_trip)
+{
+	struct hw_device *dev = t_open("sim:hsw");
+	struct sim_device *s = t_sim(dev);
+	size_t n = sim_snapshot_size(s);
+	uint8_t *buf = malloc(n);
+
+	cr_assert_eq(n, 2u << 20);
+	sim_mmio_write32(s, FENCE_REG_GEN6_LO(4), 0x00200001);
+	sim_snapshot_save(s, buf);
+	cr_expect_eq(buf[FENCE_REG_GEN6_LO(4)], 0x01, "little-endian bytes at their offsets");
+	cr_expect_eq(buf[FENCE_REG_GEN6_LO(4) + 2], 0x20);
+	cr_expect_eq(buf[TILECTL], TILECTL_SWZCTL);
+	sim_mmio_write32(s, FENCE_REG_GEN6_LO(4), 0);
+	cr_assert_eq(sim_snapshot_load(s, buf, n, NULL), 0);
+	cr_expect_eq(sim_mmio_read32(s, FENCE_REG_GEN6_LO(4)), 0x00200001);
+	cr_expect_eq(sim_snapshot_load(s, buf, 100, NULL), GTT_EINVAL);
+	free(buf);
+	hw_close(dev);
+}
