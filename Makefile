@@ -3,6 +3,7 @@
 #   make run     the main job on the simulated Skylake
 #   make test    install missing Debian packages (as root), build, run every test
 #   make check-freestanding   the core compiles with no libc headers and links to nothing
+#   make mutants              every mutant of tests/mutants.sh makes the tests fail
 
 CC      ?= gcc
 BUILD   := build
@@ -37,7 +38,7 @@ GTTLAB  := $(BUILD)/gttlab
 UNIT    := $(BUILD)/tests/unit
 LDLIBS  := -lpci
 
-.PHONY: all run test deps check-freestanding clean
+.PHONY: all run test deps check-freestanding mutants clean
 all: $(GTTLAB) $(UNIT)
 
 $(BUILD)/%.o: %.c
@@ -87,9 +88,13 @@ run: deps
 	$(GTTLAB) dump fences
 	$(GTTLAB) dump ggtt --end 0x20000
 
+# Mutation check: each mutant breaks one fact in hw/ or the model; the tests must catch it.
+mutants: $(UNIT)
+	tests/mutants.sh
+
 test: deps
-	$(MAKE) --no-print-directory all check-freestanding
-	cd $(BUILD) && ./tests/unit --jobs 2
+	$(MAKE) --no-print-directory all check-freestanding mutants
+	./$(UNIT) --jobs 2
 
 clean:
 	rm -rf $(BUILD)

@@ -90,6 +90,7 @@ Test(pte, decode_invalid_and_cache_names)
 	hw_pte_decode(gtt_platform_by_name("hsw"), 0x12345806, &d);
 	cr_expect(!d.valid);
 	cr_expect_str_eq(d.cache, "wb-ellc-llc-age0");
+	cr_expect_eq(d.addr, 0x12345000ull, "HSW bit 11 is cache control, not address bit 39");
 	hw_pte_decode(gtt_platform_by_name("ivb"), 0x12345007, &d);
 	cr_expect_str_eq(d.cache, "l3+llc");
 	hw_pte_decode(gtt_platform_by_name("skl"), 0xfff0000000000000ull, &d);

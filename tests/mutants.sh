@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Mutation check: break one fact at a time in hw/ or the model and require the
+# unit tests to fail. A mutant that survives means a test that cannot fail.
+# Usage: tests/mutants.sh [BUILD_DIR]   (run from the top of the tree)
+set -u
+top=$(pwd)
+work=$(mktemp -d /tmp/gttlab-mutants.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+# file ~ sed expression ~ what the tests must notice
+mutants=(
+"hw/pte.c~s/hi_bits << 4/hi_bits << 3/~gen6/7 PTE: high address bits one place off"
+"hw/pte.c~s/PTE_FORMAT_HSW ? 7 : 8/PTE_FORMAT_HSW ? 8 : 8/~HSW PTE decode takes bit 11 as an address bit"
+"hw/fence.c~s|f->stride / FENCE_PITCH_UNIT - 1)|f->stride / FENCE_PITCH_UNIT)|g~fence pitch field off by one"
+"hw/fence.c~s|(uint32_t)(f->start + f->size - I965_FENCE_PAGE)|(uint32_t)(f->start + f->size)|~fence end one page late"
+"hw/fence.c~0,/hw_mmio_write32(dev, FENCE_REG_GEN6_LO(i), 0)/s//GTT_OK/~fence programmed without turning it off first"
+"hw/fence.c~s/f->stride % X_TILE_WIDTH/f->stride % FENCE_PITCH_UNIT/~X-tiled stride not checked against 512"
+"hw/ggtt.c~s/GFX_FLSH_CNTL_GEN6, GFX_FLSH_CNTL_EN)/GFX_FLSH_CNTL_GEN6, 0)/~GGTT invalidate writes 0"
+"hw/undo.c~/case HW_UNDO_MMIO32:/{n;s/.*/;/}~undo log skips 32-bit registers"
+"hw/detect.c~s/ggms ? (1ull << ggms) \* MiB/ggms ? ggms * MiB/~gen8 GGMS decoded like gen6"
+"hw/sim/sim_translate.c~s/return sim->plat->gen < 80 \&\&/return 0 \&\&/~model never swizzles"
+"hw/sim/sim_translate.c~s/(Y_TILE_OWORD \* Y_TILE_HEIGHT)/(Y_TILE_OWORD * 16)/~model Y-tile column of 256 bytes"
+"hw/sim/sim_mmio.c~s/mark_dirty(sim, g \/ sim->plat->pte_size);/mark_dirty(sim, g \/ sim->plat->pte_size); ggtt_flush(sim);/~model TLB sees PTEs without a flush"
+)
+
+mkdir "$work/tree" && cp -a "$top/." "$work/tree/" && rm -rf "$work/tree/.git" || { echo "mutants: cannot copy the tree"; exit 1; }
+caught=0
+n=0
+for m in "${mutants[@]}"; do
+	IFS='~' read -r file expr what <<<"$m"
+	n=$((n + 1))
+	cp "$top/$file" "$work/tree/$file"
+	sed -i -e "$expr" "$work/tree/$file"
+	if cmp -s "$top/$file" "$work/tree/$file"; then
+		echo "mutant $n ($what): the edit did not apply to $file -- fix tests/mutants.sh"
+		exit 1
+	fi
+	if ! make -s -C "$work/tree" build/tests/unit >"$work/build.log" 2>&1; then
+		echo "mutant $n ($what): does not compile -- fix tests/mutants.sh"; cat "$work/build.log"; exit 1
+	fi
+	if (cd "$work/tree" && ./build/tests/unit --jobs 2 >"$work/run.log" 2>&1); then
+		echo "mutant $n SURVIVED: $what ($file)"
+	else
+		first=$(grep -m1 -o '\[FAIL\] [^:]*::[^:]*' "$work/run.log" | sed 's/\[FAIL\] //')
+		echo "mutant $n caught: $what -- first failing test: ${first:-crash}"
+		caught=$((caught + 1))
+	fi
+	cp "$top/$file" "$work/tree/$file"
+done
+echo "mutants: $caught of $n caught"
+[ "$caught" -eq "$n" ]
