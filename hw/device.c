@@ -78,6 +78,11 @@ void hw_close(struct hw_device *dev)
 	dev->env->free(dev->env, dev);
 }
 
+void hw_counters_reset(struct hw_device *dev)
+{
+	dev->counters = (struct hw_counters){ 0 };
+}
+
 int hw_cfg_read(struct hw_device *dev, unsigned off, unsigned width, uint32_t *val)
 {
 	dev->counters.cfg_reads++;

@@ -70,6 +70,9 @@ int hw_mmio_write32(struct hw_device *dev, uint32_t off, uint32_t val);
 uint64_t hw_mmio_read64(struct hw_device *dev, uint32_t off);
 int hw_mmio_write64(struct hw_device *dev, uint32_t off, uint64_t val);
 
+/* Zero the access counters. */
+void hw_counters_reset(struct hw_device *dev);
+
 /* Detect the platform and sizes from config space; used by hw_open (exposed for tests). */
 int hw_detect(struct hw_device *dev, struct gtt_err *err);
 

@@ -123,3 +123,26 @@ Test(undo, restore_flushes_the_tlb_and_puts_aperture_bytes_back)
 	cr_expect_eq(b, 0x11, "the restored PTE is not in effect: no invalidate after restore");
 	hw_close(dev);
 }
+
+Test(undo, counters_count_what_went_to_the_device)
+{
+	struct hw_device *dev = t_open("sim:hsw");
+	uint64_t v[4] = { 0x1001, 0x2001, 0x3001, 0x4001 }, back[4];
+	uint8_t b[100];
+
+	hw_counters_reset(dev);
+	cr_assert_eq(hw_ggtt_write_range(dev, 100, 4, v, NULL), 0);
+	cr_assert_eq(hw_ggtt_read_range(dev, 100, 4, back, NULL), 0);
+	cr_expect_eq(memcmp(v, back, sizeof(v)), 0, "bulk write did not land");
+	cr_assert_eq(hw_fence_write(dev, 1, 0, NULL), 0);
+	hw_ggtt_invalidate(dev);
+	cr_assert_eq(hw_aperture_read(dev, 0, b, sizeof(b), NULL), 0);
+	cr_expect_eq(dev->counters.pte_writes, 4);
+	cr_expect_eq(dev->counters.pte_reads, 4);
+	cr_expect_eq(dev->counters.fence_writes, 1);
+	cr_expect_eq(dev->counters.invalidates, 1);
+	cr_expect_eq(dev->counters.aperture_read_bytes, 100);
+	cr_expect_eq(dev->counters.mmio_writes, 4 + 3 + 1, "4 PTEs, 3 fence words, 1 flush");
+	cr_expect_eq(hw_undo_mark(dev), 4 + 3, "PTEs and fence words are logged, the flush is not");
+	hw_close(dev);
+}

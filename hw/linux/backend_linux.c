@@ -193,6 +193,20 @@ static void lx_write64(void *ctx, uint32_t off, uint64_t v)
 		*(volatile uint64_t *)(l->bar0 + off) = v;	/* one writeq, as gen8_set_pte */
 }
 
+static void lx_pte_bulk(void *ctx, uint32_t off, const uint64_t *ptes, size_t n, unsigned pte_size)
+{
+	struct lx *l = ctx;
+
+	if (off + n * pte_size > l->bar0_len)
+		return;
+	for (size_t i = 0; i < n; i++, off += pte_size) {
+		if (pte_size == 8)
+			*(volatile uint64_t *)(l->bar0 + off) = ptes[i];
+		else
+			*(volatile uint32_t *)(l->bar0 + off) = (uint32_t)ptes[i];
+	}
+}
+
 static int lx_ap_read(void *ctx, uint64_t off, void *buf, size_t len)
 {
 	struct lx *l = ctx;
@@ -293,6 +307,7 @@ static const struct hw_backend_ops linux_ops = {
 	.mmio_write32 = lx_write32,
 	.mmio_read64 = lx_read64,
 	.mmio_write64 = lx_write64,
+	.pte_write_bulk = lx_pte_bulk,
 	.aperture_read = lx_ap_read,
 	.aperture_write = lx_ap_write,
 	.bar_info = lx_bar_info,
