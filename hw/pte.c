@@ -72,6 +72,24 @@ int hw_pte_encode(const struct gtt_platform *p, uint64_t addr, enum hw_cache cac
 	return GTT_OK;
 }
 
+int hw_pte_with_addr(const struct gtt_platform *p, uint64_t pte, uint64_t addr, uint64_t *out,
+		     struct gtt_err *err)
+{
+	uint64_t fresh;
+	int rc = hw_pte_encode(p, addr, HW_CACHE_NONE, &fresh, err);
+
+	if (rc)
+		return rc;
+	if (p->pte_format == PTE_FORMAT_GEN8) {
+		*out = (pte & ~GEN8_GGTT_PTE_ADDR_MASK) | (fresh & GEN8_GGTT_PTE_ADDR_MASK);
+		return GTT_OK;
+	}
+	uint64_t addr_bits = GEN6_PTE_ADDR_LO_MASK |
+			     (p->pte_format == PTE_FORMAT_HSW ? HSW_PTE_ADDR_HI_MASK : GEN6_PTE_ADDR_HI_MASK);
+	*out = (pte & ~addr_bits & 0xffffffffull) | (fresh & addr_bits);
+	return GTT_OK;
+}
+
 static const char *cache_name(const struct gtt_platform *p, uint32_t bits)
 {
 	switch (p->pte_format) {

@@ -30,6 +30,14 @@ int hw_cache_parse(const char *s, enum hw_cache *out, struct gtt_err *err);
 int hw_pte_encode(const struct gtt_platform *p, uint64_t addr, enum hw_cache cache, uint64_t *pte,
 		  struct gtt_err *err);
 
+/*
+ * The PTE `pte` pointing at physical page `addr` instead, with its valid and
+ * cache-control bits unchanged (how a mediator turns a guest PTE into a host
+ * one). Same address rules as hw_pte_encode.
+ */
+int hw_pte_with_addr(const struct gtt_platform *p, uint64_t pte, uint64_t addr, uint64_t *out,
+		     struct gtt_err *err);
+
 /* Decode a PTE value; bits that are not part of the format are ignored. */
 void hw_pte_decode(const struct gtt_platform *p, uint64_t pte, struct hw_pte *out);
 

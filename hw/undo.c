@@ -100,6 +100,17 @@ int hw_undo_restore(struct hw_device *dev, struct gtt_err *err)
 	return hw_undo_restore_to(dev, 0, err);
 }
 
+void hw_undo_truncate(struct hw_device *dev, size_t mark)
+{
+	struct hw_undo *u = &dev->undo;
+
+	while (u->n > mark) {
+		struct hw_undo_entry *e = &u->entries[--u->n];
+		if (e->kind == HW_UNDO_APERTURE)
+			u->data_len = e->old;
+	}
+}
+
 void hw_undo_forget(struct hw_device *dev)
 {
 	dev->undo.n = 0;

@@ -39,6 +39,8 @@ size_t hw_undo_mark(const struct hw_device *dev);
 int hw_undo_restore_to(struct hw_device *dev, size_t mark, struct gtt_err *err);
 /* Replay the whole log. */
 int hw_undo_restore(struct hw_device *dev, struct gtt_err *err);
+/* Forget the entries after `mark` without replaying them (their writer restores its own state). */
+void hw_undo_truncate(struct hw_device *dev, size_t mark);
 /* Forget the log without replaying it (the caller accepts the current state). */
 void hw_undo_forget(struct hw_device *dev);
 

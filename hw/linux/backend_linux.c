@@ -26,8 +26,7 @@ struct lx {
 	volatile uint8_t *bar2;
 	size_t bar2_len;
 	uint64_t base[6], size[6];
-	void *pages;			/* test pages: one mlock'ed mapping */
-	size_t n_pages;
+	struct { void *base; size_t n; } maps[64];	/* test-page allocations: mlock'ed mappings */
 };
 
 /*
@@ -247,8 +246,11 @@ static int lx_alloc_pages(void *ctx, size_t n, struct hw_page *pages, struct gtt
 	long psz = sysconf(_SC_PAGESIZE);
 	int fd;
 
-	if (l->pages)
-		return gtt_err_set(err, GTT_EINVAL, "linux backend: test pages are already allocated");
+	size_t slot = 0;
+	while (slot < 64 && l->maps[slot].base)
+		slot++;
+	if (slot == 64)
+		return gtt_err_set(err, GTT_ENOMEM, "linux backend: 64 test-page allocations are outstanding");
 	void *m = mmap(NULL, n * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_LOCKED, -1, 0);
 	if (m == MAP_FAILED)
 		return gtt_err_set(err, GTT_ENOMEM, "cannot map %zu locked test pages: %s", n, strerror(errno));
@@ -269,8 +271,8 @@ static int lx_alloc_pages(void *ctx, size_t n, struct hw_page *pages, struct gtt
 		pages[i].cpu = (void *)va;
 	}
 	close(fd);
-	l->pages = m;
-	l->n_pages = n;
+	l->maps[slot].base = m;
+	l->maps[slot].n = n;
 	return GTT_OK;
 }
 
@@ -279,10 +281,12 @@ static void lx_free_pages(void *ctx, size_t n, struct hw_page *pages)
 	struct lx *l = ctx;
 
 	(void)n;
-	(void)pages;
-	if (l->pages)
-		munmap(l->pages, l->n_pages * 4096);
-	l->pages = NULL;
+	for (size_t i = 0; i < 64; i++) {
+		if (!l->maps[i].base || (pages && pages[0].cpu != l->maps[i].base))
+			continue;
+		munmap(l->maps[i].base, l->maps[i].n * 4096);
+		l->maps[i].base = NULL;
+	}
 }
 
 static void lx_close(void *ctx)

@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The fence memory space pool (gScale §4.2, handlers.c fence_mmio_write): a
+ * guest fence cannot point into the shared low graphics memory, so its range
+ * is re-homed into a reserved part of the aperture. The pool's PTEs copy the
+ * guest's entries, a physical fence detiles the pool range with the guest's
+ * pitch and tiling, and the guest's CPU view of the fenced range goes through
+ * the pool. Allocation is first fit over 4 KiB pages.
+ */
+#include "dom0/runtime_internal.h"
+#include "hw/fence.h"
+
+static long first_fit(const struct dom0_runtime *rt, uint64_t n, uint64_t *largest)
+{
+	uint64_t run = 0;
+
+	*largest = 0;
+	for (uint64_t i = 0; i < rt->pool_pages; i++) {
+		run = rt->pool_map[i] ? 0 : run + 1;
+		if (run > *largest)
+			*largest = run;
+		if (run == n)
+			return (long)(i + 1 - n);
+	}
+	return -1;
+}
+
+static void mark(struct dom0_runtime *rt, uint64_t gm, uint64_t pages, uint8_t used)
+{
+	uint64_t first = (gm - rt->lay.pool_base) / 4096;
+
+	for (uint64_t i = 0; i < pages; i++)
+		rt->pool_map[first + i] = used;
+}
+
+static void release(struct dom0_runtime *rt, struct vgpu *v, struct pool_fence *pf, bool restore_fence)
+{
+	dom0_phys_release(rt, GM_PAGE(pf->pool_gm), pf->pages, v->id);
+	mark(rt, pf->pool_gm, pf->pages, 0);
+	rt->c.pool_frees++;
+	rt->c.pool_pages_used -= pf->pages;
+	if (restore_fence) {
+		hw_fence_write(rt->dev, pf->phys, rt->orig_fence[pf->phys], NULL);
+		rt->fence_used[pf->phys] = false;
+	}
+	pf->active = false;
+	dom0_invalidate(rt);
+}
+
+void dom0_pool_release_all(struct dom0_runtime *rt, struct vgpu *v)
+{
+	for (unsigned i = 0; i < DOM0_MAX_GUEST_FENCES; i++)
+		if (v->pf[i].active)
+			release(rt, v, &v->pf[i], true);
+}
+
+struct pool_fence *dom0_pool_fence_at(struct vgpu *v, uint64_t gm)
+{
+	for (unsigned i = 0; i < v->fences; i++) {
+		struct pool_fence *pf = &v->pf[i];
+		if (pf->active && gm >= pf->guest_gm && gm < pf->guest_gm + pf->pages * 4096)
+			return pf;
+	}
+	return NULL;
+}
+
+int dom0_pool_update_pte(struct dom0_runtime *rt, struct vgpu *v, uint64_t index, uint64_t pte,
+			 struct gtt_err *err)
+{
+	struct pool_fence *pf = dom0_pool_fence_at(v, index << 12);
+
+	if (!pf)
+		return GTT_OK;
+	uint64_t at = GM_PAGE(pf->pool_gm) + (index - GM_PAGE(pf->guest_gm));
+	int rc = dom0_phys_write(rt, at, 1, &pte, v->id, err);
+	if (!rc)
+		dom0_invalidate(rt);
+	return rc;
+}
+
+int dom0_guest_fence_write(struct dom0_runtime *rt, int id, unsigned fence, uint64_t val, struct gtt_err *err)
+{
+	const struct gtt_platform *p = rt->dev->info.plat;
+	struct vgpu *v = dom0_vgpu_get(rt, id, err);
+	struct hw_fence f;
+	int rc;
+
+	if (!v)
+		return GTT_EINVAL;
+	if (fence >= v->fences) {
+		v->c.rejected++;
+		return gtt_err_set(err, GTT_EINVAL, "vGPU %d: fence id %u is beyond its %u fences", id, fence, v->fences);
+	}
+	struct pool_fence *pf = &v->pf[fence];
+	hw_fence_decode(p, val, &f);
+	if (!f.valid) {
+		if (pf->active)
+			release(rt, v, pf, true);
+		v->gfence[fence] = val;
+		v->c.fence_writes++;
+		dom0_undo_settle(rt);
+		return GTT_OK;
+	}
+	if ((rc = hw_fence_validate(p, rt->lay.aperture_size, &f, err))) {
+		v->c.rejected++;
+		return rc;
+	}
+	if (f.start < v->low_base || f.start + f.size > v->low_base + v->low_size) {
+		v->c.rejected++;
+		return gtt_err_set(err, GTT_ERANGE, "vGPU %d: fence %u range 0x%llx+0x%llx is outside its low range 0x%llx+0x%llx",
+				   id, fence, (unsigned long long)f.start, (unsigned long long)f.size,
+				   (unsigned long long)v->low_base, (unsigned long long)v->low_size);
+	}
+
+	/* find room first, counting the fence's own pool pages as free; change nothing on failure */
+	uint64_t n = f.size / 4096, largest;
+	if (pf->active)
+		mark(rt, pf->pool_gm, pf->pages, 0);
+	long at = first_fit(rt, n, &largest);
+	unsigned phys = pf->active ? pf->phys : I915_MAX_NUM_FENCES;
+	for (unsigned i = rt->cfg.host_fences; phys == I915_MAX_NUM_FENCES && i < rt->dev->info.num_fences; i++)
+		if (!rt->fence_used[i])
+			phys = i;
+	if (at < 0 || phys == I915_MAX_NUM_FENCES) {
+		if (pf->active)
+			mark(rt, pf->pool_gm, pf->pages, 1);
+		if (at < 0)
+			return gtt_err_set(err, GTT_ENOMEM, "fence pool exhausted: vGPU %d fence %u needs %llu pages, the largest free run is %llu of %llu",
+					   id, fence, (unsigned long long)n, (unsigned long long)largest,
+					   (unsigned long long)rt->pool_pages);
+		return gtt_err_set(err, GTT_EBUSY, "no free physical fence for vGPU %d fence %u: all %u guest fences are in use",
+				   id, fence, rt->lay.guest_fences);
+	}
+	if (pf->active) {
+		mark(rt, pf->pool_gm, pf->pages, 1);
+		release(rt, v, pf, false);
+	}
+
+	struct pool_fence nf = { true, phys, rt->lay.pool_base + (uint64_t)at * 4096, n, f.start };
+	struct hw_fence pool = f;
+	uint64_t pval;
+	pool.start = nf.pool_gm;
+	if ((rc = hw_fence_encode(p, rt->lay.aperture_size, &pool, &pval, err)))
+		return rc;
+	mark(rt, nf.pool_gm, n, 1);
+	rt->fence_used[phys] = true;
+	uint64_t off = GM_PAGE(f.start - v->low_base);
+	if ((rc = dom0_phys_write(rt, GM_PAGE(nf.pool_gm), (size_t)n, v->shadow_low + off, id, err)))
+		return rc;
+	dom0_invalidate(rt);
+	if ((rc = hw_fence_write(rt->dev, phys, pval, err)))
+		return rc;
+	*pf = nf;
+	v->gfence[fence] = val;
+	v->c.fence_writes++;
+	rt->c.pool_allocs++;
+	rt->c.pool_pages_used += n;
+	if (rt->c.pool_pages_used > rt->c.pool_pages_peak)
+		rt->c.pool_pages_peak = rt->c.pool_pages_used;
+	dom0_undo_settle(rt);
+	return GTT_OK;
+}
+
+int dom0_guest_fence_read(struct dom0_runtime *rt, int id, unsigned fence, uint64_t *val, struct gtt_err *err)
+{
+	struct vgpu *v = dom0_vgpu_get(rt, id, err);
+
+	if (!v)
+		return GTT_EINVAL;
+	if (fence >= v->fences) {
+		v->c.rejected++;
+		return gtt_err_set(err, GTT_EINVAL, "vGPU %d: fence id %u is beyond its %u fences", id, fence, v->fences);
+	}
+	*val = v->gfence[fence];
+	return GTT_OK;
+}

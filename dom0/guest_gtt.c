@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Guest GGTT writes and reads. A guest writes PTEs naming its own page
+ * frames; the runtime checks the index against the vGPU's ranges and the frame
+ * against its memory, keeps the guest's value, puts the host PTE in the
+ * private shadow GTT, and writes the physical GTT only where the vGPU's
+ * entries are the ones in it (gScale gtt_set_entry32: the render owner's
+ * writes go to both). Low-range writes update the ladder map.
+ */
+#include "dom0/runtime_internal.h"
+#include "hw/pte.h"
+
+struct where {
+	bool low;
+	uint64_t off;			/* entry within the range */
+};
+
+static bool locate(const struct dom0_runtime *rt, const struct vgpu *v, uint64_t index, struct where *w)
+{
+	uint64_t lo = GM_PAGE(v->low_base), hi = GM_PAGE(dom0_high_base(rt, v));
+
+	if (index >= lo && index < lo + GM_PAGE(v->low_size)) {
+		*w = (struct where){ true, index - lo };
+		return true;
+	}
+	if (index >= hi && index < hi + GM_PAGE(dom0_high_size(rt, v))) {
+		*w = (struct where){ false, index - hi };
+		return true;
+	}
+	return false;
+}
+
+static int outside(struct dom0_runtime *rt, struct vgpu *v, uint64_t index, struct gtt_err *err)
+{
+	v->c.rejected++;
+	return gtt_err_set(err, GTT_ERANGE,
+			   "vGPU %d: PTE index %llu (GM 0x%llx) is outside its ranges (low 0x%llx+0x%llx, high 0x%llx+0x%llx)",
+			   v->id, (unsigned long long)index, (unsigned long long)(index << 12),
+			   (unsigned long long)v->low_base, (unsigned long long)v->low_size,
+			   (unsigned long long)dom0_high_base(rt, v), (unsigned long long)dom0_high_size(rt, v));
+}
+
+int dom0_guest_pte_write(struct dom0_runtime *rt, int id, uint64_t index, uint64_t gpte, struct gtt_err *err)
+{
+	const struct gtt_platform *p = rt->dev->info.plat;
+	struct vgpu *v = dom0_vgpu_get(rt, id, err);
+	struct where w;
+	struct hw_pte d;
+	uint64_t host = rt->scratch_pte;
+	int32_t frame = -1;
+	int rc = GTT_OK;
+
+	if (!v)
+		return GTT_EINVAL;
+	if (!locate(rt, v, index, &w))
+		return outside(rt, v, index, err);
+	if (p->pte_size == 4 && gpte >> 32) {
+		v->c.rejected++;
+		return gtt_err_set(err, GTT_EINVAL, "vGPU %d: PTE value 0x%llx does not fit a 32-bit %s PTE",
+				   id, (unsigned long long)gpte, p->name);
+	}
+	hw_pte_decode(p, gpte, &d);
+	if (d.valid) {
+		uint64_t gfn = d.addr >> 12;
+		if (gfn >= v->mem_pages) {
+			/* as GVT: a frame the guest does not own maps the scratch page */
+			v->c.rejected++;
+			rc = gtt_err_set(err, GTT_EINVAL, "vGPU %d: guest page 0x%llx at PTE index %llu is outside its %u pages of memory; scratch mapped",
+					 id, (unsigned long long)gfn, (unsigned long long)index, v->mem_pages);
+		} else if ((rc = hw_pte_with_addr(p, gpte, v->mem[gfn].phys, &host, err))) {
+			return rc;
+		} else {
+			frame = (int32_t)gfn;
+		}
+	}
+	if (w.low) {
+		v->guest_low[w.off] = gpte;
+		v->shadow_low[w.off] = host;
+		if (v->ladder[w.off] != frame) {
+			v->ladder[w.off] = frame;
+			v->c.ladder_mappings++;
+		}
+	} else {
+		v->guest_high[w.off] = gpte;
+		v->shadow_high[w.off] = host;
+	}
+	if (!rc)
+		v->c.gtt_modifications++;
+	if (rt->owner[index] == id) {
+		int wrc = dom0_phys_write(rt, index, 1, &host, id, err);
+		if (wrc)
+			return wrc;
+		dom0_invalidate(rt);
+	}
+	if (w.low) {
+		int prc = dom0_pool_update_pte(rt, v, index, host, err);
+		if (prc)
+			return prc;
+	}
+	dom0_undo_settle(rt);
+	return rc;
+}
+
+int dom0_guest_pte_read(struct dom0_runtime *rt, int id, uint64_t index, uint64_t *gpte, struct gtt_err *err)
+{
+	struct vgpu *v = dom0_vgpu_get(rt, id, err);
+	struct where w;
+
+	if (!v)
+		return GTT_EINVAL;
+	if (!locate(rt, v, index, &w))
+		return outside(rt, v, index, err);
+	*gpte = w.low ? v->guest_low[w.off] : v->guest_high[w.off];
+	return GTT_OK;
+}
+
+int dom0_shadow_pte(const struct dom0_runtime *rt, int id, uint64_t index, uint64_t *pte, struct gtt_err *err)
+{
+	struct where w;
+
+	if (!dom0_vgpu_exists(rt, id))
+		return gtt_err_set(err, GTT_EINVAL, "vGPU %d does not exist", id);
+	const struct vgpu *v = &rt->v[id];
+	if (!locate(rt, v, index, &w))
+		return gtt_err_set(err, GTT_ERANGE, "vGPU %d has no shadow entry at index %llu", id, (unsigned long long)index);
+	*pte = w.low ? v->shadow_low[w.off] : v->shadow_high[w.off];
+	return GTT_OK;
+}

@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The runtime's life: the layout of graphics memory, the snapshot of the
+ * physical GTT and fences it manages, physical writes with ownership, and the
+ * byte-identical restore at the end.
+ */
+#include "dom0/runtime_internal.h"
+#include "hw/fence.h"
+#include "hw/ggtt.h"
+#include "hw/pte.h"
+
+#define MiB (1ull << 20)
+
+static uint64_t min64(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+static int make_layout(struct dom0_runtime *rt, struct gtt_err *err)
+{
+	const struct hw_info *in = &rt->dev->info;
+	struct dom0_config *c = &rt->cfg;
+	struct dom0_layout *l = &rt->lay;
+	uint64_t ap = in->aperture_size;
+
+	/* gScale: 8 MiB reserved at the top, 56 MiB pool below, for a 512 MiB aperture; same share below */
+	if (!c->reserved_size)
+		c->reserved_size = min64(8 * MiB, ap / 64);
+	if (!c->pool_size)
+		c->pool_size = min64(56 * MiB, ap * 7 / 64);
+	if (!c->host_low_size)
+		c->host_low_size = min64(64 * MiB, ap / 4);
+	if (!c->slot_size)
+		c->slot_size = 64 * MiB;
+	if (!c->host_high_size)
+		c->host_high_size = c->slot_size;
+	if (!c->host_fences)
+		c->host_fences = 4;
+	uint64_t sizes[] = { c->reserved_size, c->pool_size, c->host_low_size, c->slot_size, c->host_high_size };
+	for (unsigned i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		if (sizes[i] % 4096)
+			return gtt_err_set(err, GTT_EINVAL, "size 0x%llx is not a multiple of 4 KiB", (unsigned long long)sizes[i]);
+	if (c->host_low_size + c->pool_size + c->reserved_size >= ap)
+		return gtt_err_set(err, GTT_EINVAL, "host low %llu + pool %llu + reserved %llu bytes leave nothing of the %llu-byte aperture for guests",
+				   (unsigned long long)c->host_low_size, (unsigned long long)c->pool_size,
+				   (unsigned long long)c->reserved_size, (unsigned long long)ap);
+	if (c->host_fences >= in->num_fences)
+		return gtt_err_set(err, GTT_EINVAL, "host fences %u: the device has %u", c->host_fences, in->num_fences);
+	l->aperture_size = ap;
+	l->ggtt_size = in->ggtt_size;
+	l->host_low_base = 0;
+	l->host_low_size = c->host_low_size;
+	l->reserved_size = c->reserved_size;
+	l->reserved_base = ap - c->reserved_size;
+	l->pool_size = c->pool_size;
+	l->pool_base = l->reserved_base - c->pool_size;
+	l->guest_low_base = c->host_low_size;
+	l->guest_low_size = l->pool_base - l->guest_low_base;
+	l->host_high_base = ap;
+	l->host_high_size = c->host_high_size;
+	l->slots_base = ap + c->host_high_size;
+	l->slot_size = c->slot_size;
+	if (l->slots_base > l->ggtt_size)
+		return gtt_err_set(err, GTT_EINVAL, "host high size 0x%llx does not fit the GGTT above the aperture",
+				   (unsigned long long)c->host_high_size);
+	uint64_t n = (l->ggtt_size - l->slots_base) / c->slot_size;
+	if (!n || n > 1024)
+		return gtt_err_set(err, GTT_EINVAL, "slot size 0x%llx gives %llu slots in high graphics memory; 1 to 1024 are supported",
+				   (unsigned long long)c->slot_size, (unsigned long long)n);
+	l->num_slots = (unsigned)n;
+	l->guest_fences = in->num_fences - c->host_fences;
+	return GTT_OK;
+}
+
+int dom0_init(struct hw_device *dev, const struct dom0_config *cfg, struct dom0_runtime **out,
+	      struct gtt_err *err)
+{
+	const struct gtt_env *env = dev->env;
+	struct dom0_runtime *rt = env->alloc(env, sizeof(*rt));
+	int rc;
+
+	if (!rt)
+		return gtt_err_set(err, GTT_ENOMEM, "out of memory");
+	rt->env = env;
+	rt->dev = dev;
+	if (cfg)
+		rt->cfg = *cfg;
+	if ((rc = make_layout(rt, err)))
+		goto fail;
+	uint64_t n = dev->info.n_ptes;
+	rt->orig = gtt_calloc(env, n, sizeof(*rt->orig));
+	rt->owner = gtt_calloc(env, n, sizeof(*rt->owner));
+	rt->pool_pages = rt->lay.pool_size / 4096;
+	rt->pool_map = env->alloc(env, rt->pool_pages + 1);
+	rt->slot_occ = gtt_calloc(env, rt->lay.num_slots, sizeof(*rt->slot_occ));
+	if (!rt->orig || !rt->owner || !rt->pool_map || !rt->slot_occ) {
+		rc = gtt_err_set(err, GTT_ENOMEM, "out of memory for the runtime's tables (%llu PTEs)", (unsigned long long)n);
+		goto fail;
+	}
+	/* what the runtime must give back: every PTE and fence as found */
+	if ((rc = hw_ggtt_read_range(dev, 0, n, rt->orig, err)))
+		goto fail;
+	for (unsigned i = 0; i < dev->info.num_fences; i++)
+		if ((rc = hw_fence_read(dev, i, &rt->orig_fence[i], err)))
+			goto fail;
+	for (unsigned i = 0; i < rt->cfg.host_fences; i++)
+		rt->fence_used[i] = true;
+	if ((rc = hw_alloc_test_pages(dev, 1, &rt->scratch, err)) ||
+	    (rc = hw_pte_encode(dev->info.plat, rt->scratch.phys, HW_CACHE_NONE, &rt->scratch_pte, err)))
+		goto fail;
+	gtt_memset(rt->scratch.cpu, 0, 4096);
+	rt->undo_mark = hw_undo_mark(dev);
+	*out = rt;
+	return GTT_OK;
+fail:
+	env->free(env, rt->orig);
+	env->free(env, rt->owner);
+	env->free(env, rt->pool_map);
+	env->free(env, rt->slot_occ);
+	env->free(env, rt);
+	return rc;
+}
+
+void dom0_fini(struct dom0_runtime *rt)
+{
+	const struct gtt_env *env;
+
+	if (!rt)
+		return;
+	for (int id = 1; id <= DOM0_MAX_VGPUS; id++)
+		if (rt->v[id].used)
+			dom0_vgpu_destroy(rt, id, NULL);
+	/* anything still owned (there should be nothing) goes back too */
+	for (int id = 0; id <= DOM0_MAX_VGPUS; id++)
+		dom0_phys_release(rt, 0, rt->dev->info.n_ptes, id);
+	dom0_invalidate(rt);
+	dom0_undo_settle(rt);
+	hw_free_test_pages(rt->dev, 1, &rt->scratch);
+	env = rt->env;
+	env->free(env, rt->orig);
+	env->free(env, rt->owner);
+	env->free(env, rt->pool_map);
+	env->free(env, rt->slot_occ);
+	env->free(env, rt);
+}
+
+const struct dom0_layout *dom0_layout(const struct dom0_runtime *rt) { return &rt->lay; }
+const struct dom0_counters *dom0_counters(const struct dom0_runtime *rt) { return &rt->c; }
+struct hw_device *dom0_device(const struct dom0_runtime *rt) { return rt->dev; }
+int dom0_render_owner(const struct dom0_runtime *rt) { return rt->render_owner; }
+uint64_t dom0_sim_time_ms(const struct dom0_runtime *rt) { return rt->sim_ms; }
+
+int dom0_physical_owner(const struct dom0_runtime *rt, uint64_t index)
+{
+	return index < rt->dev->info.n_ptes ? rt->owner[index] : 0;
+}
+
+struct vgpu *dom0_vgpu_get(struct dom0_runtime *rt, int id, struct gtt_err *err)
+{
+	if (id < 1 || id > DOM0_MAX_VGPUS || !rt->v[id].used) {
+		gtt_err_set(err, GTT_EINVAL, "vGPU %d does not exist", id);
+		return NULL;
+	}
+	return &rt->v[id];
+}
+
+bool dom0_vgpu_exists(const struct dom0_runtime *rt, int id)
+{
+	return id >= 1 && id <= DOM0_MAX_VGPUS && rt->v[id].used;
+}
+
+uint64_t dom0_high_base(const struct dom0_runtime *rt, const struct vgpu *v)
+{
+	return rt->lay.slots_base + (uint64_t)v->first_slot * rt->lay.slot_size;
+}
+
+uint64_t dom0_high_size(const struct dom0_runtime *rt, const struct vgpu *v)
+{
+	return (uint64_t)v->slots * rt->lay.slot_size;
+}
+
+int dom0_phys_write(struct dom0_runtime *rt, uint64_t first, size_t n, const uint64_t *ptes, int owner,
+		    struct gtt_err *err)
+{
+	int rc = hw_ggtt_write_range(rt->dev, first, n, ptes, err);
+
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < n; i++)
+		rt->owner[first + i] = (uint16_t)owner;
+	return GTT_OK;
+}
+
+uint64_t dom0_phys_release(struct dom0_runtime *rt, uint64_t first, uint64_t n, int owner)
+{
+	uint64_t done = 0;
+
+	for (uint64_t i = first; i < first + n;) {
+		if (rt->owner[i] != owner || (owner == 0 && rt->owner[i] == 0)) {
+			i++;
+			continue;
+		}
+		uint64_t run = i;
+		while (run < first + n && rt->owner[run] == owner)
+			run++;
+		hw_ggtt_write_range(rt->dev, i, (size_t)(run - i), rt->orig + i, NULL);
+		for (uint64_t k = i; k < run; k++)
+			rt->owner[k] = 0;
+		done += run - i;
+		i = run;
+	}
+	return done;
+}
+
+void dom0_invalidate(struct dom0_runtime *rt)
+{
+	hw_ggtt_invalidate(rt->dev);
+	rt->c.invalidates++;
+}
+
+void dom0_undo_settle(struct dom0_runtime *rt)
+{
+	hw_undo_truncate(rt->dev, rt->undo_mark);
+}

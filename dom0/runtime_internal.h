@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: MIT */
+/* State of the Dom0 runtime, shared by the files of dom0/ only. */
+#ifndef DOM0_RUNTIME_INTERNAL_H
+#define DOM0_RUNTIME_INTERNAL_H
+
+#include "dom0/dom0.h"
+
+/* A guest fence re-homed into the fence memory space pool. */
+struct pool_fence {
+	bool active;
+	unsigned phys;			/* physical fence register */
+	uint64_t pool_gm;		/* its range in the pool */
+	uint64_t pages;
+	uint64_t guest_gm;		/* the guest's fenced range */
+};
+
+struct vgpu {
+	bool used;
+	int id;
+	uint64_t low_base, low_size;
+	unsigned first_slot, slots;
+	unsigned fences, mem_pages;
+	struct hw_page *mem;		/* guest page frame -> host page */
+	uint64_t *guest_low, *guest_high;	/* PTEs as the guest wrote them */
+	uint64_t *shadow_low, *shadow_high;	/* the private shadow GTT: host PTEs */
+	int32_t *ladder;		/* guest aperture page -> guest frame behind it, -1: scratch */
+	uint64_t gfence[DOM0_MAX_GUEST_FENCES];
+	struct pool_fence pf[DOM0_MAX_GUEST_FENCES];
+	uint32_t pvinfo[VGT_PVINFO_WORDS];
+	bool busy;
+	struct dom0_vgpu_counters c;
+};
+
+struct dom0_runtime {
+	const struct gtt_env *env;
+	struct hw_device *dev;
+	struct dom0_config cfg;
+	struct dom0_layout lay;
+	size_t undo_mark;		/* hw's undo log as found; the runtime restores from `orig` */
+	uint64_t *orig;			/* every physical PTE as found */
+	uint64_t orig_fence[I915_MAX_NUM_FENCES];
+	uint16_t *owner;		/* per PTE: the vGPU whose entry the physical GTT holds, 0 none */
+	bool fence_used[I915_MAX_NUM_FENCES];
+	uint8_t *pool_map;		/* one byte per pool page: 1 = in use */
+	uint64_t pool_pages;
+	unsigned *slot_occ;
+	struct vgpu v[DOM0_MAX_VGPUS + 1];	/* indexed by id; 0 unused */
+	int render_owner;
+	struct hw_page scratch;
+	uint64_t scratch_pte;
+	struct dom0_counters c;
+	uint64_t sim_ms;
+};
+
+#define GM_PAGE(gm)	((gm) >> 12)
+
+struct vgpu *dom0_vgpu_get(struct dom0_runtime *rt, int id, struct gtt_err *err);
+uint64_t dom0_high_base(const struct dom0_runtime *rt, const struct vgpu *v);
+uint64_t dom0_high_size(const struct dom0_runtime *rt, const struct vgpu *v);
+/* Write physical PTEs [first, first + n) and record them as owned by `owner`. */
+int dom0_phys_write(struct dom0_runtime *rt, uint64_t first, size_t n, const uint64_t *ptes, int owner,
+		    struct gtt_err *err);
+/* Put physical PTEs back to their boot values where `owner` holds them; returns how many. */
+uint64_t dom0_phys_release(struct dom0_runtime *rt, uint64_t first, uint64_t n, int owner);
+void dom0_invalidate(struct dom0_runtime *rt);
+/* Forget hw's undo entries made since init (the runtime restores from its own snapshot). */
+void dom0_undo_settle(struct dom0_runtime *rt);
+/* High-range tables for `slots` slots, every entry on scratch. */
+int dom0_alloc_high(struct dom0_runtime *rt, unsigned slots, uint64_t **guest, uint64_t **shadow);
+void dom0_pvinfo_fill(struct dom0_runtime *rt, struct vgpu *v);
+/* Release every pool fence of the vGPU. */
+void dom0_pool_release_all(struct dom0_runtime *rt, struct vgpu *v);
+/* The pool fence covering a guest address, if any. */
+struct pool_fence *dom0_pool_fence_at(struct vgpu *v, uint64_t gm);
+/* Keep the pool copy of a guest PTE in step with the guest's write. */
+int dom0_pool_update_pte(struct dom0_runtime *rt, struct vgpu *v, uint64_t index, uint64_t pte,
+			 struct gtt_err *err);
+
+#endif

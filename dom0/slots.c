@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Slots of high graphics memory and their resizing (gBalloon §3.3). A vGPU
+ * holds a contiguous run of slots; it grows or shrinks at both ends, by as
+ * many slots left and right as Algorithm 1 (or the equivalent occupancy
+ * selector) says. The shadow GTT and PVINFO change at once; the physical GTT
+ * takes the new range at the vGPU's next switch, and slots it gives up are
+ * put back at once, so they are never written for it again.
+ */
+#include "dom0/runtime_internal.h"
+#include "dom0/slots_select.h"
+
+unsigned dom0_slot_occupancy(const struct dom0_runtime *rt, unsigned slot)
+{
+	return slot < rt->lay.num_slots ? rt->slot_occ[slot] : 0;
+}
+
+unsigned dom0_shared_slots(const struct dom0_runtime *rt)
+{
+	unsigned n = 0;
+
+	for (unsigned s = 0; s < rt->lay.num_slots; s++)
+		n += rt->slot_occ[s] >= 2;
+	return n;
+}
+
+/* The layout as Algorithm 1 sees it; returns K, the index of `id`. */
+static unsigned snapshot(const struct dom0_runtime *rt, int id, unsigned *P, unsigned *S, struct slot_layout *l)
+{
+	unsigned n = 0, K = 0;
+
+	for (int i = 1; i <= DOM0_MAX_VGPUS; i++) {
+		if (!rt->v[i].used)
+			continue;
+		if (i == id)
+			K = n;
+		P[n] = rt->v[i].first_slot;
+		S[n] = rt->v[i].slots;
+		n++;
+	}
+	*l = (struct slot_layout){ rt->lay.num_slots, n, P, S };
+	return K;
+}
+
+static int retable(struct dom0_runtime *rt, struct vgpu *v, unsigned first, unsigned slots, unsigned keep_from,
+		   unsigned keep_to, unsigned keep_at, struct gtt_err *err)
+{
+	uint64_t *g, *s, pps = rt->lay.slot_size / 4096;
+
+	if (dom0_alloc_high(rt, slots, &g, &s))
+		return gtt_err_set(err, GTT_ENOMEM, "out of memory for vGPU %d's shadow GTT", v->id);
+	/* old slots [keep_from, keep_to) land at new slot keep_at */
+	for (uint64_t i = 0; i < (uint64_t)(keep_to - keep_from) * pps; i++) {
+		g[keep_at * pps + i] = v->guest_high[keep_from * pps + i];
+		s[keep_at * pps + i] = v->shadow_high[keep_from * pps + i];
+	}
+	rt->env->free(rt->env, v->guest_high);
+	rt->env->free(rt->env, v->shadow_high);
+	v->guest_high = g;
+	v->shadow_high = s;
+	v->first_slot = first;
+	v->slots = slots;
+	dom0_pvinfo_fill(rt, v);
+	return GTT_OK;
+}
+
+static int select(struct dom0_runtime *rt, int id, unsigned q, bool grow, unsigned *L, unsigned *R, struct gtt_err *err)
+{
+	unsigned P[DOM0_MAX_VGPUS], S[DOM0_MAX_VGPUS];
+	struct slot_layout l;
+	unsigned K = snapshot(rt, id, P, S, &l);
+
+	if (!q)
+		return gtt_err_set(err, GTT_EINVAL, "resizing vGPU %d by 0 slots: the count must be at least 1", id);
+	if (rt->cfg.occupancy_selector)
+		return grow ? occupancy_expand(&l, K, q, L, R, err) : occupancy_reduce(&l, K, q, L, R, err);
+	return grow ? gballoon_expand(&l, K, q, L, R, err) : gballoon_reduce(&l, K, q, L, R, err);
+}
+
+int dom0_expand(struct dom0_runtime *rt, int id, unsigned q, unsigned *left, unsigned *right, struct gtt_err *err)
+{
+	struct vgpu *v = dom0_vgpu_get(rt, id, err);
+	unsigned L, R;
+	int rc;
+
+	if (!v)
+		return GTT_EINVAL;
+	if ((rc = select(rt, id, q, true, &L, &R, err)))
+		return rc;
+	unsigned first = v->first_slot - L, old = v->slots;
+	if ((rc = retable(rt, v, first, old + q, 0, old, L, err)))
+		return rc;
+	for (unsigned s = 0; s < L; s++)
+		rt->slot_occ[first + s]++;
+	for (unsigned s = 0; s < R; s++)
+		rt->slot_occ[first + L + old + s]++;
+	rt->c.expansions++;
+	if (left)
+		*left = L;
+	if (right)
+		*right = R;
+	return GTT_OK;
+}
+
+int dom0_reduce(struct dom0_runtime *rt, int id, unsigned q, unsigned *left, unsigned *right, struct gtt_err *err)
+{
+	struct vgpu *v = dom0_vgpu_get(rt, id, err);
+	uint64_t pps = rt->lay.slot_size / 4096, gone = 0;
+	unsigned L, R;
+	int rc;
+
+	if (!v)
+		return GTT_EINVAL;
+	if ((rc = select(rt, id, q, false, &L, &R, err)))
+		return rc;
+	unsigned old_first = v->first_slot, old = v->slots;
+	uint64_t base = GM_PAGE(rt->lay.slots_base);
+	/* released slots go back now: nothing of this vGPU stays mapped there */
+	gone += dom0_phys_release(rt, base + old_first * pps, L * pps, id);
+	gone += dom0_phys_release(rt, base + (old_first + old - R) * pps, R * pps, id);
+	if (gone)
+		dom0_invalidate(rt);
+	for (unsigned s = 0; s < L; s++)
+		rt->slot_occ[old_first + s]--;
+	for (unsigned s = 0; s < R; s++)
+		rt->slot_occ[old_first + old - R + s]--;
+	if ((rc = retable(rt, v, old_first + L, old - q, L, old - R, 0, err)))
+		return rc;
+	rt->c.reductions++;
+	dom0_undo_settle(rt);
+	if (left)
+		*left = L;
+	if (right)
+		*right = R;
+	return GTT_OK;
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The context switch: copy the incoming vGPU's private shadow GTT into the
+ * physical GTT on demand, for its own ranges only, skipping every entry the
+ * physical GTT already holds for it (slot sharing, applied to low and high
+ * ranges alike), then one GGTT invalidate.
+ */
+#include "dom0/runtime_internal.h"
+
+/* Copy the entries of [first, first + n) that `id` does not hold yet, in runs. */
+static int copy_range(struct dom0_runtime *rt, int id, uint64_t first, uint64_t n, const uint64_t *shadow,
+		      struct dom0_switch_stats *s, struct gtt_err *err)
+{
+	for (uint64_t i = 0; i < n;) {
+		if (rt->owner[first + i] == id) {
+			s->ptes_skipped++;
+			i++;
+			continue;
+		}
+		uint64_t run = i;
+		while (run < n && rt->owner[first + run] != id)
+			run++;
+		int rc = dom0_phys_write(rt, first + i, (size_t)(run - i), shadow + i, id, err);
+		if (rc)
+			return rc;
+		s->ptes_written += run - i;
+		i = run;
+	}
+	return GTT_OK;
+}
+
+int dom0_switch(struct dom0_runtime *rt, int to, struct dom0_switch_stats *stats, struct gtt_err *err)
+{
+	struct vgpu *v = dom0_vgpu_get(rt, to, err);
+	struct dom0_switch_stats s = { .from = rt->render_owner, .to = to };
+	uint64_t t0;
+	int rc;
+
+	if (!v)
+		return GTT_EINVAL;
+	t0 = rt->env->now_ns(rt->env);
+	if ((rc = copy_range(rt, to, GM_PAGE(v->low_base), GM_PAGE(v->low_size), v->shadow_low, &s, err)) ||
+	    (rc = copy_range(rt, to, GM_PAGE(dom0_high_base(rt, v)), GM_PAGE(dom0_high_size(rt, v)), v->shadow_high,
+			     &s, err)))
+		return rc;
+	dom0_invalidate(rt);
+	s.ns = rt->env->now_ns(rt->env) - t0;
+	rt->render_owner = to;
+	v->c.switches_in++;
+	rt->c.switches++;
+	rt->c.ptes_written += s.ptes_written;
+	rt->c.ptes_skipped += s.ptes_skipped;
+	dom0_undo_settle(rt);
+	if (stats)
+		*stats = s;
+	return GTT_OK;
+}

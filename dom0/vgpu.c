@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * vGPU life: create (guest memory, ranges, private shadow GTT, PVINFO page)
+ * and destroy (every physical entry and fence it held goes back).
+ */
+#include "dom0/runtime_internal.h"
+#include "dom0/slots_select.h"
+
+static void free_tables(struct dom0_runtime *rt, struct vgpu *v)
+{
+	const struct gtt_env *env = rt->env;
+
+	env->free(env, v->guest_low);
+	env->free(env, v->guest_high);
+	env->free(env, v->shadow_low);
+	env->free(env, v->shadow_high);
+	env->free(env, v->ladder);
+	env->free(env, v->mem);
+	v->guest_low = v->guest_high = v->shadow_low = v->shadow_high = NULL;
+	v->ladder = NULL;
+	v->mem = NULL;
+}
+
+int dom0_alloc_high(struct dom0_runtime *rt, unsigned slots, uint64_t **guest, uint64_t **shadow)
+{
+	uint64_t n = (uint64_t)slots * rt->lay.slot_size / 4096;
+
+	*guest = gtt_calloc(rt->env, n + 1, sizeof(uint64_t));
+	*shadow = gtt_calloc(rt->env, n + 1, sizeof(uint64_t));
+	if (!*guest || !*shadow) {
+		rt->env->free(rt->env, *guest);
+		rt->env->free(rt->env, *shadow);
+		return GTT_ENOMEM;
+	}
+	for (uint64_t i = 0; i < n; i++)
+		(*shadow)[i] = rt->scratch_pte;
+	return GTT_OK;
+}
+
+int dom0_vgpu_create(struct dom0_runtime *rt, const struct dom0_vgpu_params *p, int *id, struct gtt_err *err)
+{
+	const struct dom0_layout *l = &rt->lay;
+	unsigned mem_pages = p->mem_pages ? p->mem_pages : 256;
+	int slot_id = 0;
+	int rc;
+
+	if (!p->low_size || p->low_size % 4096 || p->low_size > l->guest_low_size)
+		return gtt_err_set(err, GTT_EINVAL, "low size 0x%llx: must be a non-zero multiple of 4 KiB up to the 0x%llx-byte guest low area",
+				   (unsigned long long)p->low_size, (unsigned long long)l->guest_low_size);
+	if (p->high_slots > l->num_slots)
+		return gtt_err_set(err, GTT_EINVAL, "high size %u slots: high graphics memory has %u", p->high_slots, l->num_slots);
+	if (p->fences > DOM0_MAX_GUEST_FENCES || p->fences > l->guest_fences)
+		return gtt_err_set(err, GTT_EINVAL, "%u fences: a vGPU may have at most %u (%u physical fences are left to guests)",
+				   p->fences, DOM0_MAX_GUEST_FENCES < l->guest_fences ? DOM0_MAX_GUEST_FENCES : l->guest_fences,
+				   l->guest_fences);
+	if (mem_pages > (1u << 20))
+		return gtt_err_set(err, GTT_EINVAL, "guest memory of %u pages: at most %u", mem_pages, 1u << 20);
+	for (int i = 1; i <= DOM0_MAX_VGPUS; i++)
+		if (!rt->v[i].used) {
+			slot_id = i;
+			break;
+		}
+	if (!slot_id)
+		return gtt_err_set(err, GTT_EBUSY, "already %d vGPUs: no more fit", DOM0_MAX_VGPUS);
+	int first = slots_place(rt->slot_occ, l->num_slots, p->high_slots);
+	if (p->place) {
+		if (p->at_slot + p->high_slots > l->num_slots)
+			return gtt_err_set(err, GTT_EINVAL, "slots %u..%u: high graphics memory has slots 0..%u",
+					   p->at_slot, p->at_slot + p->high_slots - 1, l->num_slots - 1);
+		first = (int)p->at_slot;
+	}
+	if (first < 0)
+		return gtt_err_set(err, GTT_EINVAL, "high size %u slots does not fit %u slots", p->high_slots, l->num_slots);
+
+	struct vgpu *v = &rt->v[slot_id];
+	*v = (struct vgpu){ .id = slot_id, .low_base = l->guest_low_base, .low_size = p->low_size,
+			    .first_slot = (unsigned)first, .slots = p->high_slots, .fences = p->fences,
+			    .mem_pages = mem_pages };
+	uint64_t low_pages = p->low_size / 4096;
+	v->mem = gtt_calloc(rt->env, mem_pages, sizeof(*v->mem));
+	v->guest_low = gtt_calloc(rt->env, low_pages, sizeof(uint64_t));
+	v->shadow_low = gtt_calloc(rt->env, low_pages, sizeof(uint64_t));
+	v->ladder = gtt_calloc(rt->env, low_pages, sizeof(int32_t));
+	if (!v->mem || !v->guest_low || !v->shadow_low || !v->ladder ||
+	    dom0_alloc_high(rt, v->slots, &v->guest_high, &v->shadow_high)) {
+		free_tables(rt, v);
+		return gtt_err_set(err, GTT_ENOMEM, "out of memory for a vGPU");
+	}
+	if ((rc = hw_alloc_test_pages(rt->dev, mem_pages, v->mem, err))) {
+		free_tables(rt, v);
+		return rc;
+	}
+	for (uint64_t i = 0; i < low_pages; i++) {
+		v->shadow_low[i] = rt->scratch_pte;
+		v->ladder[i] = -1;
+	}
+	for (unsigned s = 0; s < v->slots; s++)
+		rt->slot_occ[v->first_slot + s]++;
+	v->used = true;
+	dom0_pvinfo_fill(rt, v);
+	*id = slot_id;
+	return GTT_OK;
+}
+
+int dom0_vgpu_destroy(struct dom0_runtime *rt, int id, struct gtt_err *err)
+{
+	struct vgpu *v = dom0_vgpu_get(rt, id, err);
+
+	if (!v)
+		return GTT_EINVAL;
+	dom0_pool_release_all(rt, v);
+	if (dom0_phys_release(rt, 0, rt->dev->info.n_ptes, id))
+		dom0_invalidate(rt);
+	for (unsigned s = 0; s < v->slots; s++)
+		rt->slot_occ[v->first_slot + s]--;
+	if (rt->render_owner == id)
+		rt->render_owner = 0;
+	hw_free_test_pages(rt->dev, v->mem_pages, v->mem);
+	free_tables(rt, v);
+	v->used = false;
+	dom0_undo_settle(rt);
+	return GTT_OK;
+}
+
+int dom0_vgpu_info(const struct dom0_runtime *rt, int id, struct dom0_vgpu_info *out)
+{
+	if (!dom0_vgpu_exists(rt, id))
+		return GTT_EINVAL;
+	const struct vgpu *v = &rt->v[id];
+	*out = (struct dom0_vgpu_info){
+		.low_base = v->low_base, .low_size = v->low_size,
+		.high_base = dom0_high_base(rt, v), .high_size = dom0_high_size(rt, v),
+		.first_slot = v->first_slot, .slots = v->slots, .fences = v->fences,
+		.mem_pages = v->mem_pages, .busy = v->busy, .counters = v->c,
+	};
+	return GTT_OK;
+}
+
+int dom0_guest_page(const struct dom0_runtime *rt, int id, uint64_t gfn, struct hw_page *out)
+{
+	if (!dom0_vgpu_exists(rt, id) || gfn >= rt->v[id].mem_pages)
+		return GTT_EINVAL;
+	*out = rt->v[id].mem[gfn];
+	return GTT_OK;
+}
+
+/* The GVT-g PVINFO page (docs/hardware.md §6.1, populate_pvinfo_page). */
+void dom0_pvinfo_fill(struct dom0_runtime *rt, struct vgpu *v)
+{
+#define W(reg) v->pvinfo[((reg) - VGT_PVINFO_PAGE) / 4]
+	W(VGT_IF_MAGIC) = (uint32_t)VGT_MAGIC;
+	W(VGT_IF_MAGIC + 4) = (uint32_t)(VGT_MAGIC >> 32);
+	W(VGT_IF_VERSION) = VGT_VERSION_MAJOR | VGT_VERSION_MINOR << 16;
+	W(VGT_IF_VGT_ID) = (uint32_t)v->id;
+	W(VGT_IF_VGT_CAPS) = VGT_CAPS_FULL_PPGTT | VGT_CAPS_HWSP_EMULATION | VGT_CAPS_HUGE_GTT;
+	W(VGT_IF_MAPPABLE_BASE) = (uint32_t)v->low_base;
+	W(VGT_IF_MAPPABLE_SIZE) = (uint32_t)v->low_size;
+	W(VGT_IF_NONMAPPABLE_BASE) = (uint32_t)dom0_high_base(rt, v);
+	W(VGT_IF_NONMAPPABLE_SIZE) = (uint32_t)dom0_high_size(rt, v);
+	W(VGT_IF_FENCE_NUM) = v->fences;
+	W(VGT_IF_DISPLAY_READY) = VGT_DRV_DISPLAY_NOT_READY;
+	W(VGT_IF_CURSOR_X_HOT) = 0xffffffffu;
+	W(VGT_IF_CURSOR_Y_HOT) = 0xffffffffu;
+#undef W
+}
+
+int dom0_pvinfo_read(struct dom0_runtime *rt, int id, uint32_t off, uint32_t *val, struct gtt_err *err)
+{
+	struct vgpu *v = dom0_vgpu_get(rt, id, err);
+
+	if (!v)
+		return GTT_EINVAL;
+	if (off % 4 || off >= VGT_PVINFO_SIZE) {
+		v->c.rejected++;
+		return gtt_err_set(err, GTT_EINVAL, "PVINFO offset 0x%x: must be a multiple of 4 below 0x%x", off, VGT_PVINFO_SIZE);
+	}
+	*val = v->pvinfo[off / 4];
+	return GTT_OK;
+}
