@@ -21,6 +21,14 @@ mutants=(
 "hw/sim/sim_translate.c~s/return sim->plat->gen < 80 \&\&/return 0 \&\&/~model never swizzles"
 "hw/sim/sim_translate.c~s/(Y_TILE_OWORD \* Y_TILE_HEIGHT)/(Y_TILE_OWORD * 16)/~model Y-tile column of 256 bytes"
 "hw/sim/sim_mmio.c~s/mark_dirty(sim, g \/ sim->plat->pte_size);/mark_dirty(sim, g \/ sim->plat->pte_size); ggtt_flush(sim);/~model TLB sees PTEs without a flush"
+"dom0/guest_gtt.c~s/	if (rt->owner\[index\] == id) {/	if (rt->owner[index] == id || rt->owner[index]) {/~guest PTE write reaches the GTT while another vGPU is in it"
+"dom0/switch.c~s/		if (rt->owner\[first + i\] == id) {/		if (rt->owner[first + i] == id || 1) {/~switch copies nothing"
+"dom0/switch.c~s/		while (run < n \&\& rt->owner\[first + run\] != id)/		while (run < n)/~switch copies entries the GTT already holds"
+"dom0/fence_pool.c~s/	pool.start = nf.pool_gm;/	pool.start = f.start;/~pool fence programmed with the guest's range"
+"dom0/slots.c~s/	gone += dom0_phys_release(rt, base + old_first \* pps, L \* pps, id);/	(void)gone;/~reduction leaves a released slot mapped"
+"dom0/slots_select.c~0,/		if (minimum > count) {/s//		if (minimum >= count) {/~Algorithm 1 expansion ties broken the other way"
+"dom0/ladder.c~s/uint8_t \*page = frame >= 0 ? v->mem\[frame\].cpu : rt->scratch.cpu;/uint8_t *page = frame < -1 ? NULL : rt->scratch.cpu;/~ladder map ignored: guest access hits scratch"
+"dom0/vgpu.c~s/	if (dom0_phys_release(rt, 0, rt->dev->info.n_ptes, id))/	if (0)/~destroy leaves the vGPU's entries in the GTT"
 )
 
 mkdir "$work/tree" && cp -a "$top/." "$work/tree/" && rm -rf "$work/tree/.git" || { echo "mutants: cannot copy the tree"; exit 1; }

@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: MIT */
+/* Slots and resizing (gBalloon Algorithm 1), the occupancy selector, and the scheduler model. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dom0/slots_select.h"
+#include "regs/pvinfo.h"
+#include "tests/dom0_helpers.h"
+
+#define MiB (1ull << 20)
+
+/* gBalloon Figure 4 (0-based slots): vGPU1 0-1, vGPU2 2-3, vGPU3 3-4, vGPU4 2. */
+static const unsigned fig4_P[] = { 0, 2, 3, 2 }, fig4_S[] = { 2, 2, 2, 1 };
+
+Test(dom0_slots, algorithm1_on_figure_4)
+{
+	struct slot_layout l = { 5, 4, fig4_P, fig4_S };
+	unsigned L, R;
+
+	cr_assert_eq(gballoon_expand(&l, 3, 2, &L, &R, NULL), 0);
+	cr_expect(L == 2 && R == 0, "vGPU4 +2: L=%u R=%u, the paper says both to the left", L, R);
+	/* after it: vGPU4 holds 0-2; vGPU3 gives up one slot: the shared slot 3, not slot 4 */
+	unsigned P2[] = { 0, 2, 3, 0 }, S2[] = { 2, 2, 2, 3 };
+	struct slot_layout l2 = { 5, 4, P2, S2 };
+	cr_assert_eq(gballoon_reduce(&l2, 2, 1, &L, &R, NULL), 0);
+	cr_expect(L == 1 && R == 0, "vGPU3 -1: L=%u R=%u, the paper reduces slot 4 (1-based)", L, R);
+}
+
+Test(dom0_slots, algorithm1_error_cases)
+{
+	struct slot_layout l = { 5, 4, fig4_P, fig4_S };
+	unsigned L, R;
+	struct gtt_err err = { 0 };
+
+	cr_expect_eq(gballoon_expand(&l, 0, 4, &L, &R, &err), GTT_EINVAL, "2 + 4 > 5 slots");
+	cr_expect(strstr(err.msg, "6 of the 5"), "%s", err.msg);
+	cr_expect_eq(gballoon_reduce(&l, 3, 2, &L, &R, &err), GTT_EINVAL, "holds 1, reduce 2");
+	cr_expect(strstr(err.msg, "holds only 1"), "%s", err.msg);
+	cr_expect_eq(occupancy_expand(&l, 0, 4, &L, &R, NULL), GTT_EINVAL);
+	cr_expect_eq(occupancy_reduce(&l, 3, 2, &L, &R, NULL), GTT_EINVAL);
+}
+
+Test(dom0_slots, occupancy_selector_agrees_with_algorithm1)
+{
+	uint64_t seed = 2019;
+	unsigned agree = 0;
+
+	for (int round = 0; round < 20000; round++) {
+		unsigned M = 1 + t_rand(&seed) % 40, N = 1 + t_rand(&seed) % 12, P[12], S[12];
+		for (unsigned j = 0; j < N; j++) {
+			S[j] = (unsigned)(t_rand(&seed) % (M + 1));
+			P[j] = S[j] == M ? 0 : (unsigned)(t_rand(&seed) % (M - S[j] + 1));
+		}
+		struct slot_layout l = { M, N, P, S };
+		unsigned K = (unsigned)(t_rand(&seed) % N), Q = (unsigned)(t_rand(&seed) % (M + 2));
+		unsigned L1 = 99, R1 = 99, L2 = 98, R2 = 98;
+		int a = gballoon_expand(&l, K, Q, &L1, &R1, NULL), b = occupancy_expand(&l, K, Q, &L2, &R2, NULL);
+		cr_assert_eq(a, b, "expand M=%u K=%u Q=%u: %d vs %d", M, K, Q, a, b);
+		if (!a) {
+			cr_assert(L1 == L2 && R1 == R2, "expand M=%u N=%u K=%u Q=%u: Algorithm 1 %u/%u, selector %u/%u",
+				  M, N, K, Q, L1, R1, L2, R2);
+			cr_assert_eq(L1 + R1, Q);
+			cr_assert(L1 <= P[K] && P[K] + S[K] + R1 <= M, "expansion out of bounds");
+			agree++;
+		}
+		a = gballoon_reduce(&l, K, Q, &L1, &R1, NULL);
+		b = occupancy_reduce(&l, K, Q, &L2, &R2, NULL);
+		cr_assert_eq(a, b);
+		if (!a) {
+			cr_assert(L1 == L2 && R1 == R2, "reduce M=%u N=%u K=%u Q=%u: Algorithm 1 %u/%u, selector %u/%u",
+				  M, N, K, Q, L1, R1, L2, R2);
+			agree++;
+		}
+	}
+	cr_expect_gt(agree, 10000, "too few valid cases (%u) to mean anything", agree);
+}
+
+Test(dom0_slots, figure_4_on_the_runtime)
+{
+	struct d0 t;
+	struct gtt_err err = { 0 };
+	/* 5 slots: skl, 256 MiB aperture, host high 64 MiB, slots of 640 MiB: (4096-320)/640 = 5 */
+	struct dom0_config cfg = { .slot_size = 640 * MiB, .host_high_size = 64 * MiB };
+	int id[4];
+	unsigned L, R;
+
+	d0_start(&t, "sim:skl", &cfg);
+	cr_assert_eq(dom0_layout(t.rt)->num_slots, 5);
+	for (int i = 0; i < 4; i++) {
+		struct dom0_vgpu_params p = { .low_size = 4 * MiB, .high_slots = fig4_S[i], .mem_pages = 16,
+					      .place = true, .at_slot = fig4_P[i] };
+		cr_assert_eq(dom0_vgpu_create(t.rt, &p, &id[i], &err), 0, "%s", err.msg);
+	}
+	cr_assert_eq(dom0_switch(t.rt, id[2], NULL, NULL), 0);	/* vGPU3 holds slots 3-4 physically */
+	cr_assert_eq(dom0_expand(t.rt, id[3], 2, &L, &R, &err), 0, "%s", err.msg);
+	cr_expect(L == 2 && R == 0);
+	struct dom0_vgpu_info in;
+	dom0_vgpu_info(t.rt, id[3], &in);
+	cr_expect(in.first_slot == 0 && in.slots == 3, "vGPU4 holds %u+%u", in.first_slot, in.slots);
+	uint32_t base, size;
+	dom0_pvinfo_read(t.rt, id[3], VGT_IF_NONMAPPABLE_BASE - VGT_PVINFO_PAGE, &base, NULL);
+	dom0_pvinfo_read(t.rt, id[3], VGT_IF_NONMAPPABLE_SIZE - VGT_PVINFO_PAGE, &size, NULL);
+	cr_expect_eq(base, dom0_layout(t.rt)->slots_base, "PVINFO shows the new base at once");
+	cr_expect_eq(size, 3 * 640 * MiB);
+	uint64_t sh;
+	cr_expect_eq(dom0_shadow_pte(t.rt, id[3], base >> 12, &sh, NULL), 0, "the shadow has the new range at once");
+	cr_expect_eq(dom0_physical_owner(t.rt, base >> 12), 0, "the physical GTT waits for the next switch");
+	cr_expect_eq(dom0_slot_occupancy(t.rt, 0), 2);
+	cr_expect_eq(dom0_slot_occupancy(t.rt, 2), 2);
+
+	/* vGPU3 shrinks by one and gives up slot 3, which it shares with vGPU2 */
+	dom0_vgpu_info(t.rt, id[2], &in);
+	uint64_t released = in.high_base >> 12;
+	cr_expect_eq(dom0_physical_owner(t.rt, released), id[2]);
+	cr_assert_eq(dom0_reduce(t.rt, id[2], 1, &L, &R, &err), 0, "%s", err.msg);
+	cr_expect(L == 1 && R == 0, "L=%u R=%u", L, R);
+	dom0_vgpu_info(t.rt, id[2], &in);
+	cr_expect(in.first_slot == 4 && in.slots == 1);
+	cr_expect_eq(dom0_physical_owner(t.rt, released), 0, "a released slot is given back at once");
+	cr_expect_eq(dom0_guest_pte_write(t.rt, id[2], released, d0_guest_pte(&t, 1), &err), GTT_ERANGE,
+		     "the released slot is no longer written for it");
+	struct dom0_switch_stats s;
+	cr_assert_eq(dom0_switch(t.rt, id[2], &s, NULL), 0);
+	cr_expect_eq(s.ptes_skipped + s.ptes_written, (4 * MiB + 640 * MiB) >> 12);
+	cr_expect_eq(dom0_physical_owner(t.rt, released), 0, "switching in does not touch the released slot");
+
+	/* error cases through the runtime */
+	cr_expect_eq(dom0_expand(t.rt, id[0], 4, &L, &R, &err), GTT_EINVAL);
+	cr_expect_eq(dom0_reduce(t.rt, id[2], 2, &L, &R, &err), GTT_EINVAL);
+	cr_expect_eq(dom0_reduce(t.rt, id[2], 0, &L, &R, &err), GTT_EINVAL);
+	d0_stop(&t);
+}
+
+Test(dom0_slots, scheduler_round_robin_skips_idle)
+{
+	struct d0 t;
+
+	d0_start(&t, "sim:skl", NULL);
+	int v[4];
+	for (int i = 0; i < 4; i++)
+		v[i] = d0_create(&t, 4 * MiB, 1, 0);
+	dom0_set_busy(t.rt, v[0], true, NULL);
+	dom0_set_busy(t.rt, v[2], true, NULL);
+	dom0_set_busy(t.rt, v[3], true, NULL);
+	int seen[12];
+	for (int q = 0; q < 12; q++) {
+		cr_assert_eq(dom0_run_quanta(t.rt, 1, NULL, NULL, NULL), 0);
+		seen[q] = dom0_render_owner(t.rt);
+	}
+	static const int busy_order[] = { 0, 2, 3 };
+	for (int q = 0; q < 12; q++)
+		cr_expect_eq(seen[q], v[busy_order[q % 3]], "quantum %d ran vGPU %d", q, seen[q]);
+	struct dom0_vgpu_info in;
+	dom0_vgpu_info(t.rt, v[1], &in);
+	cr_expect_eq(in.counters.switches_in, 0, "an idle vGPU is never switched in");
+	cr_expect_eq(dom0_sim_time_ms(t.rt), 12 * DOM0_QUANTUM_MS);
+	d0_stop(&t);
+}
+
+Test(dom0_slots, slot_aware_order_prefers_another_slot)
+{
+	struct d0 t;
+	struct dom0_config cfg = { .slot_aware = true };
+
+	d0_start(&t, "sim:skl", &cfg);
+	int v[4];
+	unsigned at[4] = { 0, 0, 1, 1 };	/* v0, v1 share slot 0; v2, v3 share slot 1 */
+	for (int i = 0; i < 4; i++) {
+		struct dom0_vgpu_params p = { .low_size = 4 * MiB, .high_slots = 1, .mem_pages = 8, .place = true, .at_slot = at[i] };
+		cr_assert_eq(dom0_vgpu_create(t.rt, &p, &v[i], NULL), 0);
+		dom0_set_busy(t.rt, v[i], true, NULL);
+	}
+	int prev = 0;
+	for (int q = 0; q < 8; q++) {
+		cr_assert_eq(dom0_run_quanta(t.rt, 1, NULL, NULL, NULL), 0);
+		int now = dom0_render_owner(t.rt);
+		if (prev) {
+			struct dom0_vgpu_info a, b;
+			dom0_vgpu_info(t.rt, prev, &a);
+			dom0_vgpu_info(t.rt, now, &b);
+			cr_expect_neq(a.first_slot, b.first_slot, "quantum %d: vGPU %d after %d, same slot", q, now, prev);
+		}
+		prev = now;
+	}
+	d0_stop(&t);
+}
