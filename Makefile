@@ -26,9 +26,10 @@ CORE_SRCS := env/fmt.c env/err.c regs/platform.c regs/reg_names.c \
 	dom0/runtime.c dom0/vgpu.c dom0/guest_gtt.c dom0/switch.c dom0/ladder.c dom0/fence_pool.c \
 	dom0/slots.c dom0/slots_select.c dom0/sched.c
 # Hosted pieces: the POSIX environment and the linux backend.
-POSIX_SRCS := env/env_posix.c hw/linux/backend_linux.c harness/backends.c
+POSIX_SRCS := env/env_posix.c hw/linux/backend_linux.c harness/backends.c harness/scenario.c
 CLI_SRCS := harness/main.c harness/cli_util.c harness/json.c \
-	harness/cmd_info.c harness/cmd_codec.c harness/cmd_dump.c harness/cmd_snapshot.c
+	harness/cmd_info.c harness/cmd_codec.c harness/cmd_dump.c harness/cmd_snapshot.c \
+	harness/cmd_dom0.c
 TEST_SRCS := $(wildcard tests/*.c)
 
 CORE_OBJS  := $(CORE_SRCS:%.c=$(BUILD)/%.o)

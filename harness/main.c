@@ -25,6 +25,7 @@ static const char usage[] =
 	"  dump ggtt [--start A] [--end B]   the GGTT, runs compressed\n"
 	"  dump fences                every fence register, decoded\n"
 	"  snapshot FILE              BAR0's 2 MiB MMIO space as an intel_reg snapshot\n"
+	"  dom0 run FILE [--trace F.csv]   run a Dom0 runtime scenario (docs/dom0.md)\n"
 	"\n"
 	"global options:\n"
 	"  --device D        sim, sim:PLATFORM (snb ivb hsw bdw skl kbl), pci:DDDD:BB:DD.F,\n"
@@ -111,11 +112,13 @@ int main(int argc, char **argv)
 		rc = cmd_dump(&c, nrest, rest);
 	else if (!strcmp(cmd, "snapshot"))
 		rc = cmd_snapshot(&c, nrest, rest);
+	else if (!strcmp(cmd, "dom0"))
+		rc = cmd_dom0(&c, nrest, rest);
 	else if (!strcmp(cmd, "help")) {
 		fputs(usage, stdout);
 		rc = EXIT_OK;
 	} else
-		rc = cli_error("unknown command '%s': one of info, encode, decode, dump, snapshot (see gttlab --help)", cmd);
+		rc = cli_error("unknown command '%s': one of info, encode, decode, dump, snapshot, dom0 (see gttlab --help)", cmd);
 	free(rest);
 	free(c.seed);
 	return rc;
