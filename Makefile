@@ -20,16 +20,18 @@ DEB_PACKAGES := libcriterion-dev libpci-dev pciutils gnu-efi qemu-system-x86 ovm
 # The freestanding core: no libc beyond stdint/stddef/stdbool/stdarg (design.md).
 CORE_SRCS := env/fmt.c env/err.c regs/platform.c regs/reg_names.c \
 	hw/device.c hw/detect.c hw/undo.c hw/pte.c hw/ggtt.c hw/fence.c hw/aperture.c \
-	hw/backend_sim.c \
+	hw/backend_sim.c hw/scanout.c \
 	hw/sim/sim_device.c hw/sim/sim_config.c hw/sim/sim_mmio.c hw/sim/sim_translate.c \
 	hw/sim/sim_access.c hw/sim/sim_memory.c hw/sim/sim_trace.c hw/sim/sim_snapshot.c \
 	dom0/runtime.c dom0/vgpu.c dom0/guest_gtt.c dom0/switch.c dom0/ladder.c dom0/fence_pool.c \
-	dom0/slots.c dom0/slots_select.c dom0/sched.c
+	dom0/slots.c dom0/slots_select.c dom0/sched.c \
+	harness/check_ctx.c harness/check_table.c harness/checks_ggtt.c harness/checks_fence.c \
+	harness/checks_dom0.c harness/runner.c harness/report.c harness/report_igt.c
 # Hosted pieces: the POSIX environment and the linux backend.
 POSIX_SRCS := env/env_posix.c hw/linux/backend_linux.c harness/backends.c harness/scenario.c
 CLI_SRCS := harness/main.c harness/cli_util.c harness/json.c \
 	harness/cmd_info.c harness/cmd_codec.c harness/cmd_dump.c harness/cmd_snapshot.c \
-	harness/cmd_dom0.c
+	harness/cmd_dom0.c harness/cmd_check.c
 TEST_SRCS := $(wildcard tests/*.c)
 
 CORE_OBJS  := $(CORE_SRCS:%.c=$(BUILD)/%.o)

@@ -26,6 +26,17 @@
 #define DOM0_MAX_GUEST_FENCES	16	/* GVT traps fences 0..15 */
 #define DOM0_QUANTUM_MS		16
 
+/*
+ * Deliberate mediator bugs, for tests that prove the checks can fail. Never
+ * set outside tests.
+ */
+struct dom0_faults {
+	bool swap_copy_pair;		/* a switch writes two PTEs of its copy swapped */
+	bool keep_released_slots;	/* a reduction leaves the released slots mapped */
+	bool corrupt_pool_pitch;	/* the pool fence gets the guest's pitch plus 128 bytes */
+	bool swap_resize_sides;		/* a resize grows/shrinks on the wrong sides */
+};
+
 struct dom0_config {
 	uint64_t host_low_size;		/* default 64 MiB (aperture / 4 when smaller) */
 	uint64_t host_high_size;	/* default one slot */
@@ -35,6 +46,7 @@ struct dom0_config {
 	unsigned host_fences;		/* physical fences kept for the host; default 4 */
 	bool slot_aware;		/* scheduler prefers a next vGPU from another slot */
 	bool occupancy_selector;	/* resize with the occupancy-count selector, not Algorithm 1's loops */
+	struct dom0_faults faults;
 };
 
 /* The layout the runtime derives from the device and the config. */

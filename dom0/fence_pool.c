@@ -140,6 +140,8 @@ int dom0_guest_fence_write(struct dom0_runtime *rt, int id, unsigned fence, uint
 	struct hw_fence pool = f;
 	uint64_t pval;
 	pool.start = nf.pool_gm;
+	if (rt->cfg.faults.corrupt_pool_pitch)
+		pool.stride += pool.tiling == HW_TILING_X ? 512 : 128;
 	if ((rc = hw_fence_encode(p, rt->lay.aperture_size, &pool, &pval, err)))
 		return rc;
 	mark(rt, nf.pool_gm, n, 1);

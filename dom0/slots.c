@@ -72,9 +72,20 @@ static int select(struct dom0_runtime *rt, int id, unsigned q, bool grow, unsign
 
 	if (!q)
 		return gtt_err_set(err, GTT_EINVAL, "resizing vGPU %d by 0 slots: the count must be at least 1", id);
+	int rc;
 	if (rt->cfg.occupancy_selector)
-		return grow ? occupancy_expand(&l, K, q, L, R, err) : occupancy_reduce(&l, K, q, L, R, err);
-	return grow ? gballoon_expand(&l, K, q, L, R, err) : gballoon_reduce(&l, K, q, L, R, err);
+		rc = grow ? occupancy_expand(&l, K, q, L, R, err) : occupancy_reduce(&l, K, q, L, R, err);
+	else
+		rc = grow ? gballoon_expand(&l, K, q, L, R, err) : gballoon_reduce(&l, K, q, L, R, err);
+	if (!rc && rt->cfg.faults.swap_resize_sides) {
+		unsigned t = *L;
+		/* only where the swapped choice stays inside high memory */
+		if (grow ? *R <= P[K] && P[K] + S[K] + t <= l.M : true) {
+			*L = *R;
+			*R = t;
+		}
+	}
+	return rc;
 }
 
 int dom0_expand(struct dom0_runtime *rt, int id, unsigned q, unsigned *left, unsigned *right, struct gtt_err *err)
@@ -116,8 +127,10 @@ int dom0_reduce(struct dom0_runtime *rt, int id, unsigned q, unsigned *left, uns
 	unsigned old_first = v->first_slot, old = v->slots;
 	uint64_t base = GM_PAGE(rt->lay.slots_base);
 	/* released slots go back now: nothing of this vGPU stays mapped there */
-	gone += dom0_phys_release(rt, base + old_first * pps, L * pps, id);
-	gone += dom0_phys_release(rt, base + (old_first + old - R) * pps, R * pps, id);
+	if (!rt->cfg.faults.keep_released_slots) {
+		gone += dom0_phys_release(rt, base + old_first * pps, L * pps, id);
+		gone += dom0_phys_release(rt, base + (old_first + old - R) * pps, R * pps, id);
+	}
 	if (gone)
 		dom0_invalidate(rt);
 	for (unsigned s = 0; s < L; s++)

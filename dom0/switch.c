@@ -20,7 +20,15 @@ static int copy_range(struct dom0_runtime *rt, int id, uint64_t first, uint64_t 
 		uint64_t run = i;
 		while (run < n && rt->owner[first + run] != id)
 			run++;
-		int rc = dom0_phys_write(rt, first + i, (size_t)(run - i), shadow + i, id, err);
+		int rc;
+		if (rt->cfg.faults.swap_copy_pair && run - i >= 2 && !s->ptes_written) {
+			uint64_t pair[2] = { shadow[i + 1], shadow[i] };
+			rc = dom0_phys_write(rt, first + i, 2, pair, id, err);
+			if (!rc && run - i > 2)
+				rc = dom0_phys_write(rt, first + i + 2, (size_t)(run - i - 2), shadow + i + 2, id, err);
+		} else {
+			rc = dom0_phys_write(rt, first + i, (size_t)(run - i), shadow + i, id, err);
+		}
 		if (rc)
 			return rc;
 		s->ptes_written += run - i;

@@ -16,6 +16,7 @@ static const char usage[] =
 	"integrated GPUs (Gen6-Gen9), on real hardware or the built-in simulated device.\n"
 	"\n"
 	"commands:\n"
+	"  check [--run P] [--format F] [-o FILE] [--list]   run the register-level checks\n"
 	"  info                       platform, BARs, GSM, PTE and GGTT sizes, fences\n"
 	"  encode pte ADDR            the PTE value for a physical page\n"
 	"  decode pte VALUE           the fields of a PTE value\n"
@@ -114,11 +115,13 @@ int main(int argc, char **argv)
 		rc = cmd_snapshot(&c, nrest, rest);
 	else if (!strcmp(cmd, "dom0"))
 		rc = cmd_dom0(&c, nrest, rest);
+	else if (!strcmp(cmd, "check"))
+		rc = cmd_check(&c, nrest, rest);
 	else if (!strcmp(cmd, "help")) {
 		fputs(usage, stdout);
 		rc = EXIT_OK;
 	} else
-		rc = cli_error("unknown command '%s': one of info, encode, decode, dump, snapshot, dom0 (see gttlab --help)", cmd);
+		rc = cli_error("unknown command '%s': one of check, info, encode, decode, dump, snapshot, dom0 (see gttlab --help)", cmd);
 	free(rest);
 	free(c.seed);
 	return rc;

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The register-level checks: one table, shared by `gttlab check`, the EFI
+ * application and the IGT binaries. A check is a function over an open device
+ * that returns pass, fail or skip with a one-line reason. It touches only what
+ * it claims (a GGTT range inside the aperture, some fences) through the
+ * helpers below, which refuse anything else; the runner restores everything
+ * the check wrote, whatever the outcome. Freestanding.
+ */
+#ifndef HARNESS_CHECK_H
+#define HARNESS_CHECK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dom0/dom0.h"
+#include "hw/device.h"
+
+enum check_status { CHECK_PASS, CHECK_FAIL, CHECK_SKIP };
+
+/* What a check needs from the device; unmet -> skip with the reason. */
+enum check_req {
+	REQ_TEST_PAGES = 1 << 0,	/* physical test pages */
+	REQ_GPU_ACCESS = 1 << 1,	/* a GPU-side accessor (the model) */
+	REQ_MODEL = 1 << 2,		/* the model's access trace */
+	REQ_WHOLE_GGTT = 1 << 3,	/* runs the Dom0 runtime over the guest areas */
+	REQ_PAGE_ABOVE_4G = 1 << 4,	/* a test page above 4 GiB */
+};
+
+/* Faults a test injects into the Dom0 runtime to prove a check can fail. */
+struct check_faults {
+	struct dom0_faults dom0;
+};
+
+struct check_ctx;
+
+struct check {
+	const char *name;		/* [a-z0-9-], unique */
+	const char *suite;		/* ggtt, fence, aperture, shadow-copy, fence-pool, slot-resize */
+	const char *description;	/* one line */
+	unsigned requires;		/* enum check_req */
+	unsigned claim_pages;		/* GGTT pages (inside the aperture) it may touch */
+	unsigned claim_fences;		/* fence registers it may touch; ~0u: all */
+	enum check_status (*run)(struct check_ctx *c);
+};
+
+struct check_ctx {
+	struct hw_device *dev;
+	const struct check *check;
+	uint64_t seed;
+	uint64_t claim_gm;		/* first claimed GGTT address */
+	uint64_t claim_pages;
+	unsigned claim_fence_first, claim_fences;
+	const struct check_faults *faults;
+	char reason[256];
+	struct { struct hw_page *pages; size_t n; } allocs[4];	/* test pages, freed by the runner */
+	unsigned n_allocs;
+};
+
+extern const struct check gtt_checks[];
+extern const size_t gtt_num_checks;
+
+/* Record why the check failed (or is skipped) and return status. */
+enum check_status ck_fail(struct check_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+enum check_status ck_skip(struct check_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Record a library error as the failure reason. */
+enum check_status ck_error(struct check_ctx *c, const char *what, const struct gtt_err *err);
+
+/* Claimed access: anything outside the claim is refused (and fails the check). */
+int ck_pte_write(struct check_ctx *c, uint64_t index, uint64_t pte);
+int ck_pte_read(struct check_ctx *c, uint64_t index, uint64_t *pte);
+int ck_fence_write(struct check_ctx *c, unsigned fence, uint64_t val);
+int ck_aperture_read(struct check_ctx *c, uint64_t gm, void *buf, size_t len);
+int ck_aperture_write(struct check_ctx *c, uint64_t gm, const void *buf, size_t len);
+/* n test pages, freed by the runner (at most four allocations per check). */
+int ck_pages(struct check_ctx *c, size_t n, struct hw_page **pages);
+/* Map pages at GGTT address gm (inside the claim) and invalidate. */
+int ck_map(struct check_ctx *c, uint64_t gm, const struct hw_page *pages, size_t n);
+uint64_t ck_rand(struct check_ctx *c);
+/* i915's bit-6 swizzle for a tiling (1 X, 2 Y) as the registers say (detect_bit_6_swizzle). */
+int ck_swizzle_mode(struct check_ctx *c, int tiling);
+/* Where linear byte `lin` of a tiled surface of the given pitch lives in its pages (docs/hardware.md §4.6, §4.7). */
+size_t ck_tiled_offset(size_t lin, uint32_t pitch, bool y, int swz);
+
+#endif

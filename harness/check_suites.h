@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+/* The check functions, one per table entry in harness/check_table.c. */
+#ifndef HARNESS_CHECK_SUITES_H
+#define HARNESS_CHECK_SUITES_H
+
+#include "harness/check.h"
+
+enum check_status check_pte_readback(struct check_ctx *c);
+enum check_status check_high_address_bits(struct check_ctx *c);
+enum check_status check_invalidate(struct check_ctx *c);
+enum check_status check_scratch_fill(struct check_ctx *c);
+enum check_status check_guard_page(struct check_ctx *c);
+enum check_status check_aperture_rw(struct check_ctx *c);
+enum check_status check_fence_readback(struct check_ctx *c);
+enum check_status check_fence_x_detile(struct check_ctx *c);
+enum check_status check_fence_y_detile(struct check_ctx *c);
+enum check_status check_fence_disable_linear(struct check_ctx *c);
+enum check_status check_fence_write_order(struct check_ctx *c);
+enum check_status check_shadow_copy_switch(struct check_ctx *c);
+enum check_status check_shadow_copy_ladder(struct check_ctx *c);
+enum check_status check_fence_pool_guest_fence(struct check_ctx *c);
+enum check_status check_slot_resize_algorithm(struct check_ctx *c);
+enum check_status check_slot_resize_release(struct check_ctx *c);
+
+#endif

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/* The check table: every check, its suite, what it needs and what it claims. */
+#include "harness/check.h"
+#include "harness/check_suites.h"
+
+#define ALL_FENCES (~0u)
+
+const struct check gtt_checks[] = {
+	{ "ggtt-pte-readback", "ggtt", "walking-ones and walking-zeros PTEs over every address bit read back as written",
+	  0, 16, 0, check_pte_readback },
+	{ "ggtt-high-address-bits", "ggtt", "a page above 4 GiB keeps its high PTE bits and its bytes reach the aperture",
+	  REQ_TEST_PAGES | REQ_PAGE_ABOVE_4G, 4, 0, check_high_address_bits },
+	{ "ggtt-invalidate", "ggtt", "a rewritten PTE takes effect through the aperture only after the GFX_FLSH_CNTL_GEN6 invalidate",
+	  REQ_TEST_PAGES, 1, 0, check_invalidate },
+	{ "ggtt-scratch-fill", "ggtt", "a scratch fill leaves every PTE on the scratch page and every page reading its bytes",
+	  REQ_TEST_PAGES, 64, 0, check_scratch_fill },
+	{ "ggtt-guard-page", "ggtt", "the last GGTT page is mapped, so a prefetch past the end does not fault",
+	  0, 0, 0, check_guard_page },
+	{ "fence-readback", "fence", "every fence register reads back the value programmed",
+	  0, 8, ALL_FENCES, check_fence_readback },
+	{ "fence-x-detile", "fence", "an X-tiled surface reads and writes linearly through a fence, against the reference layout",
+	  REQ_TEST_PAGES, 16, 1, check_fence_x_detile },
+	{ "fence-y-detile", "fence", "a Y-tiled surface reads and writes linearly through a fence, against the reference layout",
+	  REQ_TEST_PAGES, 16, 1, check_fence_y_detile },
+	{ "fence-disable-linear", "fence", "disabling a fence gives linear access back",
+	  REQ_TEST_PAGES, 16, 1, check_fence_disable_linear },
+	{ "fence-write-order", "fence", "programming a fence never leaves it valid while half written",
+	  REQ_MODEL, 8, 1, check_fence_write_order },
+	{ "aperture-rw", "aperture", "CPU writes and reads through the aperture equal the pages behind it",
+	  REQ_TEST_PAGES, 32, 0, check_aperture_rw },
+	{ "shadow-copy-switch", "shadow-copy", "after every switch the physical GTT is the incoming vGPU's shadow, written minimally, host untouched",
+	  REQ_TEST_PAGES | REQ_WHOLE_GGTT, 0, 0, check_shadow_copy_switch },
+	{ "shadow-copy-ladder", "shadow-copy", "a guest reaches its own data through its aperture while another vGPU owns the GTT",
+	  REQ_TEST_PAGES | REQ_WHOLE_GGTT, 0, 0, check_shadow_copy_ladder },
+	{ "fence-pool-guest-fence", "fence-pool", "a guest fence lands in the fence pool with its pitch and tiling, and is given back",
+	  REQ_TEST_PAGES | REQ_WHOLE_GGTT, 0, 0, check_fence_pool_guest_fence },
+	{ "slot-resize-algorithm", "slot-resize", "gBalloon Figure 4: Algorithm 1's choices, PVINFO, shadow and physical GTT, refusals",
+	  REQ_TEST_PAGES | REQ_WHOLE_GGTT, 0, 0, check_slot_resize_algorithm },
+	{ "slot-resize-release", "slot-resize", "slots a vGPU gives up are no longer mapped for it",
+	  REQ_TEST_PAGES | REQ_WHOLE_GGTT, 0, 0, check_slot_resize_release },
+};
+
+const size_t gtt_num_checks = sizeof(gtt_checks) / sizeof(gtt_checks[0]);

@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * gttlab check: run the register-level checks and report. On a real device it
+ * needs root, keeps every check off the GGTT ranges the display planes scan
+ * out, and restores the device after every check; SIGINT and SIGTERM stop
+ * the run after the current check, which is restored like any other.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "harness/cli.h"
+#include "harness/report.h"
+#include "harness/runner.h"
+#include "hw/backend_sim.h"
+#include "hw/scanout.h"
+
+#include <inttypes.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char help[] =
+	"usage: gttlab check [--device D] [--list] [--run PATTERNS] [--format F] [-o FILE] [--seed N]\n"
+	"Run the register-level checks (default device sim:skl) and report.\n"
+	"  --list          the checks, one per line: name, suite, description (touches no device)\n"
+	"  --run PATTERNS  a comma-separated list of suite names, check names or globs (fence-*)\n"
+	"  --format F      human (default: live progress, then a table), tap (TAP 13),\n"
+	"                  junit (JUnit XML) or igt-json (IGT results.json, results_version 10)\n"
+	"  -o FILE         write the report to FILE instead of standard output\n"
+	"  --seed N        seed of the data patterns (default fixed, so runs repeat)\n"
+	"Exit 0 when nothing failed (skips allowed), 1 when a check failed or the run was\n"
+	"interrupted, 2 for a usage or device error. On a real device (pci:..., auto) it\n"
+	"needs root, refuses a device i915 is bound to, never touches the GGTT behind an\n"
+	"enabled display plane, and puts back every PTE and fence it wrote.\n";
+
+static volatile int cancelled;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	cancelled = 1;
+}
+
+static void file_write(void *ctx, const char *s, size_t n)
+{
+	fwrite(s, 1, n, ctx);
+}
+
+struct progress {
+	bool live;		/* a terminal: one line rewritten in place */
+	bool on;
+	unsigned pass, fail, skip;
+};
+
+static void progress(void *ctx, size_t i, size_t total, const struct check *c, const struct check_result *r)
+{
+	struct progress *p = ctx;
+
+	if (!p->on)
+		return;
+	if (!r) {
+		if (p->live)
+			fprintf(stderr, "\r\033[K[%2zu/%zu] %u passed %u failed %u skipped  %s ...", i + 1, total, p->pass, p->fail,
+				p->skip, c->name);
+		return;
+	}
+	p->pass += r->status == CHECK_PASS;
+	p->fail += r->status == CHECK_FAIL;
+	p->skip += r->status == CHECK_SKIP;
+	if (p->live) {
+		fprintf(stderr, "\r\033[K[%2zu/%zu] %u passed %u failed %u skipped  %s %s", i + 1, total, p->pass, p->fail, p->skip,
+			c->name, check_status_name(r->status));
+		if (r->status == CHECK_FAIL)
+			fprintf(stderr, "\n  %s: %s\n", c->name, r->reason);
+		if (i + 1 == total)
+			fputc('\n', stderr);
+	} else {
+		fprintf(stderr, "[%2zu/%zu] %-4s %-26s %6.1f ms%s%s\n", i + 1, total, check_status_name(r->status), c->name,
+			r->ns / 1e6, r->status == CHECK_PASS ? "" : "  ", r->reason);
+	}
+}
+
+static int list(struct cli *c, const struct check *const *sel, size_t n)
+{
+	if (c->json) {
+		struct json j;
+		json_init(&j, stdout);
+		json_array_begin(&j, NULL);
+		for (size_t i = 0; i < n; i++) {
+			json_object_begin(&j, NULL);
+			json_str(&j, "name", sel[i]->name);
+			json_str(&j, "suite", sel[i]->suite);
+			json_str(&j, "description", sel[i]->description);
+			json_object_end(&j);
+		}
+		json_array_end(&j);
+		json_finish(&j);
+		return EXIT_OK;
+	}
+	for (size_t i = 0; i < n; i++)
+		printf("%-26s %-12s %s\n", sel[i]->name, sel[i]->suite, sel[i]->description);
+	return EXIT_OK;
+}
+
+int cmd_check(struct cli *c, int argc, char **argv)
+{
+	const char *run = NULL, *format = "human", *out_path = NULL, *seed_s = NULL, *v;
+	bool do_list = false;
+	uint64_t seed = 0;
+	const struct check *sel[64];
+	size_t n;
+	struct gtt_err err = { 0 };
+
+	if (c->help) {
+		fputs(help, stdout);
+		return EXIT_OK;
+	}
+	for (int i = 1; i < argc; i++) {
+		int m;
+		if ((m = cli_opt(argc, argv, &i, "--run", &v)) || (m = cli_opt(argc, argv, &i, "--format", &v)) ||
+		    (m = cli_opt(argc, argv, &i, "-o", &v)) || (m = cli_opt(argc, argv, &i, "--seed", &v))) {
+			if (m < 0)
+				return EXIT_USAGE;
+			const char *opt = argv[i][0] == '-' && strchr(argv[i], '=') ? argv[i] : argv[i - 1];
+			if (!strncmp(opt, "--run", 5))
+				run = v;
+			else if (!strncmp(opt, "--format", 8))
+				format = v;
+			else if (!strncmp(opt, "--seed", 6))
+				seed_s = v;
+			else
+				out_path = v;
+		} else if (!strcmp(argv[i], "--list")) {
+			do_list = true;
+		} else {
+			return cli_error("check: unexpected '%s' (gttlab check --help)", argv[i]);
+		}
+	}
+	int fmt = report_format_parse(format);
+	if (fmt < 0)
+		return cli_error("format '%s' is not one of human, tap, junit, igt-json", format);
+	if (seed_s && cli_parse_u64("seed", seed_s, &seed))
+		return EXIT_USAGE;
+	if (runner_select(run, sel, 64, &n, &err))
+		return cli_report(&err);
+	if (do_list)
+		return list(c, sel, n);
+
+	FILE *out = stdout;
+	if (out_path && !(out = fopen(out_path, "w")))
+		return cli_error("-o '%s': cannot create it", out_path);
+	struct hw_device *dev;
+	if (cli_open(c, &dev)) {
+		if (out != stdout)
+			fclose(out);
+		return EXIT_USAGE;
+	}
+	struct runner_opts o = { .seed = seed, .cancel = &cancelled };
+	if (!hw_sim_model(dev)) {
+		if (geteuid() != 0) {
+			cli_close(dev);
+			return cli_error("checking the real device %s needs root (it writes the GGTT and fences)", dev->name);
+		}
+		struct hw_scanout sc[RUNNER_MAX_EXCLUDE];
+		size_t ns = hw_scanout_ranges(dev, sc, RUNNER_MAX_EXCLUDE);
+		for (size_t i = 0; i < ns; i++) {
+			o.exclude[i][0] = sc[i].start;
+			o.exclude[i][1] = sc[i].end;
+			fprintf(stderr, "gttlab: keeping off GGTT 0x%" PRIx64 "-0x%" PRIx64 ": %s of pipe %c is enabled\n", sc[i].start,
+				sc[i].end, sc[i].what, 'A' + sc[i].pipe);
+		}
+		o.n_exclude = (unsigned)ns;
+	}
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	struct progress pr = { .live = isatty(STDERR_FILENO), .on = fmt == REPORT_HUMAN || isatty(STDERR_FILENO) };
+	o.progress = progress;
+	o.ctx = &pr;
+
+	struct check_result *res = calloc(n ? n : 1, sizeof(*res));
+	for (size_t i = 0; i < n; i++)
+		res[i].check = sel[i];
+	time_t t0 = time(NULL);
+	size_t ran = runner_run(dev, sel, n, &o, res);
+	struct report_info info = { dev->name, dev->info.plat->name, seed, (uint64_t)t0, (uint64_t)time(NULL) };
+	struct report_sink sink = { file_write, out };
+	report_write((enum report_format)fmt, &sink, res, n, ran, &info);
+	if (out != stdout && fclose(out))
+		cli_error("-o '%s': write failed", out_path);
+	struct run_totals t;
+	runner_totals(res, n, ran, &t);
+	free(res);
+	/* every check was restored by the runner; nothing of the run is left on the device */
+	cli_close(dev);
+	if (ran < n) {
+		fprintf(stderr, "gttlab: interrupted after %zu of %zu checks; the device is restored\n", ran, n);
+		return EXIT_FAIL;
+	}
+	return t.fail ? EXIT_FAIL : EXIT_OK;
+}

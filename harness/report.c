@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: MIT */
+/* The four report formats of a check run. */
+#include "harness/report.h"
+#include "env/fmt.h"
+
+#include <stdarg.h>
+
+void sink_printf(struct report_sink *s, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	int n = gtt_vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	s->write(s->ctx, buf, n < (int)sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+}
+
+int report_format_parse(const char *s)
+{
+	static const char *const names[] = { "human", "tap", "junit", "igt-json" };
+
+	for (int i = 0; i < 4; i++)
+		if (!gtt_strcmp(s, names[i]))
+			return i;
+	return -1;
+}
+
+void report_igt_binary(const char *suite, char *buf, size_t n)
+{
+	size_t k = (size_t)gtt_snprintf(buf, n, "gtt_%s", suite);
+
+	for (size_t i = 4; i < k && i < n; i++)
+		if (buf[i] == '-')
+			buf[i] = '_';
+}
+
+void report_escape(struct report_sink *s, const char *t, enum report_format f)
+{
+	for (; *t; t++) {
+		char c = *t;
+		if (f == REPORT_JUNIT && (c == '<' || c == '>' || c == '&' || c == '"' || c == '\'')) {
+			sink_printf(s, "&%s;", c == '<' ? "lt" : c == '>' ? "gt" : c == '&' ? "amp" : c == '"' ? "quot" : "apos");
+		} else if (f == REPORT_IGT_JSON && (c == '"' || c == '\\')) {
+			sink_printf(s, "\\%c", c);
+		} else if ((unsigned char)c < 0x20) {
+			if (f == REPORT_IGT_JSON)
+				sink_printf(s, "\\u%04x", (unsigned char)c);
+			else
+				s->write(s->ctx, " ", 1);
+		} else if (f == REPORT_TAP && c == '\'') {
+			s->write(s->ctx, "''", 2);	/* YAML single-quoted */
+		} else {
+			s->write(s->ctx, &c, 1);
+		}
+	}
+}
+
+static void seconds(struct report_sink *s, uint64_t ns)
+{
+	sink_printf(s, "%llu.%06llu", (unsigned long long)(ns / 1000000000u), (unsigned long long)(ns % 1000000000u / 1000u));
+}
+
+static void human(struct report_sink *s, const struct check_result *r, size_t n, size_t ran, const struct report_info *in,
+		  const struct run_totals *t)
+{
+	sink_printf(s, "\n%-26s %-12s %-6s %9s  %s\n", "check", "suite", "result", "time (ms)", "reason");
+	for (size_t i = 0; i < n; i++) {
+		const char *res = i < ran ? check_status_name(r[i].status) : "notrun";
+		sink_printf(s, "%-26s %-12s %-6s %5llu.%03llu  %s\n", r[i].check ? r[i].check->name : "?",
+			    r[i].check ? r[i].check->suite : "?", res, (unsigned long long)(r[i].ns / 1000000u),
+			    (unsigned long long)(r[i].ns / 1000u % 1000u), i < ran ? r[i].reason : "interrupted");
+	}
+	sink_printf(s, "\n%s on %s (%s), seed %llu: %u passed, %u failed, %u skipped", t->fail ? "FAIL" : "PASS",
+		    in->device, in->platform, (unsigned long long)in->seed, t->pass, t->fail, t->skip);
+	if (t->notrun)
+		sink_printf(s, ", %u not run", t->notrun);
+	sink_printf(s, " in ");
+	seconds(s, t->ns);
+	sink_printf(s, " s\n");
+}
+
+static void tap(struct report_sink *s, const struct check_result *r, size_t n, size_t ran)
+{
+	sink_printf(s, "TAP version 13\n1..%zu\n", n);
+	for (size_t i = 0; i < n; i++) {
+		const char *name = r[i].check->name;
+		if (i >= ran) {
+			sink_printf(s, "not ok %zu - %s # SKIP not run: interrupted\n", i + 1, name);
+			continue;
+		}
+		if (r[i].status == CHECK_SKIP) {
+			sink_printf(s, "ok %zu - %s # SKIP ", i + 1, name);
+			report_escape(s, r[i].reason, REPORT_TAP);
+			sink_printf(s, "\n");
+			continue;
+		}
+		sink_printf(s, "%s %zu - %s\n", r[i].status == CHECK_PASS ? "ok" : "not ok", i + 1, name);
+		sink_printf(s, "  ---\n  suite: %s\n  duration_ms: %llu.%03llu\n", r[i].check->suite,
+			    (unsigned long long)(r[i].ns / 1000000u), (unsigned long long)(r[i].ns / 1000u % 1000u));
+		if (r[i].status == CHECK_FAIL) {
+			sink_printf(s, "  severity: fail\n  message: '");
+			report_escape(s, r[i].reason, REPORT_TAP);
+			sink_printf(s, "'\n");
+		}
+		sink_printf(s, "  ...\n");
+	}
+}
+
+static void junit(struct report_sink *s, const struct check_result *r, size_t n, size_t ran, const struct report_info *in,
+		  const struct run_totals *t)
+{
+	sink_printf(s, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+	sink_printf(s, "<testsuites name=\"gttlab\" tests=\"%zu\" failures=\"%u\" skipped=\"%u\" time=\"", n, t->fail,
+		    t->skip + t->notrun);
+	seconds(s, t->ns);
+	sink_printf(s, "\">\n  <testsuite name=\"gttlab.");
+	report_escape(s, in->platform, REPORT_JUNIT);
+	sink_printf(s, "\" tests=\"%zu\" failures=\"%u\" errors=\"0\" skipped=\"%u\" time=\"", n, t->fail, t->skip + t->notrun);
+	seconds(s, t->ns);
+	sink_printf(s, "\">\n    <properties><property name=\"device\" value=\"");
+	report_escape(s, in->device, REPORT_JUNIT);
+	sink_printf(s, "\"/><property name=\"seed\" value=\"%llu\"/></properties>\n", (unsigned long long)in->seed);
+	for (size_t i = 0; i < n; i++) {
+		sink_printf(s, "    <testcase classname=\"gttlab.%s\" name=\"%s\" time=\"", r[i].check->suite, r[i].check->name);
+		seconds(s, i < ran ? r[i].ns : 0);
+		sink_printf(s, "\"");
+		if (i < ran && r[i].status == CHECK_PASS) {
+			sink_printf(s, "/>\n");
+			continue;
+		}
+		sink_printf(s, ">\n      <%s message=\"", i < ran && r[i].status == CHECK_FAIL ? "failure" : "skipped");
+		report_escape(s, i < ran ? r[i].reason : "not run: interrupted", REPORT_JUNIT);
+		sink_printf(s, "\"/>\n    </testcase>\n");
+	}
+	sink_printf(s, "  </testsuite>\n</testsuites>\n");
+}
+
+void report_write(enum report_format f, struct report_sink *s, const struct check_result *r, size_t n, size_t ran,
+		  const struct report_info *in)
+{
+	struct run_totals t;
+
+	runner_totals(r, n, ran, &t);
+	switch (f) {
+	case REPORT_HUMAN: human(s, r, n, ran, in, &t); break;
+	case REPORT_TAP: tap(s, r, n, ran); break;
+	case REPORT_JUNIT: junit(s, r, n, ran, in, &t); break;
+	case REPORT_IGT_JSON: report_igt_json(s, r, n, ran, in); break;
+	}
+}

@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: MIT */
+#include "harness/runner.h"
+#include "env/fmt.h"
+#include "hw/backend_sim.h"
+#include "hw/fence.h"
+
+const char *check_status_name(enum check_status s)
+{
+	return s == CHECK_PASS ? "pass" : s == CHECK_FAIL ? "fail" : "skip";
+}
+
+bool runner_glob(const char *p, const char *n)
+{
+	/* iterative matcher with one backtrack point for the last `*` */
+	const char *star = NULL, *mark = NULL;
+
+	while (*n) {
+		if (*p == '*') {
+			star = p++;
+			mark = n;
+		} else if (*p == '?' || *p == *n) {
+			p++;
+			n++;
+		} else if (star) {
+			p = star + 1;
+			n = ++mark;
+		} else {
+			return false;
+		}
+	}
+	while (*p == '*')
+		p++;
+	return !*p;
+}
+
+int runner_select(const char *spec, const struct check **out, size_t cap, size_t *n, struct gtt_err *err)
+{
+	bool chosen[64] = { false };
+	char pat[96];
+
+	*n = 0;
+	if (gtt_num_checks > 64)
+		return gtt_err_set(err, GTT_EINVAL, "the check table has more than 64 checks");
+	if (!spec || !*spec) {
+		for (size_t i = 0; i < gtt_num_checks; i++)
+			chosen[i] = true;
+	} else {
+		for (const char *s = spec; *s;) {
+			size_t len = 0;
+			while (s[len] && s[len] != ',')
+				len++;
+			if (!len || len >= sizeof(pat))
+				return gtt_err_set(err, GTT_EINVAL, "'%s': empty or overlong pattern in the --run list", spec);
+			gtt_memcpy(pat, s, len);
+			pat[len] = '\0';
+			bool any = false;
+			for (size_t i = 0; i < gtt_num_checks; i++)
+				if (!gtt_strcmp(pat, gtt_checks[i].suite) || runner_glob(pat, gtt_checks[i].name))
+					chosen[i] = any = true;
+			if (!any)
+				return gtt_err_set(err, GTT_EINVAL, "'%s' names no check or suite (gttlab check --list shows them)", pat);
+			s += len;
+			if (*s == ',')
+				s++;
+		}
+	}
+	for (size_t i = 0; i < gtt_num_checks && *n < cap; i++)
+		if (chosen[i])
+			out[(*n)++] = &gtt_checks[i];
+	return GTT_OK;
+}
+
+static bool overlaps(const struct runner_opts *o, uint64_t a, uint64_t b)
+{
+	for (unsigned i = 0; i < o->n_exclude; i++)
+		if (a < o->exclude[i][1] && o->exclude[i][0] < b)
+			return true;
+	return false;
+}
+
+/* A claim window inside the aperture, clear of excluded ranges, from the middle up then down. */
+static bool place_claim(struct hw_device *dev, const struct runner_opts *o, uint64_t pages, uint64_t *gm)
+{
+	uint64_t ap = dev->info.aperture_size, len = pages * 4096, step = 1ull << 20;
+
+	if (!pages) {
+		*gm = ap / 2;
+		return true;
+	}
+	for (uint64_t at = ap / 2; at + len <= ap; at += step)
+		if (!overlaps(o, at, at + len)) {
+			*gm = at;
+			return true;
+		}
+	for (uint64_t at = ap / 2; at >= step; at -= step)
+		if (!overlaps(o, at - step, at - step + len)) {
+			*gm = at - step;
+			return true;
+		}
+	return false;
+}
+
+static enum check_status unmet(struct hw_device *dev, const struct check *k, const struct runner_opts *o,
+			       struct check_ctx *c)
+{
+	if ((k->requires & (REQ_GPU_ACCESS | REQ_MODEL)) && !hw_sim_model(dev))
+		return ck_skip(c, "needs the simulated device's %s (the %s backend has none)",
+			       k->requires & REQ_MODEL ? "access trace" : "GPU-side accessor", dev->ops->name);
+	if ((k->requires & REQ_TEST_PAGES) && !dev->ops->alloc_pages)
+		return ck_skip(c, "the %s backend cannot allocate test pages", dev->ops->name);
+	if (k->requires & REQ_WHOLE_GGTT) {
+		/* the runtime keeps the host's low range (64 MiB from 0) away from guests */
+		for (unsigned i = 0; i < o->n_exclude; i++)
+			if (o->exclude[i][1] > (64ull << 20))
+				return ck_skip(c, "a scanout surface at GM 0x%llx lies in the Dom0 runtime's guest areas",
+					       (unsigned long long)o->exclude[i][0]);
+	}
+	return CHECK_PASS;
+}
+
+size_t runner_run(struct hw_device *dev, const struct check *const *sel, size_t n, const struct runner_opts *o,
+		  struct check_result *results)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct check *k = sel[i];
+		struct check_result *r = &results[i];
+		struct check_ctx c = { .dev = dev, .check = k, .seed = (o->seed ? o->seed : 0x9e3779b97f4a7c15ull) ^ (i + 1),
+				       .faults = o->faults };
+		if (o->cancel && *o->cancel)
+			break;
+		if (o->progress)
+			o->progress(o->ctx, i, n, k, NULL);
+		r->check = k;
+		uint64_t t0 = dev->env->now_ns(dev->env);
+		size_t mark = hw_undo_mark(dev);
+		enum check_status st = unmet(dev, k, o, &c);
+		if (st == CHECK_PASS) {
+			c.claim_pages = k->claim_pages;
+			c.claim_fence_first = 0;
+			c.claim_fences = k->claim_fences == ~0u ? dev->info.num_fences
+				       : k->claim_fences < dev->info.num_fences ? k->claim_fences : dev->info.num_fences;
+			if (!place_claim(dev, o, k->claim_pages, &c.claim_gm))
+				st = ck_skip(&c, "no %u-page window of the aperture is clear of the scanout surfaces", k->claim_pages);
+			else
+				st = k->run(&c);
+		}
+		struct gtt_err err = { 0 };
+		if (hw_undo_restore_to(dev, mark, &err) && st != CHECK_FAIL)
+			st = ck_fail(&c, "restoring the device after the check: %s", err.msg);
+		for (unsigned a = 0; a < c.n_allocs; a++) {
+			hw_free_test_pages(dev, c.allocs[a].n, c.allocs[a].pages);
+			dev->env->free(dev->env, c.allocs[a].pages);
+		}
+		if (st != CHECK_PASS && !c.reason[0])
+			gtt_snprintf(c.reason, sizeof(c.reason), "%s without a reason", check_status_name(st));
+		r->status = st;
+		gtt_snprintf(r->reason, sizeof(r->reason), "%s", st == CHECK_PASS ? "" : c.reason);
+		r->ns = dev->env->now_ns(dev->env) - t0;
+		if (o->progress)
+			o->progress(o->ctx, i, n, k, r);
+	}
+	return i;
+}
+
+void runner_totals(const struct check_result *r, size_t n, size_t ran, struct run_totals *t)
+{
+	*t = (struct run_totals){ 0 };
+	for (size_t i = 0; i < n; i++) {
+		if (i >= ran) {
+			t->notrun++;
+			continue;
+		}
+		t->pass += r[i].status == CHECK_PASS;
+		t->fail += r[i].status == CHECK_FAIL;
+		t->skip += r[i].status == CHECK_SKIP;
+		t->ns += r[i].ns;
+	}
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The check runner: selects checks, gives each its claim, runs it, restores
+ * the device from the undo log whatever the outcome, and times it.
+ * Freestanding; the reporters turn its results into text.
+ */
+#ifndef HARNESS_RUNNER_H
+#define HARNESS_RUNNER_H
+
+#include "harness/check.h"
+
+struct check_result {
+	const struct check *check;
+	enum check_status status;
+	char reason[256];
+	uint64_t ns;
+};
+
+#define RUNNER_MAX_EXCLUDE 16
+
+struct runner_opts {
+	uint64_t seed;
+	const struct check_faults *faults;	/* tests only */
+	/* GGTT ranges no check may claim (scanout surfaces on real hardware) */
+	uint64_t exclude[RUNNER_MAX_EXCLUDE][2];	/* [start, end) */
+	unsigned n_exclude;
+	volatile int *cancel;			/* set from a signal handler: stop after the current check */
+	/* called before (result NULL) and after each check */
+	void (*progress)(void *ctx, size_t index, size_t total, const struct check *c, const struct check_result *r);
+	void *ctx;
+};
+
+/* Does a name match a glob of `*` and `?`? */
+bool runner_glob(const char *pattern, const char *name);
+
+/*
+ * Checks selected by a comma-separated list of suite names, check names and
+ * globs (NULL or "" selects all), in table order. Returns how many; a pattern
+ * that selects nothing is an error (GTT_EINVAL naming it).
+ */
+int runner_select(const char *spec, const struct check **out, size_t cap, size_t *n, struct gtt_err *err);
+
+/* Run the selected checks; results[i] for sel[i]. Returns how many ran before a cancel. */
+size_t runner_run(struct hw_device *dev, const struct check *const *sel, size_t n, const struct runner_opts *o,
+		  struct check_result *results);
+
+struct run_totals {
+	unsigned pass, fail, skip, notrun;
+	uint64_t ns;
+};
+void runner_totals(const struct check_result *r, size_t n, size_t ran, struct run_totals *t);
+
+const char *check_status_name(enum check_status s);
+
+#endif

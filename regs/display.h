@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Display plane registers gttlab reads to find the GGTT ranges a plane scans
+ * out, so that no check touches them (i915 display/i9xx_plane_regs.h,
+ * skl_universal_plane_regs.h, intel_cursor_regs.h, intel_display_regs.h).
+ * Pipes are 0x1000 apart; pipe C exists from Ivy Bridge on.
+ */
+#ifndef REGS_DISPLAY_H
+#define REGS_DISPLAY_H
+
+#define PIPE_OFFSET(pipe)		((pipe) * 0x1000u)
+
+/* gen6-8 primary planes */
+#define _DSPACNTR			0x70180
+#define   DISP_ENABLE			(1u << 31)
+#define _DSPASTRIDE			0x70188	/* bytes, low 6 bits ignored */
+#define _DSPASURF			0x7019c
+#define   DISP_ADDR_MASK		0xfffff000u
+#define DSPCNTR(pipe)			(_DSPACNTR + PIPE_OFFSET(pipe))
+#define DSPSTRIDE(pipe)			(_DSPASTRIDE + PIPE_OFFSET(pipe))
+#define DSPSURF(pipe)			(_DSPASURF + PIPE_OFFSET(pipe))
+#define _PIPEASRC			0x6001c	/* (width - 1) << 16 | (height - 1) */
+#define PIPESRC(pipe)			(_PIPEASRC + PIPE_OFFSET(pipe))
+
+/* gen9 universal planes: plane n (1..3) at +0x100 * (n - 1) */
+#define _PLANE_CTL_1_A			0x70180
+#define   PLANE_CTL_ENABLE		(1u << 31)
+#define   PLANE_CTL_TILED_SHIFT		10		/* 0 linear, 1 X, 4 Y, 5 Yf */
+#define   PLANE_CTL_TILED_MASK		(7u << 10)
+#define _PLANE_STRIDE_1_A		0x70188	/* 64-byte units linear, tile widths tiled */
+#define _PLANE_SIZE_1_A			0x70190	/* (height - 1) << 16 | (width - 1) */
+#define _PLANE_SURF_1_A			0x7019c
+#define   PLANE_SURF_ADDR_MASK		0xfffff000u
+#define PLANE_REG(reg, pipe, plane)	((reg) + PIPE_OFFSET(pipe) + 0x100u * ((plane) - 1))
+
+/* cursors */
+#define _CURACNTR			0x70080
+#define _CURABASE			0x70084
+#define   MCURSOR_MODE_MASK		0x27u
+#define _CURBCNTR_SNB			0x700c0	/* SNB: pipe B cursor */
+#define _CURBBASE_SNB			0x700c4
+#define CURCNTR_IVB(pipe)		(_CURACNTR + PIPE_OFFSET(pipe))
+#define CURBASE_IVB(pipe)		(_CURABASE + PIPE_OFFSET(pipe))
+#define CURSOR_MAX_BYTES		(256u * 256u * 4u)
+
+#endif
