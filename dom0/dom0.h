@@ -35,6 +35,7 @@ struct dom0_faults {
 	bool keep_released_slots;	/* a reduction leaves the released slots mapped */
 	bool corrupt_pool_pitch;	/* the pool fence gets the guest's pitch plus 128 bytes */
 	bool swap_resize_sides;		/* a resize grows/shrinks on the wrong sides */
+	bool no_ladder;			/* guest CPU access goes through the shared aperture, not the ladder map */
 };
 
 struct dom0_config {

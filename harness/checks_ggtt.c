@@ -99,7 +99,7 @@ enum check_status check_invalidate(struct check_ctx *c)
 	if (ck_map(c, c->claim_gm, &pg[0], 1) || ck_aperture_read(c, c->claim_gm, &b, 1))	/* primes the TLB */
 		return CHECK_FAIL;
 	if (b != 0x11)
-		return ck_fail(c, "after mapping page A at PTE %llu and invalidating, GM 0x%llx reads 0x%02x, not A's 0x11",
+		return ck_fail(c, "after mapping page A at PTE %llu and the GFX_FLSH_CNTL_GEN6 (0x101008) invalidate, GM 0x%llx reads 0x%02x, not A's 0x11",
 			       (unsigned long long)idx, (unsigned long long)c->claim_gm, b);
 	if (hw_pte_encode(c->dev->info.plat, pg[1].phys, HW_CACHE_NONE, &pb, &err))
 		return ck_error(c, "PTE encode", &err);

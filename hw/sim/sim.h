@@ -95,7 +95,11 @@ bool sim_trace_get(const struct sim_device *sim, size_t i, struct sim_trace_entr
 uint64_t sim_access_count(const struct sim_device *sim, enum sim_access kind);
 const char *sim_access_name(enum sim_access kind);
 
-/* Fault injection. A dropped write is lost silently, as a posted write can be. */
+/*
+ * Fault injection. A dropped write is lost silently, as a posted write can be;
+ * a stuck register takes the value at once (a PTE one at the next flush) and
+ * ignores every write after.
+ */
 int sim_fault_drop_writes(struct sim_device *sim, uint32_t off, int count /* -1: always */);
 int sim_fault_stick(struct sim_device *sim, uint32_t off, uint32_t value);
 void sim_fault_clear(struct sim_device *sim);

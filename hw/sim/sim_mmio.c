@@ -174,6 +174,15 @@ int sim_fault_stick(struct sim_device *sim, uint32_t off, uint32_t value)
 	}
 	f->stick = true;
 	f->value = value;
+	/* the register holds the value for the hardware too, not only for reads */
+	uint64_t g;
+	if (in_regs(off) && off % 4 == 0)
+		sim->regs[off / 4] = value;
+	else if (in_gsm(sim, off, &g)) {
+		for (unsigned b = 0; b < 4; b++)
+			sim->gsm[g + b] = (uint8_t)(value >> (8 * b));
+		mark_dirty(sim, g / sim->plat->pte_size);
+	}
 	return GTT_OK;
 }
 

@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Proof that every check can fail: each runs against the model with the fault
+ * it exists to catch injected (a dropped flush, a stuck or dropped register
+ * write, a corrupted fence pitch, a half-written fence, a mediator that swaps
+ * two PTEs of a switch copy, ignores the ladder map, corrupts the pool fence,
+ * resizes on the wrong side or leaves a released slot mapped) and must fail
+ * with a reason naming the register or the entry. Without the fault it passes.
+ */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "harness/runner.h"
+#include "regs/mmio.h"
+#include "tests/dom0_helpers.h"
+
+typedef void (*inject_fn)(struct hw_device *dev, struct sim_device *sim, uint64_t claim_index);
+
+static const struct check *find(const char *name)
+{
+	for (size_t i = 0; i < gtt_num_checks; i++)
+		if (!strcmp(gtt_checks[i].name, name))
+			return &gtt_checks[i];
+	cr_assert_fail("no check %s", name);
+	return NULL;
+}
+
+static struct check_result run_one(const char *spec, const char *name, inject_fn inject, const struct check_faults *f)
+{
+	struct hw_device *dev = t_open(spec);
+	struct sim_device *sim = t_sim(dev);
+	const struct check *sel[1] = { find(name) };
+	struct runner_opts o = { .faults = f };
+	struct check_result r = { 0 };
+
+	/* with no scanout to avoid, the runner claims from the middle of the aperture */
+	if (inject)
+		inject(dev, sim, dev->info.aperture_size / 2 / 4096);
+	cr_assert_eq(runner_run(dev, sel, 1, &o, &r), 1);
+	hw_close(dev);
+	return r;
+}
+
+static void expect_caught(const char *spec, const char *name, inject_fn inject, const struct check_faults *f,
+			  const char *needle)
+{
+	struct check_result clean = run_one(spec, name, NULL, NULL);
+	cr_assert_eq(clean.status, CHECK_PASS, "%s on %s without a fault: %s", name, spec, clean.reason);
+	struct check_result r = run_one(spec, name, inject, f);
+	cr_expect_eq(r.status, CHECK_FAIL, "%s on %s did not catch its fault (%s)", name, spec, r.reason);
+	cr_expect(strstr(r.reason, needle), "%s: reason '%s' does not name '%s'", name, r.reason, needle);
+}
+
+static uint32_t pte_off(struct hw_device *dev, uint64_t index)
+{
+	return dev->info.gsm_offset + (uint32_t)(index * dev->info.pte_size);
+}
+
+static void stick_claim_pte(struct hw_device *dev, struct sim_device *sim, uint64_t idx)
+{
+	sim_fault_stick(sim, pte_off(dev, idx), 0x7ffff001);
+}
+
+static void stick_pte_5(struct hw_device *dev, struct sim_device *sim, uint64_t idx)
+{
+	sim_fault_stick(sim, pte_off(dev, idx + 5), 0);
+}
+
+static void drop_claim_pte(struct hw_device *dev, struct sim_device *sim, uint64_t idx)
+{
+	/* the PTE write is lost: the old (scratch) entry stays */
+	sim_fault_drop_writes(sim, pte_off(dev, idx), -1);
+	if (dev->info.pte_size == 8)
+		sim_fault_drop_writes(sim, pte_off(dev, idx) + 4, -1);
+}
+
+static void drop_flush(struct hw_device *dev, struct sim_device *sim, uint64_t idx)
+{
+	(void)dev;
+	(void)idx;
+	sim_fault_drop_writes(sim, GFX_FLSH_CNTL_GEN6, -1);
+}
+
+static void guard_invalid(struct hw_device *dev, struct sim_device *sim, uint64_t idx)
+{
+	(void)idx;
+	sim_fault_stick(sim, pte_off(dev, dev->info.n_ptes - 1), 0);
+}
+
+static void stick_fence_3(struct hw_device *dev, struct sim_device *sim, uint64_t idx)
+{
+	(void)dev;
+	(void)idx;
+	sim_fault_stick(sim, FENCE_REG_GEN6_LO(3), 0);
+}
+
+/* The fence's HI word with its pitch field off by one: a corrupted pitch. */
+static void corrupt_pitch_x(struct hw_device *dev, struct sim_device *sim, uint64_t idx)
+{
+	(void)dev;
+	uint32_t end = (uint32_t)(idx * 4096 + 16 * 4096 - 4096);
+	sim_fault_stick(sim, FENCE_REG_GEN6_HI(0), end | (2048 / 128 - 1 - 1));
+}
+
+static void corrupt_pitch_y(struct hw_device *dev, struct sim_device *sim, uint64_t idx)
+{
+	(void)dev;
+	uint32_t end = (uint32_t)(idx * 4096 + 16 * 4096 - 4096);
+	sim_fault_stick(sim, FENCE_REG_GEN6_HI(0), end | (512 / 128 - 1 - 1));
+}
+
+/* Disabling never lands: fence 0 stays as programmed. */
+static void fence_stuck_on(struct hw_device *dev, struct sim_device *sim, uint64_t idx)
+{
+	(void)dev;
+	uint32_t start = (uint32_t)(idx * 4096), end = start + 16 * 4096 - 4096;
+	sim_fault_stick(sim, FENCE_REG_GEN6_LO(0), start | 1);
+	sim_fault_stick(sim, FENCE_REG_GEN6_HI(0), end | (2048 / 128 - 1));
+}
+
+/* The LO=0 step is lost: the old valid LO meets the new HI. */
+static void half_write(struct hw_device *dev, struct sim_device *sim, uint64_t idx)
+{
+	(void)dev;
+	sim_fault_stick(sim, FENCE_REG_GEN6_LO(0), (uint32_t)(idx * 4096) | 1);
+}
+
+Test(check_faults, ggtt_pte_readback_stuck_pte) { expect_caught("sim:skl", "ggtt-pte-readback", stick_claim_pte, NULL, "PTE "); }
+Test(check_faults, ggtt_high_address_bits_dropped_pte) { expect_caught("sim:skl", "ggtt-high-address-bits", drop_claim_pte, NULL, "PTE "); }
+Test(check_faults, ggtt_invalidate_dropped_flush) { expect_caught("sim:skl", "ggtt-invalidate", drop_flush, NULL, "GFX_FLSH_CNTL_GEN6"); }
+Test(check_faults, ggtt_invalidate_dropped_flush_hsw) { expect_caught("sim:hsw", "ggtt-invalidate", drop_flush, NULL, "GFX_FLSH_CNTL_GEN6"); }
+Test(check_faults, ggtt_scratch_fill_stuck_pte) { expect_caught("sim:hsw", "ggtt-scratch-fill", stick_pte_5, NULL, "PTE "); }
+Test(check_faults, ggtt_guard_page_invalid) { expect_caught("sim:skl", "ggtt-guard-page", guard_invalid, NULL, "PTE 1048575"); }
+Test(check_faults, fence_readback_stuck_register) { expect_caught("sim:skl", "fence-readback", stick_fence_3, NULL, "FENCE_REG_GEN6_LO/HI at 0x100018"); }
+Test(check_faults, fence_x_detile_corrupt_pitch) { expect_caught("sim:skl", "fence-x-detile", corrupt_pitch_x, NULL, "FENCE_REG_GEN6_LO_0"); }
+Test(check_faults, fence_y_detile_corrupt_pitch) { expect_caught("sim:hsw", "fence-y-detile", corrupt_pitch_y, NULL, "FENCE_REG_GEN6_LO_0"); }
+Test(check_faults, fence_disable_linear_stuck_on) { expect_caught("sim:skl", "fence-disable-linear", fence_stuck_on, NULL, "FENCE_REG_GEN6_LO_0"); }
+Test(check_faults, fence_write_order_half_written) { expect_caught("sim:skl", "fence-write-order", half_write, NULL, "FENCE_REG_GEN6_HI_0"); }
+Test(check_faults, aperture_rw_stuck_pte) { expect_caught("sim:skl", "aperture-rw", stick_pte_5, NULL, "PTE "); }
+
+Test(check_faults, shadow_copy_switch_swapped_copy)
+{
+	struct check_faults f = { .dom0 = { .swap_copy_pair = true } };
+	expect_caught("sim:skl", "shadow-copy-switch", NULL, &f, "physical PTE");
+}
+
+Test(check_faults, shadow_copy_ladder_ignored)
+{
+	struct check_faults f = { .dom0 = { .no_ladder = true } };
+	expect_caught("sim:hsw", "shadow-copy-ladder", NULL, &f, "PTE ");
+}
+
+Test(check_faults, fence_pool_corrupt_pitch)
+{
+	struct check_faults f = { .dom0 = { .corrupt_pool_pitch = true } };
+	expect_caught("sim:skl", "fence-pool-guest-fence", NULL, &f, "FENCE_REG_GEN6_LO_4");
+}
+
+Test(check_faults, slot_resize_algorithm_wrong_side)
+{
+	struct check_faults f = { .dom0 = { .swap_resize_sides = true } };
+	expect_caught("sim:skl", "slot-resize-algorithm", NULL, &f, "slots");
+}
+
+Test(check_faults, slot_resize_release_left_mapped, .timeout = 60)
+{
+	struct check_faults f = { .dom0 = { .keep_released_slots = true } };
+	expect_caught("sim:hsw", "slot-resize-release", NULL, &f, "PTE ");
+}
+
+/* Every check of the table has a test above: the list is kept complete. */
+Test(check_faults, every_check_has_a_fault_test)
+{
+	static const char *const covered[] = {
+		"ggtt-pte-readback", "ggtt-high-address-bits", "ggtt-invalidate", "ggtt-scratch-fill", "ggtt-guard-page",
+		"fence-readback", "fence-x-detile", "fence-y-detile", "fence-disable-linear", "fence-write-order",
+		"aperture-rw", "shadow-copy-switch", "shadow-copy-ladder", "fence-pool-guest-fence", "slot-resize-algorithm",
+		"slot-resize-release",
+	};
+	for (size_t i = 0; i < gtt_num_checks; i++) {
+		bool found = false;
+		for (size_t k = 0; k < sizeof(covered) / sizeof(covered[0]); k++)
+			found |= !strcmp(covered[k], gtt_checks[i].name);
+		cr_expect(found, "check %s has no fault-injection test", gtt_checks[i].name);
+	}
+}
