@@ -1,0 +1,306 @@
+/* SPDX-License-Identifier: MIT */
+/* The check runner, its reporters and gttlab check. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/report.h"
+#include "harness/runner.h"
+#include "hw/ggtt.h"
+#include "hw/scanout.h"
+#include "regs/display.h"
+#include "tests/dom0_helpers.h"
+
+static uint64_t rogue_index;
+
+/* A check that writes a PTE outside its claim: the helper must refuse and fail it. */
+static enum check_status rogue(struct check_ctx *c)
+{
+	rogue_index = c->claim_gm / 4096 + c->claim_pages;	/* one past the end */
+	if (ck_pte_write(c, rogue_index, 0x1001))
+		return CHECK_FAIL;
+	return CHECK_PASS;
+}
+
+Test(runner, a_check_cannot_touch_outside_its_claim)
+{
+	struct hw_device *dev = t_open("sim:skl");
+	static const struct check k = { "rogue", "test", "writes outside its claim", 0, 4, 0, rogue };
+	const struct check *sel[1] = { &k };
+	struct runner_opts o = { 0 };
+	struct check_result r;
+	uint64_t before;
+
+	hw_ggtt_read_pte(dev, dev->info.aperture_size / 2 / 4096 + 4, &before, NULL);
+	cr_assert_eq(runner_run(dev, sel, 1, &o, &r), 1);
+	cr_expect_eq(r.status, CHECK_FAIL);
+	cr_expect(strstr(r.reason, "outside its claim") && strstr(r.reason, "PTE index"), "%s", r.reason);
+	uint64_t after;
+	hw_ggtt_read_pte(dev, rogue_index, &after, NULL);
+	cr_expect_eq(after, before, "the refused PTE write reached the device");
+	hw_close(dev);
+}
+
+Test(runner, the_device_is_restored_whatever_the_outcome)
+{
+	struct d0 t;
+	size_t n1, n2, n;
+	const struct check *sel[64];
+	struct check_faults f = { .dom0 = { .swap_copy_pair = true, .keep_released_slots = true } };
+
+	t.dev = t_open("sim:hsw");
+	t.sim = t_sim(t.dev);
+	uint8_t *before = d0_capture(&t, &n1);
+	cr_assert_eq(runner_select(NULL, sel, 64, &n, NULL), 0);
+	struct check_result *r = calloc(n, sizeof(*r));
+	sim_fault_drop_writes(t.sim, 0x101008, 3);	/* some checks fail on their first flushes */
+	struct runner_opts o = { .faults = &f };
+	cr_assert_eq(runner_run(t.dev, sel, n, &o, r), n);
+	struct run_totals tot;
+	runner_totals(r, n, n, &tot);
+	cr_assert_gt(tot.fail, 0, "nothing failed: the test proves nothing");
+	sim_fault_clear(t.sim);
+	uint8_t *after = d0_capture(&t, &n2);
+	for (size_t i = 0; i < n1; i++)
+		cr_assert_eq(after[i], before[i], "byte %zu of GSM+fences differs after %u failing and %u passing checks", i,
+			     tot.fail, tot.pass);
+	free(r);
+	free(before);
+	free(after);
+	hw_close(t.dev);
+}
+
+Test(runner, claims_keep_off_an_enabled_plane)
+{
+	struct hw_device *dev = t_open("sim:skl");
+	struct sim_device *s = t_sim(dev);
+	uint64_t mid = dev->info.aperture_size / 2;
+
+	/* a 1920x1080 linear primary plane scanning out from the middle of the aperture */
+	sim_mmio_write32(s, _PLANE_CTL_1_A, PLANE_CTL_ENABLE);
+	sim_mmio_write32(s, _PLANE_STRIDE_1_A, 1920 * 4 / 64);
+	sim_mmio_write32(s, _PLANE_SIZE_1_A, (1079u << 16) | 1919u);
+	sim_mmio_write32(s, _PLANE_SURF_1_A, (uint32_t)mid);
+	struct hw_scanout sc[4];
+	size_t n = hw_scanout_ranges(dev, sc, 4);
+	cr_assert_eq(n, 1);
+	cr_expect(sc[0].start <= mid && sc[0].end >= mid + 1920 * 4 * 1080, "range 0x%llx-0x%llx",
+		  (unsigned long long)sc[0].start, (unsigned long long)sc[0].end);
+	struct runner_opts o = { .n_exclude = 1 };
+	o.exclude[0][0] = sc[0].start;
+	o.exclude[0][1] = sc[0].end;
+	const struct check *sel[16];
+	size_t k;
+	cr_assert_eq(runner_select("ggtt,aperture,fence", sel, 16, &k, NULL), 0);
+	struct check_result r[16];
+	cr_assert_eq(sim_trace_start(s, 1 << 20), 0);
+	runner_run(dev, sel, k, &o, r);
+	struct sim_trace_entry e;
+	for (size_t i = 0; sim_trace_get(s, i, &e); i++) {
+		if (e.kind != SIM_MMIO_WRITE || e.addr < dev->info.gsm_offset)
+			continue;
+		uint64_t gm = (e.addr - dev->info.gsm_offset) / dev->info.pte_size * 4096;
+		cr_assert(gm < sc[0].start || gm >= sc[0].end, "a check wrote the PTE of GM 0x%llx, behind the plane",
+			  (unsigned long long)gm);
+	}
+	for (size_t i = 0; i < k; i++)
+		cr_expect_neq(r[i].status, CHECK_FAIL, "%s: %s", r[i].check->name, r[i].reason);
+	/* the Dom0 checks cannot keep off a plane in the guest areas: they skip, saying why */
+	cr_assert_eq(runner_select("shadow-copy-switch", sel, 16, &k, NULL), 0);
+	runner_run(dev, sel, k, &o, r);
+	cr_expect_eq(r[0].status, CHECK_SKIP);
+	cr_expect(strstr(r[0].reason, "scanout surface"), "%s", r[0].reason);
+	hw_close(dev);
+}
+
+Test(runner, selection_by_suite_name_and_glob)
+{
+	const struct check *sel[64];
+	size_t n;
+	struct gtt_err err = { 0 };
+
+	cr_assert_eq(runner_select("fence", sel, 64, &n, NULL), 0);
+	cr_expect_eq(n, 5);
+	cr_assert_eq(runner_select("fence-*", sel, 64, &n, NULL), 0);
+	cr_expect_eq(n, 6, "fence-* also matches fence-pool-guest-fence");
+	cr_assert_eq(runner_select("ggtt-guard-page,slot-resize", sel, 64, &n, NULL), 0);
+	cr_expect_eq(n, 3);
+	cr_expect_eq(runner_select("nothing-*", sel, 64, &n, &err), GTT_EINVAL);
+	cr_expect(strstr(err.msg, "nothing-*"), "%s", err.msg);
+	cr_expect(runner_glob("*-detile", "fence-y-detile"));
+	cr_expect(runner_glob("f?nce*", "fence-readback"));
+	cr_expect(!runner_glob("fence", "fence-readback"));
+	for (size_t i = 0; i < gtt_num_checks; i++)
+		for (const char *p = gtt_checks[i].name; *p; p++)
+			cr_expect((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-',
+				  "check name %s is not [a-z0-9-]", gtt_checks[i].name);
+}
+
+/* ---- reports ---- */
+
+struct buf {
+	char *s;
+	size_t n, cap;
+};
+
+static void buf_write(void *ctx, const char *s, size_t n)
+{
+	struct buf *b = ctx;
+	if (b->n + n + 1 > b->cap) {
+		b->cap = (b->n + n + 1) * 2;
+		b->s = realloc(b->s, b->cap);
+	}
+	memcpy(b->s + b->n, s, n);
+	b->n += n;
+	b->s[b->n] = '\0';
+}
+
+/* A strict JSON well-formedness check (RFC 8259 grammar, no extensions). */
+static const char *ws(const char *p) { while (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t') p++; return p; }
+static const char *value(const char *p);
+static const char *string(const char *p)
+{
+	if (*p++ != '"')
+		return NULL;
+	while (*p && *p != '"') {
+		if ((unsigned char)*p < 0x20)
+			return NULL;
+		if (*p == '\\') {
+			p++;
+			if (*p == 'u') {
+				for (int i = 1; i <= 4; i++)
+					if (!strchr("0123456789abcdefABCDEF", p[i]) || !p[i])
+						return NULL;
+				p += 4;
+			} else if (!strchr("\"\\/bfnrt", *p) || !*p) {
+				return NULL;
+			}
+		}
+		p++;
+	}
+	return *p == '"' ? p + 1 : NULL;
+}
+static const char *value(const char *p)
+{
+	p = ws(p);
+	if (*p == '"')
+		return string(p);
+	if (*p == '{' || *p == '[') {
+		char close = *p == '{' ? '}' : ']';
+		p = ws(p + 1);
+		if (*p == close)
+			return p + 1;
+		for (;;) {
+			if (close == '}') {
+				if (!(p = string(ws(p))) || *(p = ws(p)) != ':')
+					return NULL;
+				p++;
+			}
+			if (!(p = value(p)))
+				return NULL;
+			p = ws(p);
+			if (*p == close)
+				return p + 1;
+			if (*p++ != ',')
+				return NULL;
+		}
+	}
+	if (!strncmp(p, "true", 4) || !strncmp(p, "null", 4))
+		return p + 4;
+	if (!strncmp(p, "false", 5))
+		return p + 5;
+	const char *q = p;
+	if (*q == '-')
+		q++;
+	if (!(*q >= '0' && *q <= '9'))
+		return NULL;
+	while ((*q >= '0' && *q <= '9') || *q == '.' || *q == 'e' || *q == 'E' || *q == '+' || *q == '-')
+		q++;
+	return q;
+}
+
+static struct buf report(enum report_format f, struct check_result *r, size_t n)
+{
+	struct buf b = { 0 };
+	struct report_sink s = { buf_write, &b };
+	struct report_info in = { "sim:skl", "skl", 7, 1700000000, 1700000001 };
+
+	report_write(f, &s, r, n, n, &in);
+	return b;
+}
+
+Test(runner, reports_are_well_formed)
+{
+	struct check_result r[3] = {
+		{ &gtt_checks[0], CHECK_PASS, "", 1234567 },
+		{ &gtt_checks[6], CHECK_FAIL, "fence 0 (FENCE_REG_GEN6_LO_0 = 0x00100001): \"quoted\" & <angled> 'single'\\", 89 },
+		{ &gtt_checks[10], CHECK_SKIP, "needs test pages", 0 },
+	};
+	struct buf j = report(REPORT_IGT_JSON, r, 3);
+	const char *end = value(j.s);
+	cr_assert(end && !*ws(end), "results.json is not valid JSON near: %.80s", end ? end : j.s);
+	cr_expect(strstr(j.s, "\"__type__\":\"TestrunResult\",\"results_version\":10"), "%s", j.s);
+	cr_expect(strstr(j.s, "\"igt@gtt_ggtt@ggtt-pte-readback\":{\"out\":\"Starting subtest: ggtt-pte-readback\\nSubtest ggtt-pte-readback: SUCCESS (0.001s)\\n\""), "%s", j.s);
+	cr_expect(strstr(j.s, "\"result\":\"fail\"") && strstr(j.s, "\"result\":\"skip\""));
+	cr_expect(strstr(j.s, "\"time\":{\"__type__\":\"TimeAttribute\",\"start\":0.000000,\"end\":0.001234}"), "%s", j.s);
+	cr_expect(strstr(j.s, "\"\":{\"crash\":0,\"pass\":1,\"dmesg-fail\":0,\"dmesg-warn\":0,\"skip\":1,\"incomplete\":0,\"abort\":0,\"timeout\":0,\"notrun\":0,\"fail\":1,\"warn\":0}"), "%s", j.s);
+	cr_expect(strstr(j.s, "\"root\":{") && strstr(j.s, "\"igt@gtt_fence\":{") && strstr(j.s, "\"runtimes\":{\"igt@gtt_ggtt\":{\"time\""), "%s", j.s);
+
+	struct buf t = report(REPORT_TAP, r, 3);
+	cr_expect(!strncmp(t.s, "TAP version 13\n1..3\nok 1 - ggtt-pte-readback\n", 44), "%s", t.s);
+	cr_expect(strstr(t.s, "not ok 2 - fence-x-detile\n  ---\n") && strstr(t.s, "  message: 'fence 0 (FENCE_REG_GEN6_LO_0 = 0x00100001): \"quoted\" & <angled> ''single''\\'\n"), "%s", t.s);
+	cr_expect(strstr(t.s, "ok 3 - aperture-rw # SKIP needs test pages\n"), "%s", t.s);
+
+	struct buf x = report(REPORT_JUNIT, r, 3);
+	cr_expect(strstr(x.s, "<testsuites name=\"gttlab\" tests=\"3\" failures=\"1\" skipped=\"1\""), "%s", x.s);
+	cr_expect(strstr(x.s, "<failure message=\"fence 0 (FENCE_REG_GEN6_LO_0 = 0x00100001): &quot;quoted&quot; &amp; &lt;angled&gt; &apos;single&apos;\\\"/>"), "%s", x.s);
+	cr_expect(!strstr(x.s, "\"quoted\""), "unescaped quote in XML");
+	free(j.s);
+	free(t.s);
+	free(x.s);
+}
+
+Test(runner, the_json_checker_itself_rejects_bad_json)
+{
+	cr_expect(value("{\"a\":[1,2,{\"b\":\"c\\n\"}],\"d\":true}"));
+	cr_expect(!value("{\"a\":1,}"));
+	cr_expect(!value("{\"a\":\"x\ny\"}"));
+	cr_expect(!value("{a:1}"));
+}
+
+/* ---- gttlab check ---- */
+
+Test(runner, gttlab_check_exit_codes_and_formats, .timeout = 120)
+{
+	char out[1 << 16], dir[64], cmd[512];
+
+	cr_expect_eq(t_run("./build/gttlab check 2>/dev/null", out, sizeof(out)), 0, "%s", out);
+	cr_expect(strstr(out, "PASS on sim:skl (skl)") && strstr(out, "16 passed, 0 failed, 0 skipped"), "%s", out);
+	cr_expect_eq(t_run("./build/gttlab check --device sim:hsw 2>/dev/null", out, sizeof(out)), 0, "%s", out);
+	cr_expect_eq(t_run("./build/gttlab check --list", out, sizeof(out)), 0);
+	cr_expect(strstr(out, "fence-write-order") && strstr(out, "slot-resize-release"), "%s", out);
+	cr_expect_eq(t_run("./build/gttlab check --format yaml 2>&1", out, sizeof(out)), 2, "%s", out);
+	cr_expect(strstr(out, "'yaml'"), "%s", out);
+	cr_expect_eq(t_run("./build/gttlab check --run nothing 2>&1", out, sizeof(out)), 2, "%s", out);
+	cr_expect_eq(t_run("./build/gttlab check --device sim:zzz 2>&1", out, sizeof(out)), 2, "%s", out);
+	t_tmpdir(dir, sizeof(dir));
+	snprintf(cmd, sizeof(cmd), "./build/gttlab check --run ggtt --format igt-json -o %s/results.json && cat %s/results.json", dir, dir);
+	cr_expect_eq(t_run(cmd, out, sizeof(out)), 0, "%s", out);
+	const char *end = value(out);
+	cr_expect(end && !*ws(end), "results.json is not valid JSON");
+	cr_expect(strstr(out, "\"igt@gtt_ggtt@ggtt-invalidate\""), "%s", out);
+	/* a machine whose DIMMs are asymmetric but whose fences still swizzle: the detile checks fail, exit 1 */
+	uint8_t *snap = calloc(1, 2u << 20);
+	uint32_t swz = 1, c0 = 0x0808, c1 = 0x0404, arb = 0x20;
+	memcpy(snap + 0x101000, &swz, 4);
+	memcpy(snap + 0x145004, &c0, 4);
+	memcpy(snap + 0x145008, &c1, 4);
+	memcpy(snap + 0x4030, &arb, 4);
+	snprintf(cmd, sizeof(cmd), "%s/asym.mmio", dir);
+	FILE *f = fopen(cmd, "wb");
+	cr_assert(f && fwrite(snap, 1, 2u << 20, f) == 2u << 20 && !fclose(f));
+	free(snap);
+	snprintf(cmd, sizeof(cmd), "./build/gttlab --device sim:hsw --mmio-seed %s/asym.mmio check --run 'fence-?-detile' --format tap 2>/dev/null", dir);
+	cr_expect_eq(t_run(cmd, out, sizeof(out)), 1, "%s", out);
+	cr_expect(strstr(out, "not ok 1 - fence-x-detile") && strstr(out, "FENCE_REG_GEN6_LO_0"), "%s", out);
+}
