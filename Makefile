@@ -45,7 +45,7 @@ GTTLAB  := $(BUILD)/gttlab
 UNIT    := $(BUILD)/tests/unit
 LDLIBS  := -lpci
 
-.PHONY: all run test deps deps-build install-packages check-freestanding mutants clean
+.PHONY: all run test deps deps-build deps-efi install-packages check-freestanding mutants efi qemu clean
 all: $(GTTLAB) $(UNIT)
 
 $(BUILD)/%.o: %.c
@@ -96,6 +96,39 @@ run: deps-build
 	$(MAKE) --no-print-directory $(GTTLAB)
 	$(GTTLAB) check
 
+# ---- the EFI application (gnu-efi, x86_64) ----
+EFI_INC    := /usr/include/efi
+EFI_LIB    := /usr/lib
+EFI_CFLAGS := -std=c11 $(WARN) -O2 -fpic -ffreestanding -fno-stack-protector -fno-stack-check -fshort-wchar \
+	-mno-red-zone -maccumulate-outgoing-args -fno-tree-loop-distribute-patterns -DGNU_EFI_USE_MS_ABI \
+	-MMD -MP -I. -I$(EFI_INC) -I$(EFI_INC)/x86_64
+EFI_SRCS   := efi/main.c efi/efi_env.c efi/efi_files.c efi/backend_efi.c efi/pciio_sim.c efi/ivshmem_check.c efi/shim.c
+EFI_OBJS   := $(CORE_SRCS:%.c=$(BUILD)/efi/obj/%.o) $(EFI_SRCS:%.c=$(BUILD)/efi/obj/%.o)
+EFI_APP    := $(BUILD)/efi/gttlab.efi
+
+$(BUILD)/efi/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(EFI_CFLAGS) -c $< -o $@
+
+$(BUILD)/efi/gttlab.so: $(EFI_OBJS)
+	$(LD) -nostdlib -znocombreloc -T $(EFI_LIB)/elf_x86_64_efi.lds -shared -Bsymbolic -L$(EFI_LIB) \
+		$(EFI_LIB)/crt0-efi-x86_64.o $(EFI_OBJS) -lefi -lgnuefi -o $@
+
+$(EFI_APP): $(BUILD)/efi/gttlab.so
+	objcopy -j .text -j .sdata -j .data -j .rodata -j .dynamic -j .dynsym -j .rel -j .rela -j .rel.* -j .rela.* \
+		-j .reloc --target efi-app-x86_64 --subsystem=10 $< $@
+
+efi: deps-efi
+	$(MAKE) --no-print-directory $(EFI_APP)
+
+deps-efi:
+	@$(MAKE) --no-print-directory install-packages PACKAGES="gnu-efi"
+
+# Boot it in QEMU/OVMF for sim:skl and sim:hsw, and once with ivshmem (harness/qemu-run.sh).
+qemu: deps
+	$(MAKE) --no-print-directory $(EFI_APP)
+	harness/qemu-run.sh $(EFI_APP) $(BUILD)/qemu
+
 # Mutation check: each mutant breaks one fact in hw/ or the model; the tests must catch it.
 mutants: $(UNIT)
 	tests/mutants.sh
@@ -107,4 +140,4 @@ test: deps
 clean:
 	rm -rf $(BUILD)
 
--include $(CORE_OBJS:.o=.d) $(POSIX_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(FREE_OBJS:.o=.d)
+-include $(EFI_OBJS:.o=.d) $(CORE_OBJS:.o=.d) $(POSIX_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(FREE_OBJS:.o=.d)

@@ -14,6 +14,8 @@
 #include "env/env.h"
 #include "env/err.h"
 
+struct sim_device;
+
 /* A test page: a physical page the caller owns, with a CPU pointer to it. */
 struct hw_page {
 	uint64_t phys;
@@ -43,6 +45,8 @@ struct hw_backend_ops {
 	/* Optional: GPU-side access to any GGTT address; NULL where the backend has none. */
 	int (*gpu_read)(void *ctx, uint64_t gm, void *buf, size_t len);
 	int (*gpu_write)(void *ctx, uint64_t gm, const void *buf, size_t len);
+	/* Optional: the simulated device behind this backend, for its trace and fault injection. */
+	struct sim_device *(*model)(void *ctx);
 	void (*close)(void *ctx);
 };
 

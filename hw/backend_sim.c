@@ -72,6 +72,11 @@ static int s_gpu_write(void *ctx, uint64_t gm, const void *buf, size_t len)
 	return sim_gpu_write(ctx, gm, buf, len);
 }
 
+static struct sim_device *s_model(void *ctx)
+{
+	return ctx;
+}
+
 static void s_close(void *ctx)
 {
 	sim_destroy(ctx);
@@ -92,6 +97,7 @@ static const struct hw_backend_ops sim_ops = {
 	.free_pages = s_free_pages,
 	.gpu_read = s_gpu_read,
 	.gpu_write = s_gpu_write,
+	.model = s_model,
 	.close = s_close,
 };
 
@@ -129,5 +135,5 @@ const struct hw_backend_factory hw_sim_backend = {
 
 struct sim_device *hw_sim_model(const struct hw_device *dev)
 {
-	return dev->ops == &sim_ops ? dev->ctx : NULL;
+	return dev->ops->model ? dev->ops->model(dev->ctx) : NULL;
 }

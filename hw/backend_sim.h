@@ -9,7 +9,7 @@
 /* Opens "sim" (Skylake) and "sim:PLATFORM" (snb, ivb, hsw, bdw, skl, kbl). */
 extern const struct hw_backend_factory hw_sim_backend;
 
-/* The model behind a device opened with the sim backend, NULL for any other. */
+/* The model behind a device (the sim backend, or the EFI backend over the model), NULL for real hardware. */
 struct sim_device *hw_sim_model(const struct hw_device *dev);
 
 #endif

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: MIT */
+#include "efi/efi_env.h"
+#include "env/fmt.h"
+
+#include <efilib.h>
+#include <stdarg.h>
+#include <stdbool.h>
+
+static struct gtt_env env;
+static uint64_t tsc_per_ms;
+static EFI_SERIAL_IO_PROTOCOL *serial;
+
+static uint64_t rdtsc(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return (uint64_t)hi << 32 | lo;
+}
+
+static void *e_alloc(const struct gtt_env *e, size_t size)
+{
+	void *p = NULL;
+
+	(void)e;
+	if (BS->AllocatePool(EfiLoaderData, size ? size : 1, &p) != EFI_SUCCESS)
+		return NULL;
+	gtt_memset(p, 0, size);
+	return p;
+}
+
+static void e_free(const struct gtt_env *e, void *p)
+{
+	(void)e;
+	if (p)
+		BS->FreePool(p);
+}
+
+static uint64_t e_now_ns(const struct gtt_env *e)
+{
+	(void)e;
+	return tsc_per_ms ? rdtsc() * 1000000u / tsc_per_ms : 0;
+}
+
+void efi_print(const char *s)
+{
+	CHAR16 buf[256];
+	size_t n = 0;
+
+	for (const char *p = s;; p++) {
+		if (*p == '\n' && n < 254)
+			buf[n++] = L'\r';
+		if (*p)
+			buf[n++] = (CHAR16)(unsigned char)*p;
+		if (!*p || n >= 250) {
+			buf[n] = 0;
+			ST->ConOut->OutputString(ST->ConOut, buf);
+			n = 0;
+		}
+		if (!*p)
+			break;
+	}
+	if (serial) {
+		UINTN len = gtt_strlen(s);
+		serial->Write(serial, &len, (void *)s);
+	}
+}
+
+void efi_printf(const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	gtt_vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	efi_print(line);
+}
+
+static void e_log(const struct gtt_env *e, enum gtt_log_level level, const char *line)
+{
+	static const char *const tag[] = { "error", "warning", "info", "debug" };
+
+	(void)e;
+	if (level <= GTT_LOG_INFO)
+		efi_printf("gttlab: %s: %s\n", tag[level], line);
+}
+
+/* Whether a text console already runs on a UART (then ConOut reaches the serial port). */
+static bool console_on_uart(void)
+{
+	EFI_HANDLE *h = NULL;
+	UINTN n = 0;
+	bool found = false;
+
+	if (BS->LocateHandleBuffer(ByProtocol, &TextOutProtocol, NULL, &n, &h) != EFI_SUCCESS)
+		return false;
+	for (UINTN i = 0; i < n && !found; i++) {
+		EFI_DEVICE_PATH *dp;
+		if (BS->HandleProtocol(h[i], &DevicePathProtocol, (void **)&dp) != EFI_SUCCESS)
+			continue;
+		for (; !IsDevicePathEnd(dp); dp = NextDevicePathNode(dp))
+			if (DevicePathType(dp) == MESSAGING_DEVICE_PATH && DevicePathSubType(dp) == MSG_UART_DP)
+				found = true;
+	}
+	BS->FreePool(h);
+	return found;
+}
+
+const struct gtt_env *efi_env_init(void)
+{
+	/* the counter: TSC ticks in 10 ms of Stall */
+	uint64_t t0 = rdtsc();
+	BS->Stall(10000);
+	tsc_per_ms = (rdtsc() - t0) / 10;
+	/* write the serial port directly only where no console already mirrors onto it (OVMF does) */
+	if (console_on_uart() || BS->LocateProtocol(&SerialIoProtocol, NULL, (void **)&serial) != EFI_SUCCESS)
+		serial = NULL;
+	env = (struct gtt_env){ e_alloc, e_free, e_log, e_now_ns, NULL };
+	return &env;
+}

@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: MIT */
+/* Files on the volume the application was loaded from (the ESP). */
+#ifndef EFI_EFI_FILES_H
+#define EFI_EFI_FILES_H
+
+#include <efi.h>
+#include <stddef.h>
+
+/* Read a whole file (ASCII path, '\\' separators) into a new NUL-terminated buffer; NULL if absent. */
+char *efi_read_file(EFI_HANDLE image, const char *path, size_t *len);
+/* Create or replace a file, creating its directory if needed; 0 on success. */
+int efi_write_file(EFI_HANDLE image, const char *dir, const char *name, const void *data, size_t len);
+
+#endif

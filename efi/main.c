@@ -1,0 +1,337 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * gttlab.efi: boots on a test machine (or in QEMU/OVMF), runs the
+ * register-level checks on the GPU before any OS driver owns it, writes the
+ * results to the ESP and shuts the machine down.
+ *
+ * Arguments come from the load options (gttlab.efi --run fence-* --device
+ * sim:hsw) or, when started as BOOTX64.EFI with none, from gttlab.cfg beside
+ * it. Without an Intel GPU the application installs an EFI_PCI_IO_PROTOCOL
+ * backed by the simulated device and finds it like a real one.
+ */
+#include <efi.h>
+#include <efilib.h>
+
+#include "efi/backend_efi.h"
+#include "efi/efi_env.h"
+#include "efi/efi_files.h"
+#include "efi/ivshmem_check.h"
+#include "efi/pciio_sim.h"
+#include "env/fmt.h"
+#include "harness/report.h"
+#include "harness/runner.h"
+#include "hw/backend_sim.h"
+#include "hw/scanout.h"
+#include "regs/pci_config.h"
+
+#define RESULTS_DIR "\\gttlab"
+/* isa-debug-exit values: QEMU exits with (value << 1) | 1 */
+#define EXIT_PASS 0x10	/* QEMU status 33 */
+#define EXIT_FAIL 0x11	/* QEMU status 35 */
+#define EXIT_ERROR 0x12	/* QEMU status 37 */
+
+struct args {
+	const char *device, *run;
+	uint64_t seed;
+	bool ivshmem, debug_exit, no_shutdown;
+};
+
+static const char usage[] =
+	"usage: gttlab.efi [--device sim[:PLATFORM]|pci:SSSS:BB:DD.F|auto] [--run PATTERNS] [--seed N]\n"
+	"                  [--debug-exit] [--no-shutdown] [--ivshmem-check]\n"
+	"Arguments come from the load options, or from gttlab.cfg beside the application.\n"
+	"Results: \\gttlab\\summary.txt, results.tap and results.json on this volume.\n";
+
+static void outb(uint16_t port, uint8_t v)
+{
+	__asm__ volatile("outb %0, %1" : : "a"(v), "Nd"(port));
+}
+
+static void finish(const struct args *a, uint8_t code)
+{
+	if (a->debug_exit)
+		outb(0xf4, code);	/* QEMU's isa-debug-exit: leaves here when present */
+	if (a->no_shutdown)
+		return;
+	efi_print("gttlab: powering off\n");
+	RT->ResetSystem(EfiResetShutdown, EFI_SUCCESS, 0, NULL);
+}
+
+static int split(char *s, char **argv, int max)
+{
+	int n = 0;
+
+	while (*s && n < max) {
+		while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')
+			*s++ = '\0';
+		if (!*s)
+			break;
+		argv[n++] = s;
+		while (*s && *s != ' ' && *s != '\t' && *s != '\r' && *s != '\n')
+			s++;
+	}
+	return n;
+}
+
+static bool ends_with_efi(const char *s)
+{
+	size_t n = gtt_strlen(s);
+
+	return n > 4 && (s[n - 4] == '.') && (s[n - 3] | 32) == 'e' && (s[n - 2] | 32) == 'f' && (s[n - 1] | 32) == 'i';
+}
+
+/* Load options (UTF-16) as ASCII words; gttlab.cfg when there are none. */
+static int gather(EFI_HANDLE image, const struct gtt_env *env, char **argv, int max)
+{
+	EFI_LOADED_IMAGE *li;
+	int n = 0;
+
+	if (BS->HandleProtocol(image, &LoadedImageProtocol, (void **)&li) == EFI_SUCCESS && li->LoadOptions &&
+	    li->LoadOptionsSize >= 2) {
+		size_t chars = li->LoadOptionsSize / 2;
+		char *s = env->alloc(env, chars + 1);
+		for (size_t i = 0; s && i < chars; i++) {
+			CHAR16 c = ((CHAR16 *)li->LoadOptions)[i];
+			s[i] = c && c < 0x80 ? (char)c : (c ? '?' : ' ');
+		}
+		if (s)
+			n = split(s, argv, max);
+		if (n && ends_with_efi(argv[0])) {	/* the shell passes the image name first */
+			for (int i = 1; i < n; i++)
+				argv[i - 1] = argv[i];
+			n--;
+		}
+		if (n && argv[0][0] != '-')	/* firmware boot options carry no words of ours */
+			n = 0;
+	}
+	if (!n) {
+		size_t len;
+		char *cfg = efi_read_file(image, "\\EFI\\BOOT\\gttlab.cfg", &len);
+		if (!cfg)
+			cfg = efi_read_file(image, "\\gttlab.cfg", &len);
+		if (cfg) {
+			efi_print("gttlab: arguments from gttlab.cfg\n");
+			n = split(cfg, argv, max);
+		}
+	}
+	return n;
+}
+
+static int parse(int argc, char **argv, struct args *a)
+{
+	*a = (struct args){ .device = "auto" };
+	for (int i = 0; i < argc; i++) {
+		const char *o = argv[i];
+		if (!gtt_strcmp(o, "--device") && i + 1 < argc) {
+			a->device = argv[++i];
+		} else if (!gtt_strcmp(o, "--run") && i + 1 < argc) {
+			a->run = argv[++i];
+		} else if (!gtt_strcmp(o, "--seed") && i + 1 < argc) {
+			a->seed = 0;
+			for (const char *p = argv[++i]; *p >= '0' && *p <= '9'; p++)
+				a->seed = a->seed * 10 + (uint64_t)(*p - '0');
+		} else if (!gtt_strcmp(o, "--ivshmem-check")) {
+			a->ivshmem = true;
+		} else if (!gtt_strcmp(o, "--debug-exit")) {
+			a->debug_exit = true;
+		} else if (!gtt_strcmp(o, "--no-shutdown")) {
+			a->no_shutdown = true;
+		} else {
+			efi_printf("gttlab: unknown argument '%s'\n%s", o, usage);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The device string for the efi backend: a real Intel GPU, or the simulated one installed now. */
+static int resolve(const struct gtt_env *env, const char *dev, char *spec, size_t n, struct gtt_err *err)
+{
+	struct efi_pci_dev devs[64];
+	const char *plat = NULL;
+
+	if (!gtt_strncmp(dev, "pci:", 4)) {
+		gtt_snprintf(spec, n, "efi:%s", dev + 4);
+		return GTT_OK;
+	}
+	if (!gtt_strcmp(dev, "auto")) {
+		size_t k = efi_pci_list(devs, 64);
+		for (size_t i = 0; i < k; i++)
+			if (devs[i].vendor == PCI_VENDOR_ID_INTEL && devs[i].base_class == PCI_BASE_CLASS_DISPLAY) {
+				gtt_snprintf(spec, n, "efi:%04llx:%02llx:%02llx.%llx", (unsigned long long)devs[i].seg,
+					     (unsigned long long)devs[i].bus, (unsigned long long)devs[i].dev,
+					     (unsigned long long)devs[i].fn);
+				efi_printf("gttlab: Intel GPU %04x at %s\n", devs[i].device, spec + 4);
+				return GTT_OK;
+			}
+		efi_print("gttlab: no Intel GPU here: presenting the simulated Skylake through EFI_PCI_IO_PROTOCOL\n");
+		plat = "skl";
+	} else if (!gtt_strcmp(dev, "sim")) {
+		plat = "skl";
+	} else if (!gtt_strncmp(dev, "sim:", 4)) {
+		plat = dev + 4;
+	} else {
+		return gtt_err_set(err, GTT_EINVAL, "unknown device '%s': sim[:PLATFORM], pci:SSSS:BB:DD.F or auto", dev);
+	}
+	const struct gtt_platform *p = gtt_platform_by_name(plat);
+	if (!p)
+		return gtt_err_set(err, GTT_EINVAL, "unknown platform '%s' in --device %s", plat, dev);
+	EFI_HANDLE h;
+	int rc = pciio_sim_install(env, p, &h, err);
+	if (rc)
+		return rc;
+	gtt_snprintf(spec, n, "efi:%04x:00:02.0", PCIIO_SIM_SEGMENT);
+	return GTT_OK;
+}
+
+struct membuf {
+	const struct gtt_env *env;
+	char *s;
+	size_t n, cap;
+};
+
+static void mem_write(void *ctx, const char *s, size_t n)
+{
+	struct membuf *b = ctx;
+
+	if (b->n + n + 1 > b->cap) {
+		size_t cap = (b->n + n + 1) * 2;
+		char *ns = b->env->alloc(b->env, cap);
+		if (!ns)
+			return;
+		if (b->s) {
+			gtt_memcpy(ns, b->s, b->n);
+			b->env->free(b->env, b->s);
+		}
+		b->s = ns;
+		b->cap = cap;
+	}
+	gtt_memcpy(b->s + b->n, s, n);
+	b->n += n;
+	b->s[b->n] = '\0';
+}
+
+static void console_write(void *ctx, const char *s, size_t n)
+{
+	char buf[512];
+
+	(void)ctx;
+	while (n) {
+		size_t k = n < sizeof(buf) - 1 ? n : sizeof(buf) - 1;
+		gtt_memcpy(buf, s, k);
+		buf[k] = '\0';
+		efi_print(buf);
+		s += k;
+		n -= k;
+	}
+}
+
+static void progress(void *ctx, size_t i, size_t total, const struct check *c, const struct check_result *r)
+{
+	(void)ctx;
+	if (r)
+		efi_printf("[%2zu/%zu] %-4s %-26s %5llu ms  %s\n", i + 1, total, check_status_name(r->status), c->name,
+			   (unsigned long long)(r->ns / 1000000u), r->reason);
+}
+
+static void save(EFI_HANDLE image, const struct gtt_env *env, enum report_format f, const char *name,
+		 const struct check_result *r, size_t n, size_t ran, const struct report_info *info)
+{
+	struct membuf b = { env, NULL, 0, 0 };
+	struct report_sink s = { mem_write, &b };
+
+	report_write(f, &s, r, n, ran, info);
+	if (!b.s || efi_write_file(image, RESULTS_DIR, name, b.s, b.n))
+		efi_printf("gttlab: could not write %s\\%s on the boot volume\n", RESULTS_DIR, name);
+	env->free(env, b.s);
+}
+
+/* The GGTT range behind the GOP framebuffer, if it lies in the aperture. */
+static void gop_exclusion(struct hw_device *dev, struct runner_opts *o)
+{
+	EFI_GRAPHICS_OUTPUT_PROTOCOL *gop;
+
+	if (BS->LocateProtocol(&GraphicsOutputProtocol, NULL, (void **)&gop) != EFI_SUCCESS || !gop->Mode)
+		return;
+	uint64_t fb = gop->Mode->FrameBufferBase, size = gop->Mode->FrameBufferSize;
+	if (fb < dev->info.bar2_base || fb >= dev->info.bar2_base + dev->info.aperture_size || o->n_exclude >= RUNNER_MAX_EXCLUDE)
+		return;
+	uint64_t gm = fb - dev->info.bar2_base;
+	o->exclude[o->n_exclude][0] = gm > (1u << 20) ? gm - (1u << 20) : 0;
+	o->exclude[o->n_exclude][1] = gm + size + (1u << 20);
+	o->n_exclude++;
+	efi_printf("gttlab: keeping off GGTT 0x%llx+0x%llx behind the GOP framebuffer\n", (unsigned long long)gm,
+		   (unsigned long long)size);
+}
+
+/* Called by crt0-efi-x86_64.o with the System V ABI (not EFIAPI). */
+EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab);
+EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
+{
+	char *argv[32];
+	struct args a;
+	struct gtt_err err = { 0 };
+
+	InitializeLib(image, systab);
+	const struct gtt_env *env = efi_env_init();
+	efi_print("gttlab.efi: register-level checks of the GGTT, aperture and fences\n");
+	int argc = gather(image, env, argv, 32);
+	if (parse(argc, argv, &a)) {
+		finish(&a, EXIT_ERROR);
+		return EFI_INVALID_PARAMETER;
+	}
+	if (a.ivshmem) {
+		char reason[160];
+		int rc = ivshmem_check(reason, sizeof(reason));
+		efi_printf("gttlab: ivshmem raw-BAR check: %s: %s\n", rc ? "FAIL" : "PASS", reason);
+		efi_write_file(image, RESULTS_DIR, "ivshmem.txt", reason, gtt_strlen(reason));
+		finish(&a, rc ? EXIT_FAIL : EXIT_PASS);
+		return EFI_SUCCESS;
+	}
+
+	const struct check *sel[64];
+	size_t n;
+	char spec[64];
+	struct hw_device *dev = NULL;
+	static const struct hw_backend_factory *const backends[] = { &hw_efi_backend };
+	if (runner_select(a.run, sel, 64, &n, &err) || resolve(env, a.device, spec, sizeof(spec), &err) ||
+	    hw_open(env, spec, backends, 1, NULL, &dev, &err)) {
+		efi_printf("gttlab: %s\n", err.msg);
+		efi_write_file(image, RESULTS_DIR, "error.txt", err.msg, gtt_strlen(err.msg));
+		finish(&a, EXIT_ERROR);
+		return EFI_DEVICE_ERROR;
+	}
+	efi_printf("gttlab: %s: %s (gen %u), device 0x%04x, %llu MiB GGTT, %llu MiB aperture, %u fences; %zu checks\n", a.device,
+		   dev->info.plat->name, dev->info.plat->gen, dev->info.devid, (unsigned long long)(dev->info.ggtt_size >> 20),
+		   (unsigned long long)(dev->info.aperture_size >> 20), dev->info.num_fences, n);
+
+	struct runner_opts o = { .seed = a.seed, .progress = progress };
+	if (!hw_sim_model(dev)) {
+		struct hw_scanout sc[RUNNER_MAX_EXCLUDE];
+		size_t k = hw_scanout_ranges(dev, sc, RUNNER_MAX_EXCLUDE - 1);
+		for (size_t i = 0; i < k; i++) {
+			o.exclude[i][0] = sc[i].start;
+			o.exclude[i][1] = sc[i].end;
+		}
+		o.n_exclude = (unsigned)k;
+		gop_exclusion(dev, &o);
+	}
+	struct check_result *res = env->alloc(env, sizeof(*res) * (n ? n : 1));
+	for (size_t i = 0; i < n; i++)
+		res[i].check = sel[i];
+	uint64_t t0 = env->now_ns(env);
+	size_t ran = runner_run(dev, sel, n, &o, res);
+	struct run_totals t;
+	runner_totals(res, n, ran, &t);
+	struct report_info info = { a.device, dev->info.plat->name, a.seed, 0, 0 };
+	struct report_sink con = { console_write, NULL };
+	report_write(REPORT_HUMAN, &con, res, n, ran, &info);
+	save(image, env, REPORT_HUMAN, "summary.txt", res, n, ran, &info);
+	save(image, env, REPORT_TAP, "results.tap", res, n, ran, &info);
+	save(image, env, REPORT_IGT_JSON, "results.json", res, n, ran, &info);
+	efi_printf("gttlab: verdict %s, %u passed, %u failed, %u skipped, checks took %llu ms; every PTE and fence restored\n",
+		   t.fail ? "FAIL" : "PASS", t.pass, t.fail, t.skip, (unsigned long long)((env->now_ns(env) - t0) / 1000000u));
+	hw_close(dev);
+	finish(&a, t.fail ? EXIT_FAIL : EXIT_PASS);
+	return t.fail ? EFI_ABORTED : EFI_SUCCESS;
+}

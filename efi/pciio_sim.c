@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: MIT */
+#include "efi/pciio_sim.h"
+
+#include <efilib.h>
+
+struct pciio_sim {
+	EFI_PCI_IO_PROTOCOL proto;	/* first: the protocol pointer is the instance */
+	struct sim_device *sim;
+};
+
+static unsigned width_bytes(EFI_PCI_IO_PROTOCOL_WIDTH w)
+{
+	switch (w) {
+	case EfiPciIoWidthUint8: return 1;
+	case EfiPciIoWidthUint16: return 2;
+	case EfiPciIoWidthUint32: return 4;
+	case EfiPciIoWidthUint64: return 8;
+	default: return 0;
+	}
+}
+
+static struct sim_device *me(EFI_PCI_IO_PROTOCOL *p)
+{
+	return ((struct pciio_sim *)p)->sim;
+}
+
+static EFI_STATUS EFIAPI mem_read(EFI_PCI_IO_PROTOCOL *p, EFI_PCI_IO_PROTOCOL_WIDTH w, UINT8 bar, UINT64 off,
+				  UINTN count, VOID *buf)
+{
+	unsigned b = width_bytes(w);
+	uint8_t *out = buf;
+
+	if (!b || (bar != 0 && bar != 2))
+		return EFI_INVALID_PARAMETER;
+	if (bar == 2) {
+		sim_aperture_read(me(p), off, buf, count * b);
+		return EFI_SUCCESS;
+	}
+	for (UINTN i = 0; i < count; i++, off += b, out += b) {
+		if (b == 8) {
+			uint64_t v = sim_mmio_read64(me(p), (uint32_t)off);
+			gtt_memcpy(out, &v, 8);
+		} else if (b == 4) {
+			uint32_t v = sim_mmio_read32(me(p), (uint32_t)off);
+			gtt_memcpy(out, &v, 4);
+		} else {
+			uint32_t v = sim_mmio_read32(me(p), (uint32_t)off & ~3u) >> (8 * (off & 3));
+			gtt_memcpy(out, &v, b);
+		}
+	}
+	return EFI_SUCCESS;
+}
+
+static EFI_STATUS EFIAPI mem_write(EFI_PCI_IO_PROTOCOL *p, EFI_PCI_IO_PROTOCOL_WIDTH w, UINT8 bar, UINT64 off,
+				   UINTN count, VOID *buf)
+{
+	unsigned b = width_bytes(w);
+	const uint8_t *in = buf;
+
+	if (!b || (bar != 0 && bar != 2))
+		return EFI_INVALID_PARAMETER;
+	if (bar == 2) {
+		sim_aperture_write(me(p), off, buf, count * b);
+		return EFI_SUCCESS;
+	}
+	if (b < 4)
+		return EFI_UNSUPPORTED;	/* the GPU's registers are 32-bit */
+	for (UINTN i = 0; i < count; i++, off += b, in += b) {
+		if (b == 8) {
+			uint64_t v;
+			gtt_memcpy(&v, in, 8);
+			sim_mmio_write64(me(p), (uint32_t)off, v);
+		} else {
+			uint32_t v;
+			gtt_memcpy(&v, in, 4);
+			sim_mmio_write32(me(p), (uint32_t)off, v);
+		}
+	}
+	return EFI_SUCCESS;
+}
+
+static EFI_STATUS EFIAPI cfg_read(EFI_PCI_IO_PROTOCOL *p, EFI_PCI_IO_PROTOCOL_WIDTH w, UINT32 off, UINTN count, VOID *buf)
+{
+	unsigned b = width_bytes(w);
+	uint8_t *out = buf;
+
+	if (!b || b == 8)
+		return EFI_INVALID_PARAMETER;
+	for (UINTN i = 0; i < count; i++, off += b, out += b) {
+		uint32_t v = sim_cfg_read(me(p), off, b);
+		gtt_memcpy(out, &v, b);
+	}
+	return EFI_SUCCESS;
+}
+
+static EFI_STATUS EFIAPI cfg_write(EFI_PCI_IO_PROTOCOL *p, EFI_PCI_IO_PROTOCOL_WIDTH w, UINT32 off, UINTN count, VOID *buf)
+{
+	unsigned b = width_bytes(w);
+	const uint8_t *in = buf;
+
+	if (!b || b == 8)
+		return EFI_INVALID_PARAMETER;
+	for (UINTN i = 0; i < count; i++, off += b, in += b) {
+		uint32_t v = 0;
+		gtt_memcpy(&v, in, b);
+		sim_cfg_write(me(p), off, b, v);
+	}
+	return EFI_SUCCESS;
+}
+
+static EFI_STATUS EFIAPI get_location(EFI_PCI_IO_PROTOCOL *p, UINTN *seg, UINTN *bus, UINTN *dev, UINTN *fn)
+{
+	(void)p;
+	*seg = PCIIO_SIM_SEGMENT;
+	*bus = 0;
+	*dev = 2;
+	*fn = 0;
+	return EFI_SUCCESS;
+}
+
+static EFI_STATUS EFIAPI attributes(EFI_PCI_IO_PROTOCOL *p, EFI_PCI_IO_PROTOCOL_ATTRIBUTE_OPERATION op, UINT64 attr,
+				    UINT64 *result)
+{
+	uint32_t cmd = sim_cfg_read(me(p), 0x04, 2);
+
+	if (op == EfiPciIoAttributeOperationGet || op == EfiPciIoAttributeOperationSupported) {
+		if (result)
+			*result = EFI_PCI_IO_ATTRIBUTE_MEMORY | EFI_PCI_IO_ATTRIBUTE_BUS_MASTER | EFI_PCI_IO_ATTRIBUTE_IO;
+		return EFI_SUCCESS;
+	}
+	uint32_t bits = (attr & EFI_PCI_IO_ATTRIBUTE_MEMORY ? 2 : 0) | (attr & EFI_PCI_IO_ATTRIBUTE_BUS_MASTER ? 4 : 0) |
+			(attr & EFI_PCI_IO_ATTRIBUTE_IO ? 1 : 0);
+	if (op == EfiPciIoAttributeOperationEnable)
+		cmd |= bits;
+	else if (op == EfiPciIoAttributeOperationDisable)
+		cmd &= ~bits;
+	else if (op == EfiPciIoAttributeOperationSet)
+		cmd = (cmd & ~7u) | bits;
+	sim_cfg_write(me(p), 0x04, 2, cmd);
+	return EFI_SUCCESS;
+}
+
+static EFI_STATUS EFIAPI unsupported(void)
+{
+	return EFI_UNSUPPORTED;
+}
+
+int pciio_sim_install(const struct gtt_env *env, const struct gtt_platform *plat, EFI_HANDLE *handle,
+		      struct gtt_err *err)
+{
+	struct pciio_sim *ps = env->alloc(env, sizeof(*ps));
+	int rc;
+
+	if (!ps)
+		return gtt_err_set(err, GTT_ENOMEM, "out of memory");
+	if ((rc = sim_create(env, plat, NULL, &ps->sim, err))) {
+		env->free(env, ps);
+		return rc;
+	}
+	ps->proto.Mem.Read = mem_read;
+	ps->proto.Mem.Write = mem_write;
+	ps->proto.Pci.Read = cfg_read;
+	ps->proto.Pci.Write = cfg_write;
+	ps->proto.GetLocation = get_location;
+	ps->proto.Attributes = attributes;
+	/* the rest exists so a caller gets an error, not a jump to NULL */
+	ps->proto.PollMem = (void *)unsupported;
+	ps->proto.PollIo = (void *)unsupported;
+	ps->proto.Io.Read = (void *)unsupported;
+	ps->proto.Io.Write = (void *)unsupported;
+	ps->proto.CopyMem = (void *)unsupported;
+	ps->proto.Map = (void *)unsupported;
+	ps->proto.Unmap = (void *)unsupported;
+	ps->proto.AllocateBuffer = (void *)unsupported;
+	ps->proto.FreeBuffer = (void *)unsupported;
+	ps->proto.Flush = (void *)unsupported;
+	ps->proto.GetBarAttributes = (void *)unsupported;
+	ps->proto.SetBarAttributes = (void *)unsupported;
+	*handle = NULL;
+	if (BS->InstallProtocolInterface(handle, &PciIoProtocol, EFI_NATIVE_INTERFACE, &ps->proto) != EFI_SUCCESS) {
+		sim_destroy(ps->sim);
+		env->free(env, ps);
+		return gtt_err_set(err, GTT_EIO, "cannot install the simulated device's EFI_PCI_IO_PROTOCOL");
+	}
+	return GTT_OK;
+}
+
+struct sim_device *pciio_sim_model(EFI_PCI_IO_PROTOCOL *p)
+{
+	return p && p->Mem.Read == mem_read ? me(p) : NULL;
+}

@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# Boot gttlab.efi in QEMU/OVMF and judge it from outside.
+#   harness/qemu-run.sh EFI_APP WORKDIR [PLATFORM ...]   (default platforms: skl hsw)
+# For each platform: a FAT image made with mtools holding EFI/BOOT/BOOTX64.EFI and a gttlab.cfg
+# (--device sim:PLATFORM --debug-exit), booted under timeout with OVMF (accel=tcg: KVM is not
+# assumed); QEMU's exit status comes from isa-debug-exit ((value << 1) | 1: 33 pass, 35 fail,
+# 37 error); the results are copied back with mcopy and checked. Then one boot with an
+# ivshmem-plain device backed by a host file: the application writes a GGTT-shaped pattern into
+# its BAR through the efi backend's BAR path, and this script finds those bytes in the file.
+# Exit 0 only when every check passed, every results file is well formed and the bytes match.
+set -u
+app=${1:?usage: qemu-run.sh EFI_APP WORKDIR [PLATFORM ...]}
+work=${2:?usage: qemu-run.sh EFI_APP WORKDIR [PLATFORM ...]}
+shift 2
+platforms=("$@")
+[ ${#platforms[@]} -gt 0 ] || platforms=(skl hsw)
+timeout_s=${GTTLAB_QEMU_TIMEOUT:-600}
+
+OVMF_CODE=/usr/share/OVMF/OVMF_CODE_4M.fd
+OVMF_VARS=/usr/share/OVMF/OVMF_VARS_4M.fd
+for f in "$OVMF_CODE" "$OVMF_VARS" "$app"; do
+	[ -f "$f" ] || { echo "qemu-run: $f is missing (make efi; apt-get install ovmf)"; exit 2; }
+done
+for t in qemu-system-x86_64 mformat mcopy mmd timeout; do
+	command -v "$t" >/dev/null || { echo "qemu-run: $t is not installed (make deps)"; exit 2; }
+done
+mkdir -p "$work"
+failures=0
+
+fail() { echo "qemu-run: FAIL: $*"; failures=$((failures + 1)); }
+
+# make_esp IMAGE CFG-TEXT
+make_esp() {
+	rm -f "$1"
+	truncate -s 64M "$1"
+	mformat -i "$1" -F -v GTTLAB :: >/dev/null || return 1
+	mmd -i "$1" ::/EFI ::/EFI/BOOT || return 1
+	mcopy -i "$1" "$app" ::/EFI/BOOT/BOOTX64.EFI || return 1
+	printf '%s\n' "$2" > "$work/gttlab.cfg"
+	mcopy -i "$1" "$work/gttlab.cfg" ::/EFI/BOOT/gttlab.cfg
+}
+
+# boot IMAGE SERIAL-LOG [extra qemu args...]; sets $status and $elapsed
+boot() {
+	local img=$1 log=$2
+	shift 2
+	cp "$OVMF_VARS" "$work/vars.fd"
+	local t0
+	t0=$(date +%s%N)
+	timeout "$timeout_s" qemu-system-x86_64 -machine q35,accel=tcg -m 1024 -smp 1 \
+		-drive if=pflash,format=raw,unit=0,readonly=on,file="$OVMF_CODE" \
+		-drive if=pflash,format=raw,unit=1,file="$work/vars.fd" \
+		-drive format=raw,file="$img" \
+		-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+		-serial file:"$log" -display none -monitor none -net none -no-reboot "$@" </dev/null
+	status=$?
+	local ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+	elapsed=$(printf '%d.%03d' $((ms / 1000)) $((ms % 1000)))
+}
+
+verdict_of() {
+	case $1 in
+	33) echo pass ;; 35) echo "checks failed" ;; 37) echo "usage or device error" ;;
+	124) echo "timed out after ${timeout_s}s" ;; *) echo "no verdict (QEMU exit $1)" ;;
+	esac
+}
+
+for p in "${platforms[@]}"; do
+	img="$work/esp-$p.img"
+	out="$work/$p"
+	rm -rf "$out"
+	mkdir -p "$out"
+	make_esp "$img" "--device sim:$p --debug-exit" || { fail "$p: cannot build the FAT image"; continue; }
+	echo "qemu-run: booting gttlab.efi for sim:$p"
+	boot "$img" "$out/serial.log"
+	echo "qemu-run: sim:$p: $(verdict_of $status), boot to verdict ${elapsed}s"
+	for f in summary.txt results.tap results.json; do
+		mcopy -n -i "$img" "::/gttlab/$f" "$out/$f" 2>/dev/null || fail "$p: $f was not written to the ESP"
+	done
+	[ -f "$out/summary.txt" ] && sed 's/^/    /' "$out/summary.txt"
+	[ "$status" = 33 ] || fail "$p: $(verdict_of $status); serial log: $out/serial.log"
+	if [ -f "$out/results.tap" ]; then
+		plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$out/results.tap")
+		oks=$(grep -c '^ok ' "$out/results.tap")
+		[ -n "$plan" ] && [ "$plan" -gt 0 ] && [ "$oks" = "$plan" ] && ! grep -q '^not ok' "$out/results.tap" \
+			|| fail "$p: results.tap is malformed or has failures (plan ${plan:-none}, $oks ok)"
+	fi
+	if [ -f "$out/results.json" ]; then
+		grep -q '"__type__":"TestrunResult","results_version":10' "$out/results.json" &&
+			grep -q '"root":{"crash":0,"pass":[0-9]*,"dmesg-fail":0,"dmesg-warn":0,"skip":[0-9]*,"incomplete":0,"abort":0,"timeout":0,"notrun":0,"fail":0,"warn":0}' "$out/results.json" ||
+			fail "$p: results.json is malformed or counts failures"
+		if command -v python3 >/dev/null; then
+			python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$out/results.json" 2>/dev/null ||
+				fail "$p: results.json is not valid JSON"
+		fi
+	fi
+done
+
+# the ivshmem boot: bytes written through the efi backend's BAR path, verified in the host file
+img="$work/esp-ivshmem.img"
+shm="$work/ivshmem.bin"
+rm -f "$shm"
+truncate -s 1M "$shm"
+if make_esp "$img" "--ivshmem-check --debug-exit"; then
+	echo "qemu-run: booting gttlab.efi with an ivshmem-plain device backed by $shm"
+	boot "$img" "$work/serial-ivshmem.log" \
+		-object memory-backend-file,id=shm,share=on,mem-path="$shm",size=1M -device ivshmem-plain,memdev=shm
+	echo "qemu-run: ivshmem: $(verdict_of $status), boot to verdict ${elapsed}s"
+	[ "$status" = 33 ] || fail "ivshmem: $(verdict_of $status); serial log: $work/serial-ivshmem.log"
+	# entry i = ((0x100000 + i) << 12) | 1, little-endian, 4096 entries
+	seq 0 4095 | while read -r i; do printf '%016x\n' $(( ((0x100000 + i) << 12) | 1 )); done > "$work/ivshmem.want"
+	od -An -v -tx8 -w8 -N 32768 "$shm" | tr -d ' ' > "$work/ivshmem.got"
+	if cmp -s "$work/ivshmem.want" "$work/ivshmem.got"; then
+		echo "qemu-run: ivshmem: the host file holds all 4096 entries the application wrote"
+	else
+		fail "ivshmem: the backing file differs from the pattern (first difference: $(diff "$work/ivshmem.want" "$work/ivshmem.got" | sed -n 2p))"
+	fi
+else
+	fail "ivshmem: cannot build the FAT image"
+fi
+
+if [ "$failures" -gt 0 ]; then
+	echo "qemu-run: $failures failure(s)"
+	exit 1
+fi
+echo "qemu-run: every boot passed (${platforms[*]}, ivshmem)"
