@@ -4,6 +4,7 @@
 #   make test    install missing Debian packages (as root), build, run every test
 #   make check-freestanding   the core compiles with no libc headers and links to nothing
 #   make mutants              every mutant of tests/mutants.sh makes the tests fail
+#   make efi     build/efi/gttlab.efi;  make qemu: boot it in QEMU/OVMF and judge the results
 
 CC      ?= gcc
 BUILD   := build
@@ -45,7 +46,7 @@ GTTLAB  := $(BUILD)/gttlab
 UNIT    := $(BUILD)/tests/unit
 LDLIBS  := -lpci
 
-.PHONY: all run test deps deps-build deps-efi install-packages check-freestanding mutants efi qemu clean
+.PHONY: all run test deps deps-build deps-efi install-packages check-freestanding mutants efi qemu qemu-selftest clean
 all: $(GTTLAB) $(UNIT)
 
 $(BUILD)/%.o: %.c
@@ -133,8 +134,14 @@ qemu: deps
 mutants: $(UNIT)
 	tests/mutants.sh
 
+# The QEMU pipeline's own failure modes must be caught (tests/qemu-selftest.sh).
+qemu-selftest: $(EFI_APP)
+	tests/qemu-selftest.sh $(EFI_APP) $(BUILD)/qemu-selftest
+
 test: deps
-	$(MAKE) --no-print-directory all check-freestanding mutants
+	$(MAKE) --no-print-directory all check-freestanding mutants $(EFI_APP)
+	harness/qemu-run.sh $(EFI_APP) $(BUILD)/qemu skl hsw
+	$(MAKE) --no-print-directory qemu-selftest
 	./$(UNIT) --jobs 2
 
 clean:

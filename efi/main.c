@@ -22,6 +22,7 @@
 #include "harness/runner.h"
 #include "hw/backend_sim.h"
 #include "hw/scanout.h"
+#include "regs/mmio.h"
 #include "regs/pci_config.h"
 
 #define RESULTS_DIR "\\gttlab"
@@ -34,6 +35,7 @@ struct args {
 	const char *device, *run;
 	uint64_t seed;
 	bool ivshmem, debug_exit, no_shutdown;
+	const char *fault;		/* test only: a model fault, to prove a failing run is seen */
 };
 
 static const char usage[] =
@@ -136,6 +138,8 @@ static int parse(int argc, char **argv, struct args *a)
 			a->debug_exit = true;
 		} else if (!gtt_strcmp(o, "--no-shutdown")) {
 			a->no_shutdown = true;
+		} else if (!gtt_strcmp(o, "--fault") && i + 1 < argc) {
+			a->fault = argv[++i];
 		} else {
 			efi_printf("gttlab: unknown argument '%s'\n%s", o, usage);
 			return -1;
@@ -306,6 +310,16 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		   (unsigned long long)(dev->info.aperture_size >> 20), dev->info.num_fences, n);
 
 	struct runner_opts o = { .seed = a.seed, .progress = progress };
+	if (a.fault) {
+		/* test only, and only on the model: the GGTT invalidate is lost */
+		if (!hw_sim_model(dev) || gtt_strcmp(a.fault, "drop-flush")) {
+			efi_printf("gttlab: --fault %s: only drop-flush, and only on the simulated device\n", a.fault);
+			finish(&a, EXIT_ERROR);
+			return EFI_INVALID_PARAMETER;
+		}
+		efi_print("gttlab: test fault injected: every GFX_FLSH_CNTL_GEN6 write is dropped\n");
+		sim_fault_drop_writes(hw_sim_model(dev), GFX_FLSH_CNTL_GEN6, -1);
+	}
 	if (!hw_sim_model(dev)) {
 		struct hw_scanout sc[RUNNER_MAX_EXCLUDE];
 		size_t k = hw_scanout_ranges(dev, sc, RUNNER_MAX_EXCLUDE - 1);

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The QEMU pipeline must fail when it should: a check that fails inside the EFI application, a
+# run that never reaches a verdict (timeout), results that are never written, and ivshmem bytes
+# that differ from what the application wrote. Each case runs harness/qemu-run.sh and requires
+# a non-zero exit with the reason.
+#   tests/qemu-selftest.sh EFI_APP WORKDIR
+set -u
+app=${1:?usage: qemu-selftest.sh EFI_APP WORKDIR}
+work=${2:?usage: qemu-selftest.sh EFI_APP WORKDIR}
+passed=0
+failed=0
+
+expect_failure() {
+	local name=$1 needle=$2
+	shift 2
+	local out
+	out=$(env "$@" harness/qemu-run.sh "$app" "$work/$name" ${PLATFORMS:-hsw} 2>&1)
+	local rc=$?
+	if [ "$rc" -ne 0 ] && grep -q -- "$needle" <<<"$out"; then
+		echo "qemu-selftest: $name: caught ($needle)"
+		passed=$((passed + 1))
+	else
+		echo "qemu-selftest: $name: NOT caught (exit $rc); output:"
+		sed 's/^/    /' <<<"$out"
+		failed=$((failed + 1))
+	fi
+}
+
+expect_failure failing-check "checks failed" GTTLAB_QEMU_NO_IVSHMEM=1 "GTTLAB_QEMU_ARGS=--fault drop-flush"
+expect_failure timeout "timed out" GTTLAB_QEMU_NO_IVSHMEM=1 GTTLAB_QEMU_TIMEOUT=2
+expect_failure no-results "results.json was not written" GTTLAB_QEMU_NO_IVSHMEM=1 "GTTLAB_QEMU_ARGS=--run no-such-check"
+PLATFORMS=none expect_failure ivshmem-bytes "backing file differs" GTTLAB_QEMU_INJECT=ivshmem-byte
+echo "qemu-selftest: $passed of $((passed + failed)) failure modes caught"
+[ "$failed" -eq 0 ]
