@@ -4,6 +4,7 @@
 #   make test    install missing Debian packages (as root), build, run every test
 #   make check-freestanding   the core compiles with no libc headers and links to nothing
 #   make mutants              every mutant of tests/mutants.sh makes the tests fail
+#   make igt     build/igt/: the IGT-protocol binaries and test-list.txt; make install PREFIX=...
 #   make efi     build/efi/gttlab.efi;  make qemu: boot it in QEMU/OVMF and judge the results
 
 CC      ?= gcc
@@ -41,13 +42,19 @@ CLI_OBJS   := $(CLI_SRCS:%.c=$(BUILD)/%.o)
 TEST_OBJS  := $(TEST_SRCS:%.c=$(BUILD)/%.o)
 FREE_OBJS  := $(CORE_SRCS:%.c=$(BUILD)/freestanding/%.o)
 
+IGT_BINS := gtt_ggtt gtt_fence gtt_aperture gtt_shadow_copy gtt_fence_pool gtt_slot_resize
+IGT_DIR  := $(BUILD)/igt
+IGT_PROGS := $(IGT_BINS:%=$(IGT_DIR)/%)
+IGT_OBJS := $(BUILD)/igt-tests/igt_frontend.o $(IGT_BINS:%=$(BUILD)/igt-tests/%.o)
+PREFIX  ?= /usr/local
+
 LIB     := $(BUILD)/libgttlab.a
 GTTLAB  := $(BUILD)/gttlab
 UNIT    := $(BUILD)/tests/unit
 LDLIBS  := -lpci
 
-.PHONY: all run test deps deps-build deps-efi install-packages check-freestanding mutants efi qemu qemu-selftest clean
-all: $(GTTLAB) $(UNIT)
+.PHONY: all run test deps deps-build deps-efi install-packages check-freestanding mutants efi qemu qemu-selftest igt install clean
+all: $(GTTLAB) $(UNIT) igt
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
@@ -60,8 +67,25 @@ $(LIB): $(CORE_OBJS) $(POSIX_OBJS)
 $(GTTLAB): $(CLI_OBJS) $(LIB)
 	$(CC) $(ALL_CFLAGS) $(CLI_OBJS) $(LIB) $(LDLIBS) -o $@
 
-$(UNIT): $(TEST_OBJS) $(LIB) $(GTTLAB)
+$(UNIT): $(TEST_OBJS) $(LIB) $(GTTLAB) igt
 	$(CC) $(ALL_CFLAGS) $(TEST_OBJS) $(LIB) $(LDLIBS) -lcriterion -o $@
+
+# ---- the IGT-protocol binaries: build/igt/ is a test root for igt_runner ----
+$(IGT_DIR)/%: $(BUILD)/igt-tests/%.o $(BUILD)/igt-tests/igt_frontend.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $< $(BUILD)/igt-tests/igt_frontend.o $(LIB) $(LDLIBS) -o $@
+
+$(IGT_DIR)/test-list.txt: Makefile
+	@mkdir -p $(@D)
+	printf 'TESTLIST\n%s\nEND TESTLIST\n' "$(IGT_BINS)" > $@
+
+igt: $(IGT_PROGS) $(IGT_DIR)/test-list.txt
+
+install: $(GTTLAB) igt
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/libexec/gttlab
+	install -m 755 $(GTTLAB) $(DESTDIR)$(PREFIX)/bin/gttlab
+	install -m 755 $(IGT_PROGS) $(DESTDIR)$(PREFIX)/libexec/gttlab/
+	install -m 644 $(IGT_DIR)/test-list.txt $(DESTDIR)$(PREFIX)/libexec/gttlab/
 
 # The same core sources as the EFI build will see them: no hosted headers at all.
 FREE_CFLAGS := -std=c11 $(WARN) -O2 -ffreestanding -fno-stack-protector -nostdinc \
@@ -142,9 +166,11 @@ test: deps
 	$(MAKE) --no-print-directory all check-freestanding mutants $(EFI_APP)
 	harness/qemu-run.sh $(EFI_APP) $(BUILD)/qemu skl hsw
 	$(MAKE) --no-print-directory qemu-selftest
+	tests/igt-conformance.sh $(IGT_DIR)
+	tests/igt-conformance-selftest.sh
 	./$(UNIT) --jobs 2
 
 clean:
 	rm -rf $(BUILD)
 
--include $(EFI_OBJS:.o=.d) $(CORE_OBJS:.o=.d) $(POSIX_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(FREE_OBJS:.o=.d)
+-include $(IGT_OBJS:.o=.d) $(EFI_OBJS:.o=.d) $(CORE_OBJS:.o=.d) $(POSIX_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(FREE_OBJS:.o=.d)

@@ -1,0 +1,319 @@
+/* SPDX-License-Identifier: MIT */
+#define _POSIX_C_SOURCE 200809L
+#include "igt-tests/igt_frontend.h"
+#include "env/env_posix.h"
+#include "harness/backends.h"
+#include "harness/runner.h"
+#include "hw/backend_sim.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_SUBTESTS 32
+#define PLATFORMS_SUBTEST "platforms"
+
+struct fe {
+	const char *suite, *binary;
+	const char *device;
+	bool sentinel;			/* IGT_SENTINEL_ON_STDERR */
+	const struct check *checks[MAX_SUBTESTS];
+	size_t n_checks;
+	struct hw_device *dev;		/* opened on first need, never for listing */
+	bool dev_tried;
+	char dev_error[400];
+	int opened;			/* devices opened, for GTTLAB_ACCESS_LOG */
+	unsigned pass, fail, skip, aborted;
+};
+
+/* A marker line on stdout, and on stderr too when the runner asked for sentinels. */
+static void marker(struct fe *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void marker(struct fe *f, const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	printf("%s\n", line);
+	fflush(stdout);
+	if (f->sentinel) {
+		fprintf(stderr, "%s\n", line);
+		fflush(stderr);
+	}
+}
+
+static const char *word(enum check_status s)
+{
+	return s == CHECK_PASS ? "SUCCESS" : s == CHECK_FAIL ? "FAIL" : "SKIP";
+}
+
+static void usage(FILE *out, const char *bin)
+{
+	fprintf(out,
+		"Usage: %s [OPTIONS]\n"
+		"  --list-subtests            list the subtests (touches no device)\n"
+		"  --run-subtest NAMES        run the subtests named (comma-separated, * and ? globs)\n"
+		"  --dynamic-subtest NAMES    with --run-subtest: only these dynamic subtests\n"
+		"  --device D                 sim[:PLATFORM], pci:DDDD:BB:DD.F or auto (or GTTLAB_DEVICE;\n"
+		"                             default sim:skl)\n"
+		"  --help                     this text\n"
+		"Without --run-subtest every subtest runs. Exit: 0 success, 77 skip, 79 invalid,\n"
+		"98 failure, 112 abort.\n",
+		bin);
+}
+
+/* Write the model's access counts to GTTLAB_ACCESS_LOG: proof of what the binary touched. */
+static void access_log(struct fe *f)
+{
+	const char *path = getenv("GTTLAB_ACCESS_LOG");
+	FILE *o;
+
+	if (!path || !(o = fopen(path, "w")))
+		return;
+	if (!f->opened) {
+		fprintf(o, "device not opened\n");
+	} else {
+		struct sim_device *s = f->dev ? hw_sim_model(f->dev) : NULL;
+		fprintf(o, "devices opened %d\n", f->opened);
+		for (int k = 0; s && k < SIM_ACCESS_KINDS; k++)
+			fprintf(o, "%s %llu\n", sim_access_name((enum sim_access)k),
+				(unsigned long long)sim_access_count(s, (enum sim_access)k));
+	}
+	fclose(o);
+}
+
+static struct hw_device *device(struct fe *f)
+{
+	struct gtt_err err = { 0 };
+
+	if (f->dev_tried)
+		return f->dev;
+	f->dev_tried = true;
+	if (hw_open(gtt_env_posix(GTT_LOG_ERROR), f->device, gtt_posix_backends, gtt_num_posix_backends, NULL, &f->dev,
+		    &err)) {
+		snprintf(f->dev_error, sizeof(f->dev_error), "no usable device %s: %s", f->device, err.msg);
+		f->dev = NULL;
+		return NULL;
+	}
+	f->opened++;
+	return f->dev;
+}
+
+static void count(struct fe *f, enum check_status s)
+{
+	f->pass += s == CHECK_PASS;
+	f->fail += s == CHECK_FAIL;
+	f->skip += s == CHECK_SKIP;
+}
+
+static void report_failure(const char *name, const char *reason)
+{
+	/* IGT prints a failure's details on stderr; a pass or skip leaves stderr clean */
+	fprintf(stderr, "gttlab: %s: %s\n", name, reason);
+	fflush(stderr);
+}
+
+static void run_check(struct fe *f, const struct check *c)
+{
+	marker(f, "Starting subtest: %s", c->name);
+	struct hw_device *dev = device(f);
+	struct check_result r = { .check = c };
+	if (!dev) {
+		printf("Test requirement not met: %s\n", f->dev_error);
+		r.status = CHECK_SKIP;
+	} else {
+		struct runner_opts o = { 0 };
+		runner_run(dev, &c, 1, &o, &r);
+		if (r.status == CHECK_FAIL) {
+			report_failure(c->name, r.reason);
+			if (!strncmp(r.reason, "restoring the device", 20))
+				f->aborted++;
+		} else if (r.status == CHECK_SKIP) {
+			printf("Test requirement not met: %s\n", r.reason);
+		}
+	}
+	marker(f, "Subtest %s: %s (%llu.%03llus)", c->name, word(r.status), (unsigned long long)(r.ns / 1000000000u),
+	       (unsigned long long)(r.ns / 1000000u % 1000u));
+	count(f, r.status);
+}
+
+/* The suite on every simulated platform, one dynamic subtest each. */
+static void run_platforms(struct fe *f, const char *dyn)
+{
+	unsigned p = 0, fl = 0, ran = 0;
+	uint64_t total = 0;
+
+	marker(f, "Starting subtest: %s", PLATFORMS_SUBTEST);
+	for (size_t i = 0; i < gtt_num_platforms; i++) {
+		const struct gtt_platform *pl = &gtt_platforms[i];
+		if (dyn && !runner_glob(dyn, pl->name)) {
+			/* a comma list of dynamic names */
+			bool any = false;
+			char copy[256];
+			snprintf(copy, sizeof(copy), "%s", dyn);
+			for (char *t = strtok(copy, ","); t; t = strtok(NULL, ","))
+				any |= runner_glob(t, pl->name);
+			if (!any)
+				continue;
+		}
+		ran++;
+		marker(f, "Starting dynamic subtest: %s", pl->name);
+		char spec[32];
+		struct hw_device *dev = NULL;
+		struct gtt_err err = { 0 };
+		enum check_status st = CHECK_PASS;
+		uint64_t ns = 0;
+		snprintf(spec, sizeof(spec), "sim:%s", pl->name);
+		if (hw_open(gtt_env_posix(GTT_LOG_ERROR), spec, gtt_posix_backends, gtt_num_posix_backends, NULL, &dev, &err)) {
+			report_failure(pl->name, err.msg);
+			st = CHECK_FAIL;
+		} else {
+			f->opened++;
+			struct check_result r[MAX_SUBTESTS];
+			struct runner_opts o = { 0 };
+			runner_run(dev, f->checks, f->n_checks, &o, r);
+			for (size_t k = 0; k < f->n_checks; k++) {
+				ns += r[k].ns;
+				if (r[k].status == CHECK_FAIL) {
+					char what[96];
+					snprintf(what, sizeof(what), "%s on sim:%s", r[k].check->name, pl->name);
+					report_failure(what, r[k].reason);
+					st = CHECK_FAIL;
+				}
+			}
+			hw_close(dev);
+		}
+		total += ns;
+		p += st == CHECK_PASS;
+		fl += st == CHECK_FAIL;
+		marker(f, "Dynamic subtest %s: %s (%llu.%03llus)", pl->name, word(st), (unsigned long long)(ns / 1000000000u),
+		       (unsigned long long)(ns / 1000000u % 1000u));
+	}
+	enum check_status st = fl ? CHECK_FAIL : p ? CHECK_PASS : CHECK_SKIP;
+	if (!ran)
+		printf("Test requirement not met: no dynamic subtest matches '%s'\n", dyn);
+	marker(f, "Subtest %s: %s (%llu.%03llus)", PLATFORMS_SUBTEST, word(st), (unsigned long long)(total / 1000000000u),
+	       (unsigned long long)(total / 1000000u % 1000u));
+	count(f, st);
+}
+
+static bool valid_dynamic(const char *dyn)
+{
+	char copy[256];
+
+	snprintf(copy, sizeof(copy), "%s", dyn);
+	for (char *t = strtok(copy, ","); t; t = strtok(NULL, ","))
+		for (size_t i = 0; i < gtt_num_platforms; i++)
+			if (runner_glob(t, gtt_platforms[i].name))
+				return true;
+	return false;
+}
+
+int igt_frontend_main(const char *suite, int argc, char **argv)
+{
+	struct fe f = { .suite = suite };
+	const char *run = NULL, *dyn = NULL;
+	bool list = false;
+	char binary[64];
+
+	snprintf(binary, sizeof(binary), "gtt_%s", suite);
+	for (char *p = binary; *p; p++)
+		if (*p == '-')
+			*p = '_';
+	f.binary = binary;
+	f.device = getenv("GTTLAB_DEVICE") && *getenv("GTTLAB_DEVICE") ? getenv("GTTLAB_DEVICE") : "sim:skl";
+	f.sentinel = getenv("IGT_SENTINEL_ON_STDERR") != NULL;
+	for (size_t i = 0; i < gtt_num_checks && f.n_checks < MAX_SUBTESTS - 1; i++)
+		if (!strcmp(gtt_checks[i].suite, suite))
+			f.checks[f.n_checks++] = &gtt_checks[i];
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = NULL;
+		size_t n;
+		if (!strcmp(a, "--list-subtests")) {
+			list = true;
+			continue;
+		}
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			usage(stdout, argv[0]);
+			return IGT_EXIT_SUCCESS;
+		}
+		static const char *const with_value[] = { "--run-subtest", "--dynamic-subtest", "--device" };
+		int which = -1;
+		for (int k = 0; k < 3; k++) {
+			n = strlen(with_value[k]);
+			if (!strncmp(a, with_value[k], n) && (a[n] == '=' || !a[n])) {
+				which = k;
+				v = a[n] == '=' ? a + n + 1 : i + 1 < argc ? argv[++i] : NULL;
+			}
+		}
+		if (which < 0 || !v) {
+			fprintf(stderr, "%s: %s '%s'\n", argv[0], which < 0 ? "unknown option" : "missing value for", a);
+			usage(stderr, argv[0]);
+			return IGT_EXIT_INVALID;
+		}
+		if (which == 0)
+			run = v;
+		else if (which == 1)
+			dyn = v;
+		else
+			f.device = v;
+	}
+
+	if (list) {
+		for (size_t i = 0; i < f.n_checks; i++)
+			printf("%s\n", f.checks[i]->name);
+		printf("%s\n", PLATFORMS_SUBTEST);
+		access_log(&f);
+		return IGT_EXIT_SUCCESS;
+	}
+
+	/* which subtests: every one, or those the patterns name */
+	bool want[MAX_SUBTESTS + 1] = { false };
+	size_t total = f.n_checks + 1;
+	if (!run) {
+		for (size_t i = 0; i < total; i++)
+			want[i] = true;
+	} else {
+		char copy[512];
+		snprintf(copy, sizeof(copy), "%s", run);
+		for (char *t = strtok(copy, ","); t; t = strtok(NULL, ",")) {
+			bool any = false;
+			for (size_t i = 0; i < total; i++) {
+				const char *name = i < f.n_checks ? f.checks[i]->name : PLATFORMS_SUBTEST;
+				if (runner_glob(t, name))
+					want[i] = any = true;
+			}
+			if (!any) {
+				fprintf(stderr, "%s: unknown subtest '%s'\n", argv[0], t);
+				return IGT_EXIT_INVALID;
+			}
+		}
+	}
+	if (dyn) {
+		/* dynamic subtests exist only under "platforms" */
+		if (!run || !want[f.n_checks] || !valid_dynamic(dyn)) {
+			fprintf(stderr, "%s: unknown dynamic subtest '%s' (they are under '%s')\n", argv[0], dyn, PLATFORMS_SUBTEST);
+			return IGT_EXIT_INVALID;
+		}
+		for (size_t i = 0; i < f.n_checks; i++)
+			want[i] = false;
+	}
+	for (size_t i = 0; i < f.n_checks; i++)
+		if (want[i])
+			run_check(&f, f.checks[i]);
+	if (want[f.n_checks])
+		run_platforms(&f, dyn);
+	if (f.dev)
+		access_log(&f), hw_close(f.dev);
+	else
+		access_log(&f);
+	if (f.aborted)
+		return IGT_EXIT_ABORT;
+	if (f.fail)
+		return IGT_EXIT_FAILURE;
+	return f.pass ? IGT_EXIT_SUCCESS : IGT_EXIT_SKIP;
+}
