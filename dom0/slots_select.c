@@ -26,19 +26,35 @@ static int check(const struct slot_layout *l, unsigned K, struct gtt_err *err)
 	return GTT_OK;
 }
 
+/* Algorithm 1's error cases: line (1) of Expansion and of Reduction. */
+static int check_expand(const struct slot_layout *l, unsigned K, unsigned Q, struct gtt_err *err)
+{
+	int rc = check(l, K, err);
+
+	if (!rc && l->S[K] + Q > l->M)
+		rc = gtt_err_set(err, GTT_EINVAL, "expanding by %u slots: the vGPU would hold %u of the %u slots",
+				 Q, l->S[K] + Q, l->M);
+	return rc;
+}
+
+static int check_reduce(const struct slot_layout *l, unsigned K, unsigned Q, struct gtt_err *err)
+{
+	int rc = check(l, K, err);
+
+	if (!rc && l->S[K] < Q)
+		rc = gtt_err_set(err, GTT_EINVAL, "reducing by %u slots: the vGPU holds only %u", Q, l->S[K]);
+	return rc;
+}
+
 int gballoon_expand(const struct slot_layout *l, unsigned K, unsigned Q, unsigned *L, unsigned *R,
 		    struct gtt_err *err)
 {
-	unsigned PK = l->P[K], SK = l->S[K], best = 0;
 	unsigned long minimum = (unsigned long)-1;
-	int rc = check(l, K, err);
+	int rc = check_expand(l, K, Q, err);
 
 	if (rc)
 		return rc;
-	/* (1) */
-	if (SK + Q > l->M)
-		return gtt_err_set(err, GTT_EINVAL, "expanding by %u slots: the vGPU would hold %u of the %u slots",
-				   Q, SK + Q, l->M);
+	unsigned PK = l->P[K], SK = l->S[K], best = 0;
 	/* (3): i slots to the left, Q - i to the right */
 	for (unsigned i = Q - min_u(Q, l->M - PK - SK); i <= min_u(Q, PK); i++) {
 		unsigned long count = 0;
@@ -57,14 +73,12 @@ int gballoon_expand(const struct slot_layout *l, unsigned K, unsigned Q, unsigne
 int gballoon_reduce(const struct slot_layout *l, unsigned K, unsigned Q, unsigned *L, unsigned *R,
 		    struct gtt_err *err)
 {
-	unsigned PK = l->P[K], SK = l->S[K], best = 0;
 	long maximum = -1;
-	int rc = check(l, K, err);
+	int rc = check_reduce(l, K, Q, err);
 
 	if (rc)
 		return rc;
-	if (SK < Q)
-		return gtt_err_set(err, GTT_EINVAL, "reducing by %u slots: the vGPU holds only %u", Q, SK);
+	unsigned PK = l->P[K], SK = l->S[K], best = 0;
 	for (unsigned i = 0; i <= Q; i++) {
 		long count = 0;
 		for (unsigned j = 0; j < l->N; j++)
@@ -103,14 +117,11 @@ int occupancy_expand(const struct slot_layout *l, unsigned K, unsigned Q, unsign
 		     struct gtt_err *err)
 {
 	unsigned long pre[MAX_SLOTS + 1], minimum = (unsigned long)-1;
-	unsigned PK = l->P[K], SK = l->S[K], best = 0;
-	int rc = check(l, K, err);
+	int rc = check_expand(l, K, Q, err);
 
 	if (rc)
 		return rc;
-	if (SK + Q > l->M)
-		return gtt_err_set(err, GTT_EINVAL, "expanding by %u slots: the vGPU would hold %u of the %u slots",
-				   Q, SK + Q, l->M);
+	unsigned PK = l->P[K], SK = l->S[K], best = 0;
 	prefix(l, K, pre);
 	unsigned lo = Q - min_u(Q, l->M - PK - SK), hi = min_u(Q, PK);
 	for (unsigned i = lo; i <= hi; i++) {
@@ -129,14 +140,12 @@ int occupancy_reduce(const struct slot_layout *l, unsigned K, unsigned Q, unsign
 		     struct gtt_err *err)
 {
 	unsigned long pre[MAX_SLOTS + 1];
-	unsigned PK = l->P[K], SK = l->S[K], best = 0;
 	long maximum = -1;
-	int rc = check(l, K, err);
+	int rc = check_reduce(l, K, Q, err);
 
 	if (rc)
 		return rc;
-	if (SK < Q)
-		return gtt_err_set(err, GTT_EINVAL, "reducing by %u slots: the vGPU holds only %u", Q, SK);
+	unsigned PK = l->P[K], SK = l->S[K], best = 0;
 	prefix(l, K, pre);
 	for (unsigned i = 0; i <= Q; i++) {
 		long count = (long)((pre[PK + i] - pre[PK]) + (pre[PK + SK] - pre[PK + SK + i - Q]));
