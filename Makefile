@@ -79,6 +79,7 @@ $(IGT_DIR)/test-list.txt: Makefile
 	@mkdir -p $(@D)
 	printf 'TESTLIST\n%s\nEND TESTLIST\n' "$(IGT_BINS)" > $@
 
+.SECONDARY: $(IGT_OBJS)
 igt: $(IGT_PROGS) $(IGT_DIR)/test-list.txt
 
 install: $(GTTLAB) igt
