@@ -132,4 +132,6 @@ if [ "$failures" -gt 0 ]; then
 	echo "qemu-run: $failures failure(s)"
 	exit 1
 fi
-echo "qemu-run: every boot passed (${platforms[*]:-no platform}${no_ivshmem:+, no ivshmem}${no_ivshmem:-, ivshmem})"
+ivshmem_note=", ivshmem"
+[ -n "$no_ivshmem" ] && ivshmem_note=""
+echo "qemu-run: every boot passed (${platforms[*]:-no platform}$ivshmem_note)"
