@@ -116,6 +116,8 @@ int hw_mmio_write32(struct hw_device *dev, uint32_t off, uint32_t val)
 	if (rc)
 		return rc;
 	dev->counters.mmio_writes++;
+	if (off >= dev->info.gsm_offset && off - dev->info.gsm_offset < dev->info.gsm_size)
+		dev->ptes_unflushed = true;
 	dev->ops->mmio_write32(dev->ctx, off, val);
 	return GTT_OK;
 }
@@ -133,6 +135,8 @@ int hw_mmio_write64(struct hw_device *dev, uint32_t off, uint64_t val)
 	if (rc)
 		return rc;
 	dev->counters.mmio_writes++;
+	if (off >= dev->info.gsm_offset && off - dev->info.gsm_offset < dev->info.gsm_size)
+		dev->ptes_unflushed = true;
 	dev->ops->mmio_write64(dev->ctx, off, val);
 	return GTT_OK;
 }

@@ -48,6 +48,7 @@ struct hw_device {
 	struct hw_info info;
 	struct hw_counters counters;
 	struct hw_undo undo;
+	bool ptes_unflushed;		/* PTEs written since the last GGTT invalidate */
 };
 
 /*

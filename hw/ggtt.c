@@ -91,6 +91,7 @@ int hw_ggtt_write_range(struct hw_device *dev, uint64_t first, size_t n, const u
 			if (rc)
 				return gtt_err_set(err, rc, "undo log out of memory: PTEs not written");
 		}
+		dev->ptes_unflushed = true;
 		dev->ops->pte_write_bulk(dev->ctx, hw_ggtt_pte_offset(dev, first), ptes, n, dev->info.pte_size);
 		dev->counters.pte_writes += n;
 		dev->counters.mmio_writes += n;
@@ -110,10 +111,13 @@ void hw_ggtt_invalidate_unlogged(struct hw_device *dev)
 	dev->counters.mmio_writes++;
 	dev->counters.mmio_reads++;
 	dev->counters.invalidates++;
+	dev->ptes_unflushed = false;
 }
 
 int hw_ggtt_invalidate(struct hw_device *dev)
 {
+	/* not state to undo, but a point the undo log needs to know the TLB's history */
+	hw_undo_record(dev, HW_UNDO_FLUSH, 0, GFX_FLSH_CNTL_GEN6, 0);
 	hw_ggtt_invalidate_unlogged(dev);
 	return GTT_OK;
 }

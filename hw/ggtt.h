@@ -18,7 +18,8 @@ int hw_ggtt_write_range(struct hw_device *dev, uint64_t first, size_t n, const u
 /*
  * Make the translation hardware see the PTEs written so far: write
  * GFX_FLSH_CNTL_GEN6 = GFX_FLSH_CNTL_EN, then read it back so the write has
- * landed (i915 gen6_ggtt_invalidate). A command, not state: not undo-logged.
+ * landed (i915 gen6_ggtt_invalidate). A command, not state: the undo log only
+ * notes where it happened.
  */
 int hw_ggtt_invalidate(struct hw_device *dev);
 void hw_ggtt_invalidate_unlogged(struct hw_device *dev);

@@ -41,7 +41,7 @@ int hw_undo_record_data(struct hw_device *dev, uint64_t off, const void *old, si
 	if (u->error || grow(dev, (void **)&u->data, &u->data_cap, u->data_len + len, 1))
 		return u->error = GTT_ENOMEM;
 	gtt_memcpy(u->data + u->data_len, old, len);
-	int rc = hw_undo_record(dev, HW_UNDO_APERTURE, 0, off, u->data_len);
+	int rc = hw_undo_record(dev, HW_UNDO_APERTURE, dev->ptes_unflushed, off, u->data_len);
 	if (rc)
 		return rc;
 	u->entries[u->n - 1].len = len;
@@ -52,6 +52,60 @@ int hw_undo_record_data(struct hw_device *dev, uint64_t off, const void *old, si
 size_t hw_undo_mark(const struct hw_device *dev)
 {
 	return dev->undo.n;
+}
+
+static bool is_pte(const struct hw_device *dev, const struct hw_undo_entry *e)
+{
+	return (e->kind == HW_UNDO_MMIO32 || e->kind == HW_UNDO_MMIO64) && e->off >= dev->info.gsm_offset &&
+	       e->off < dev->info.gsm_offset + dev->info.gsm_size;
+}
+
+static uint64_t mmio_get(struct hw_device *dev, const struct hw_undo_entry *e)
+{
+	return e->kind == HW_UNDO_MMIO64 ? dev->ops->mmio_read64(dev->ctx, (uint32_t)e->off)
+					 : dev->ops->mmio_read32(dev->ctx, (uint32_t)e->off);
+}
+
+static void mmio_put(struct hw_device *dev, const struct hw_undo_entry *e, uint64_t v)
+{
+	if (e->kind == HW_UNDO_MMIO64)
+		dev->ops->mmio_write64(dev->ctx, (uint32_t)e->off, v);
+	else
+		dev->ops->mmio_write32(dev->ctx, (uint32_t)e->off, (uint32_t)v);
+}
+
+/*
+ * Aperture bytes written while PTE writes were not yet invalidated went
+ * through the translation of the last invalidate before them. Roll those PTE
+ * writes back for the moment, invalidate, put the bytes back, and reapply
+ * them. Returns false when the log has no room to hold the current values.
+ */
+static bool restore_stale(struct hw_device *dev, size_t at, size_t mark, const struct hw_undo_entry *ap)
+{
+	struct hw_undo *u = &dev->undo;
+	size_t first = at;
+
+	while (first > mark && u->entries[first - 1].kind != HW_UNDO_FLUSH)
+		first--;
+	size_t n = 0;
+	for (size_t i = first; i < at; i++)
+		n += is_pte(dev, &u->entries[i]);
+	uint64_t *now = n ? gtt_calloc(dev->env, n, sizeof(*now)) : NULL;
+	if (n && !now)
+		return false;
+	size_t k = n;
+	for (size_t i = at; i-- > first;)
+		if (is_pte(dev, &u->entries[i])) {
+			now[--k] = mmio_get(dev, &u->entries[i]);
+			mmio_put(dev, &u->entries[i], u->entries[i].old);
+		}
+	hw_ggtt_invalidate_unlogged(dev);
+	dev->ops->aperture_write(dev->ctx, ap->off, u->data + ap->old, ap->len);
+	for (size_t i = first; i < at; i++)
+		if (is_pte(dev, &u->entries[i]))
+			mmio_put(dev, &u->entries[i], now[k++]);
+	dev->env->free(dev->env, now);
+	return true;
 }
 
 int hw_undo_restore_to(struct hw_device *dev, size_t mark, struct gtt_err *err)
@@ -77,16 +131,26 @@ int hw_undo_restore_to(struct hw_device *dev, size_t mark, struct gtt_err *err)
 			o->mmio_write64(dev->ctx, (uint32_t)e->off, e->old);
 			break;
 		case HW_UNDO_APERTURE:
-			/* the data goes back through the mapping as restored so far */
-			if (ptes_dirty) {
-				hw_ggtt_invalidate_unlogged(dev);
-				ptes_dirty = false;
+			if (e->width) {
+				/* written through a stale TLB: through the translation then in effect */
+				if (!restore_stale(dev, u->n, mark, e))
+					return gtt_err_set(err, GTT_ENOMEM, "out of memory restoring aperture bytes at 0x%llx",
+							   (unsigned long long)e->off);
+				ptes_dirty = true;
+			} else {
+				/* written through the PTEs as they stand now, once invalidated */
+				if (ptes_dirty) {
+					hw_ggtt_invalidate_unlogged(dev);
+					ptes_dirty = false;
+				}
+				o->aperture_write(dev->ctx, e->off, u->data + e->old, e->len);
 			}
-			o->aperture_write(dev->ctx, e->off, u->data + e->old, e->len);
 			u->data_len = e->old;
 			break;
+		case HW_UNDO_FLUSH:
+			break;
 		}
-		if (e->kind != HW_UNDO_APERTURE && e->off >= gsm_lo && e->off < gsm_hi)
+		if ((e->kind == HW_UNDO_MMIO32 || e->kind == HW_UNDO_MMIO64) && e->off >= gsm_lo && e->off < gsm_hi)
 			ptes_dirty = true;
 	}
 	if (ptes_dirty)
@@ -109,6 +173,7 @@ void hw_undo_truncate(struct hw_device *dev, size_t mark)
 		if (e->kind == HW_UNDO_APERTURE)
 			u->data_len = e->old;
 	}
+	u->error = GTT_OK;
 }
 
 void hw_undo_forget(struct hw_device *dev)

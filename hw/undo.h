@@ -4,6 +4,10 @@
  * backwards puts the device back exactly as it was. Backwards replay of a
  * fence written in i915's order (LO=0, HI, LO) is itself a safe order
  * (LO=0, HI=old, LO=old), so no fence is ever valid while half restored.
+ * Aperture bytes go back through the translation they were written through:
+ * invalidates are logged as points in the TLB's history, and a write made
+ * while PTEs were unflushed is undone with those PTE writes rolled back for
+ * the moment.
  */
 #ifndef HW_UNDO_H
 #define HW_UNDO_H
@@ -13,11 +17,14 @@
 
 #include "env/err.h"
 
-enum hw_undo_kind { HW_UNDO_CFG, HW_UNDO_MMIO32, HW_UNDO_MMIO64, HW_UNDO_APERTURE };
+enum hw_undo_kind {
+	HW_UNDO_CFG, HW_UNDO_MMIO32, HW_UNDO_MMIO64, HW_UNDO_APERTURE,
+	HW_UNDO_FLUSH,			/* a GGTT invalidate: nothing to undo, a point in the TLB's history */
+};
 
 struct hw_undo_entry {
 	enum hw_undo_kind kind;
-	unsigned width;			/* cfg: 1, 2, 4; aperture: unused */
+	unsigned width;			/* cfg: 1, 2, 4; aperture: 1 when PTEs were unflushed (stale TLB) */
 	uint64_t off;
 	uint64_t old;			/* old value (aperture: index into the data pool) */
 	size_t len;			/* aperture: bytes */

@@ -143,6 +143,35 @@ Test(undo, counters_count_what_went_to_the_device)
 	cr_expect_eq(dev->counters.invalidates, 1);
 	cr_expect_eq(dev->counters.aperture_read_bytes, 100);
 	cr_expect_eq(dev->counters.mmio_writes, 4 + 3 + 1, "4 PTEs, 3 fence words, 1 flush");
-	cr_expect_eq(hw_undo_mark(dev), 4 + 3, "PTEs and fence words are logged, the flush is not");
+	cr_expect_eq(hw_undo_mark(dev), 4 + 3 + 1, "PTEs and fence words are logged, the flush as a marker");
+	hw_close(dev);
+}
+
+/* A write through a stale TLB goes back through that same stale translation. */
+Test(undo, aperture_write_through_a_stale_tlb_is_undone_where_it_landed)
+{
+	struct hw_device *dev = t_open("sim:skl");
+	struct hw_page pg[2];
+	struct gtt_err err = { 0 };
+	uint64_t pa, pb;
+
+	cr_assert_eq(hw_alloc_test_pages(dev, 2, pg, &err), 0);
+	memset(pg[0].cpu, 0x11, 4096);
+	memset(pg[1].cpu, 0x22, 4096);
+	hw_pte_encode(dev->info.plat, pg[0].phys, HW_CACHE_NONE, &pa, &err);
+	hw_pte_encode(dev->info.plat, pg[1].phys, HW_CACHE_NONE, &pb, &err);
+	cr_assert_eq(hw_ggtt_write_pte(dev, 20, pa, &err), 0);
+	hw_ggtt_invalidate(dev);
+	size_t mark = hw_undo_mark(dev);
+	cr_assert_eq(hw_ggtt_write_pte(dev, 20, pb, &err), 0);		/* not invalidated yet */
+	cr_assert_eq(hw_aperture_write(dev, 20 * 4096, "\x99", 1, &err), 0);	/* lands in A, the stale mapping */
+	cr_expect_eq(((uint8_t *)pg[0].cpu)[0], 0x99);
+	hw_ggtt_invalidate(dev);
+	cr_assert_eq(hw_undo_restore_to(dev, mark, &err), 0, "%s", err.msg);
+	cr_expect_eq(((uint8_t *)pg[0].cpu)[0], 0x11, "page A keeps the byte written through the stale TLB");
+	cr_expect_eq(((uint8_t *)pg[1].cpu)[0], 0x22, "page B was overwritten by the restore");
+	uint8_t b;
+	hw_aperture_read(dev, 20 * 4096, &b, 1, &err);
+	cr_expect_eq(b, 0x11, "PTE 20 is back on page A and in effect");
 	hw_close(dev);
 }
