@@ -63,6 +63,8 @@ int dom0_phys_write(struct dom0_runtime *rt, uint64_t first, size_t n, const uin
 /* Put physical PTEs back to their boot values where `owner` holds them; returns how many. */
 uint64_t dom0_phys_release(struct dom0_runtime *rt, uint64_t first, uint64_t n, int owner);
 void dom0_invalidate(struct dom0_runtime *rt);
+/* Copy the vGPU's shadow into the physical GTT where it does not hold its entries yet, then invalidate. */
+int dom0_copy_in(struct dom0_runtime *rt, struct vgpu *v, struct dom0_switch_stats *s, struct gtt_err *err);
 /* Forget hw's undo entries made since init (the runtime restores from its own snapshot). */
 void dom0_undo_settle(struct dom0_runtime *rt);
 /* High-range tables for `slots` slots, every entry on scratch. */

@@ -4,8 +4,9 @@
  * holds a contiguous run of slots; it grows or shrinks at both ends, by as
  * many slots left and right as Algorithm 1 (or the equivalent occupancy
  * selector) says. The shadow GTT and PVINFO change at once; the physical GTT
- * takes the new range at the vGPU's next switch, and slots it gives up are
- * put back at once, so they are never written for it again.
+ * takes the new range at the vGPU's next switch (at once for the vGPU that is
+ * running), and slots it gives up are put back at once, so they are never
+ * written for it again.
  */
 #include "dom0/runtime_internal.h"
 #include "dom0/slots_select.h"
@@ -105,6 +106,13 @@ int dom0_expand(struct dom0_runtime *rt, int id, unsigned q, unsigned *left, uns
 		rt->slot_occ[first + s]++;
 	for (unsigned s = 0; s < R; s++)
 		rt->slot_occ[first + L + old + s]++;
+	if (rt->render_owner == id) {
+		/* the running vGPU's next switch is now: its new slots must be its own at once */
+		struct dom0_switch_stats st = { 0 };
+		if ((rc = dom0_copy_in(rt, v, &st, err)))
+			return rc;
+		dom0_undo_settle(rt);
+	}
 	rt->c.expansions++;
 	if (left)
 		*left = L;

@@ -37,6 +37,18 @@ static int copy_range(struct dom0_runtime *rt, int id, uint64_t first, uint64_t 
 	return GTT_OK;
 }
 
+int dom0_copy_in(struct dom0_runtime *rt, struct vgpu *v, struct dom0_switch_stats *s, struct gtt_err *err)
+{
+	int rc;
+
+	if ((rc = copy_range(rt, v->id, GM_PAGE(v->low_base), GM_PAGE(v->low_size), v->shadow_low, s, err)) ||
+	    (rc = copy_range(rt, v->id, GM_PAGE(dom0_high_base(rt, v)), GM_PAGE(dom0_high_size(rt, v)), v->shadow_high,
+			     s, err)))
+		return rc;
+	dom0_invalidate(rt);
+	return GTT_OK;
+}
+
 int dom0_switch(struct dom0_runtime *rt, int to, struct dom0_switch_stats *stats, struct gtt_err *err)
 {
 	struct vgpu *v = dom0_vgpu_get(rt, to, err);
@@ -47,11 +59,8 @@ int dom0_switch(struct dom0_runtime *rt, int to, struct dom0_switch_stats *stats
 	if (!v)
 		return GTT_EINVAL;
 	t0 = rt->env->now_ns(rt->env);
-	if ((rc = copy_range(rt, to, GM_PAGE(v->low_base), GM_PAGE(v->low_size), v->shadow_low, &s, err)) ||
-	    (rc = copy_range(rt, to, GM_PAGE(dom0_high_base(rt, v)), GM_PAGE(dom0_high_size(rt, v)), v->shadow_high,
-			     &s, err)))
+	if ((rc = dom0_copy_in(rt, v, &s, err)))
 		return rc;
-	dom0_invalidate(rt);
 	s.ns = rt->env->now_ns(rt->env) - t0;
 	rt->render_owner = to;
 	v->c.switches_in++;

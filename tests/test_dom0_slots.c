@@ -185,3 +185,34 @@ Test(dom0_slots, slot_aware_order_prefers_another_slot)
 	}
 	d0_stop(&t);
 }
+
+/* The running vGPU's new slots are its own at once: another vGPU's entries must not stay there. */
+Test(dom0_slots, the_render_owner_expands_into_its_own_entries)
+{
+	struct d0 t;
+	struct gtt_err err = { 0 };
+
+	d0_start(&t, "sim:skl", NULL);
+	struct dom0_vgpu_params pa = { .low_size = 4 * MiB, .high_slots = 1, .mem_pages = 16, .place = true, .at_slot = 0 };
+	struct dom0_vgpu_params pb = { .low_size = 4 * MiB, .high_slots = 1, .mem_pages = 16, .place = true, .at_slot = 1 };
+	int a, b;
+	cr_assert_eq(dom0_vgpu_create(t.rt, &pa, &a, &err), 0);
+	cr_assert_eq(dom0_vgpu_create(t.rt, &pb, &b, &err), 0);
+	struct dom0_vgpu_info ib;
+	dom0_vgpu_info(t.rt, b, &ib);
+	cr_assert_eq(dom0_guest_pte_write(t.rt, b, ib.high_base >> 12, d0_guest_pte(&t, 3), &err), 0);
+	cr_assert_eq(dom0_switch(t.rt, b, NULL, &err), 0);
+	cr_assert_eq(dom0_switch(t.rt, a, NULL, &err), 0);
+	unsigned L, R;
+	cr_assert_eq(dom0_expand(t.rt, a, 1, &L, &R, &err), 0, "%s", err.msg);
+	cr_assert(L == 0 && R == 1, "slot 1 is the only way to grow");
+	cr_expect_eq(dom0_physical_owner(t.rt, ib.high_base >> 12), a, "the running vGPU's new slot still holds vGPU %d's entries", b);
+	struct hw_page pb3;
+	dom0_guest_page(t.rt, b, 3, &pb3);
+	cr_expect_neq(d0_pte_addr(&t, d0_phys(&t, ib.high_base >> 12)), pb3.phys, "vGPU %d's page is mapped in vGPU %d's range", b, a);
+	cr_assert_eq(dom0_guest_pte_write(t.rt, a, ib.high_base >> 12, d0_guest_pte(&t, 5), &err), 0);
+	struct hw_page pa5;
+	dom0_guest_page(t.rt, a, 5, &pa5);
+	cr_expect_eq(d0_pte_addr(&t, d0_phys(&t, ib.high_base >> 12)), pa5.phys, "the running vGPU's write did not reach the GTT");
+	d0_stop(&t);
+}
