@@ -87,6 +87,9 @@ struct dom0_counters {
 
 struct dom0_runtime;
 
+/* The host's low range when the config leaves it at 0: 64 MiB, a quarter of a smaller aperture. */
+uint64_t dom0_default_host_low(uint64_t aperture_size);
+
 /* Start the runtime on an open device; snapshots the physical GTT and fences it will manage. */
 int dom0_init(struct hw_device *dev, const struct dom0_config *cfg, struct dom0_runtime **out,
 	      struct gtt_err *err);

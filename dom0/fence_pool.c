@@ -121,6 +121,18 @@ int dom0_guest_fence_write(struct dom0_runtime *rt, int id, unsigned fence, uint
 	for (unsigned i = rt->cfg.host_fences; phys == I915_MAX_NUM_FENCES && i < rt->dev->info.num_fences; i++)
 		if (!rt->fence_used[i])
 			phys = i;
+	struct pool_fence nf = { true, phys, rt->lay.pool_base + (uint64_t)(at < 0 ? 0 : at) * 4096, n, f.start };
+	struct hw_fence pool = f;
+	uint64_t pval = 0;
+	pool.start = nf.pool_gm;
+	if (rt->cfg.faults.corrupt_pool_pitch)
+		pool.stride += pool.tiling == HW_TILING_X ? 512 : 128;
+	/* everything that can fail is done before anything changes */
+	if (at >= 0 && phys != I915_MAX_NUM_FENCES && (rc = hw_fence_encode(p, rt->lay.aperture_size, &pool, &pval, err))) {
+		if (pf->active)
+			mark(rt, pf->pool_gm, pf->pages, 1);
+		return rc;
+	}
 	if (at < 0 || phys == I915_MAX_NUM_FENCES) {
 		if (pf->active)
 			mark(rt, pf->pool_gm, pf->pages, 1);
@@ -136,22 +148,20 @@ int dom0_guest_fence_write(struct dom0_runtime *rt, int id, unsigned fence, uint
 		release(rt, v, pf, false);
 	}
 
-	struct pool_fence nf = { true, phys, rt->lay.pool_base + (uint64_t)at * 4096, n, f.start };
-	struct hw_fence pool = f;
-	uint64_t pval;
-	pool.start = nf.pool_gm;
-	if (rt->cfg.faults.corrupt_pool_pitch)
-		pool.stride += pool.tiling == HW_TILING_X ? 512 : 128;
-	if ((rc = hw_fence_encode(p, rt->lay.aperture_size, &pool, &pval, err)))
-		return rc;
 	mark(rt, nf.pool_gm, n, 1);
 	rt->fence_used[phys] = true;
 	uint64_t off = GM_PAGE(f.start - v->low_base);
 	if ((rc = dom0_phys_write(rt, GM_PAGE(nf.pool_gm), (size_t)n, v->shadow_low + off, id, err)))
 		return rc;
 	dom0_invalidate(rt);
-	if ((rc = hw_fence_write(rt->dev, phys, pval, err)))
+	if ((rc = hw_fence_write(rt->dev, phys, pval, err))) {
+		/* out of undo-log memory: give the range and the fence back rather than leak them */
+		*pf = nf;
+		release(rt, v, pf, true);
+		rt->c.pool_frees--;
+		rt->c.pool_pages_used += n;
 		return rc;
+	}
 	*pf = nf;
 	v->gfence[fence] = val;
 	v->c.fence_writes++;

@@ -16,6 +16,11 @@ static uint64_t min64(uint64_t a, uint64_t b)
 	return a < b ? a : b;
 }
 
+uint64_t dom0_default_host_low(uint64_t aperture_size)
+{
+	return min64(64 * MiB, aperture_size / 4);
+}
+
 static int make_layout(struct dom0_runtime *rt, struct gtt_err *err)
 {
 	const struct hw_info *in = &rt->dev->info;
@@ -29,7 +34,7 @@ static int make_layout(struct dom0_runtime *rt, struct gtt_err *err)
 	if (!c->pool_size)
 		c->pool_size = min64(56 * MiB, ap * 7 / 64);
 	if (!c->host_low_size)
-		c->host_low_size = min64(64 * MiB, ap / 4);
+		c->host_low_size = dom0_default_host_low(ap);
 	if (!c->slot_size)
 		c->slot_size = 64 * MiB;
 	if (!c->host_high_size)

@@ -39,7 +39,10 @@ static void e_free(const struct gtt_env *e, void *p)
 static uint64_t e_now_ns(const struct gtt_env *e)
 {
 	(void)e;
-	return tsc_per_ms ? rdtsc() * 1000000u / tsc_per_ms : 0;
+	if (!tsc_per_ms)
+		return 0;
+	uint64_t t = rdtsc();	/* split so the product cannot overflow after hours of uptime */
+	return t / tsc_per_ms * 1000000u + t % tsc_per_ms * 1000000u / tsc_per_ms;
 }
 
 void efi_print(const char *s)

@@ -109,9 +109,10 @@ static enum check_status unmet(struct hw_device *dev, const struct check *k, con
 	if ((k->requires & REQ_TEST_PAGES) && !dev->ops->alloc_pages)
 		return ck_skip(c, "the %s backend cannot allocate test pages", dev->ops->name);
 	if (k->requires & REQ_WHOLE_GGTT) {
-		/* the runtime keeps the host's low range (64 MiB from 0) away from guests */
+		/* the runtime keeps the host's low range (from 0) away from guests */
+		uint64_t host_low = dom0_default_host_low(dev->info.aperture_size);
 		for (unsigned i = 0; i < o->n_exclude; i++)
-			if (o->exclude[i][1] > (64ull << 20))
+			if (o->exclude[i][1] > host_low)
 				return ck_skip(c, "a scanout surface at GM 0x%llx lies in the Dom0 runtime's guest areas",
 					       (unsigned long long)o->exclude[i][0]);
 	}

@@ -81,7 +81,8 @@ int hw_pte_with_addr(const struct gtt_platform *p, uint64_t pte, uint64_t addr, 
 	if (rc)
 		return rc;
 	if (p->pte_format == PTE_FORMAT_GEN8) {
-		*out = (pte & ~GEN8_GGTT_PTE_ADDR_MASK) | (fresh & GEN8_GGTT_PTE_ADDR_MASK);
+		/* only the control bits below the address survive: a guest's bits 63:39 must not reach the host */
+		*out = (pte & 0xfffull) | (fresh & GEN8_GGTT_PTE_ADDR_MASK);
 		return GTT_OK;
 	}
 	uint64_t addr_bits = GEN6_PTE_ADDR_LO_MASK |

@@ -33,7 +33,7 @@ int hw_pte_encode(const struct gtt_platform *p, uint64_t addr, enum hw_cache cac
 /*
  * The PTE `pte` pointing at physical page `addr` instead, with its valid and
  * cache-control bits unchanged (how a mediator turns a guest PTE into a host
- * one). Same address rules as hw_pte_encode.
+ * one); every other bit of `pte` is dropped. Same address rules as hw_pte_encode.
  */
 int hw_pte_with_addr(const struct gtt_platform *p, uint64_t pte, uint64_t addr, uint64_t *out,
 		     struct gtt_err *err);

@@ -97,3 +97,16 @@ Test(pte, decode_invalid_and_cache_names)
 	cr_expect(!d.valid);
 	cr_expect_eq(d.addr, 0, "bits above 38 are not address bits on gen8/9");
 }
+
+Test(pte, with_addr_keeps_control_bits_and_nothing_else)
+{
+	uint64_t out;
+	const struct gtt_platform *skl = gtt_platform_by_name("skl"), *hsw = gtt_platform_by_name("hsw");
+
+	/* a guest's bits above the address field must not reach the host PTE */
+	cr_assert_eq(hw_pte_with_addr(skl, (0x3full << 39) | (3ull << 12) | 1, 0x400000000ull, &out, NULL), 0);
+	cr_expect_eq(out, 0x400000001ull, "0x%llx", (unsigned long long)out);
+	/* hsw: cache control 0x806 kept, the new address's high bits in 10:4 */
+	cr_assert_eq(hw_pte_with_addr(hsw, 0x12345807, 0x7f00001000ull, &out, NULL), 0);
+	cr_expect_eq(out, 0x00001ff7ull | 0x800, "0x%llx", (unsigned long long)out);
+}

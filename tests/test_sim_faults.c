@@ -95,3 +95,30 @@ Test(sim_faults, snapshot_round_trip)
 	free(buf);
 	hw_close(dev);
 }
+
+/* A fault in one tile of a fenced row must not take the row's other tiles with it. */
+Test(sim_faults, fault_inside_a_fence_stays_in_its_tile)
+{
+	struct hw_device *dev = t_open("sim:skl");
+	struct sim_device *s = t_sim(dev);
+	uint64_t base = sim_alloc_pages(s, 8), gm = 0x400000;
+	uint8_t row[4096];
+
+	for (unsigned p = 0; p < 8; p++) {
+		uint8_t fill[4096];
+		for (unsigned b = 0; b < 4096; b++)
+			fill[b] = (uint8_t)(0x10 + p);
+		sim_mem_write(s, base + p * 4096, fill, 4096);
+		uint64_t pte = (base + p * 4096) | 1;
+		sim_mmio_write64(s, dev->info.gsm_offset + (uint32_t)((gm / 4096 + p) * 8), p ? pte : 0);	/* tile 0 invalid */
+	}
+	sim_mmio_write32(s, 0x101008, 1);
+	/* X fence, pitch 4096: row 0 is 512 bytes of each of the 8 tiles */
+	sim_mmio_write32(s, 0x100004, (uint32_t)(gm + 7 * 4096) | (4096 / 128 - 1));
+	sim_mmio_write32(s, 0x100000, (uint32_t)gm | 1);
+	sim_aperture_read(s, gm, row, sizeof(row));
+	cr_expect_eq(row[0], 0, "tile 0 faults");
+	for (unsigned t = 1; t < 8; t++)
+		cr_expect_eq(row[t * 512], 0x10 + t, "byte %u of row 0 (tile %u) reads 0x%02x", t * 512, t, row[t * 512]);
+	hw_close(dev);
+}

@@ -28,16 +28,14 @@ void sim_aperture_read(struct sim_device *sim, uint64_t off, void *buf, size_t l
 	}
 	while (len) {
 		uint64_t phys;
-		size_t run = sim_aperture_translate(sim, off, &phys);
-		if (!run) {
+		bool mapped;
+		size_t run = sim_aperture_translate(sim, off, &phys, &mapped);
+		if (run > len)
+			run = len;
+		if (!mapped) {
 			fault(sim, off);
-			run = 4096 - (off & 0xfff);
-			if (run > len)
-				run = len;
 			gtt_memset(out, 0, run);
 		} else {
-			if (run > len)
-				run = len;
 			sim_mem_read(sim, phys, out, run);
 		}
 		out += run;
@@ -55,17 +53,14 @@ void sim_aperture_write(struct sim_device *sim, uint64_t off, const void *buf, s
 		return;
 	while (len) {
 		uint64_t phys;
-		size_t run = sim_aperture_translate(sim, off, &phys);
-		if (!run) {
+		bool mapped;
+		size_t run = sim_aperture_translate(sim, off, &phys, &mapped);
+		if (run > len)
+			run = len;
+		if (!mapped)
 			fault(sim, off);
-			run = 4096 - (off & 0xfff);
-			if (run > len)
-				run = len;
-		} else {
-			if (run > len)
-				run = len;
+		else
 			sim_mem_write(sim, phys, in, run);
-		}
 		in += run;
 		off += run;
 		len -= run;

@@ -70,8 +70,8 @@ struct sim_fault *sim_fault_find(struct sim_device *sim, uint32_t off);
 /* sim_translate.c: GGTT address -> physical through the TLB; false if the PTE is not valid. */
 bool sim_translate(struct sim_device *sim, uint64_t gm, uint64_t *phys);
 /* Translate one CPU aperture offset; returns the bytes from it that stay contiguous
- * in physical memory (at least 1), or 0 on a translation fault. */
-size_t sim_aperture_translate(struct sim_device *sim, uint64_t a, uint64_t *phys);
+ * (at least 1) and whether their PTE is valid (*mapped; false: a translation fault). */
+size_t sim_aperture_translate(struct sim_device *sim, uint64_t a, uint64_t *phys, bool *mapped);
 /* The PTE value the model writes for a physical page (boot scratch fill). */
 uint64_t sim_pte_for(const struct sim_device *sim, uint64_t phys);
 

@@ -115,7 +115,7 @@ static uint64_t swizzle(uint64_t phys, int mode)
 	return phys ^ ((b & 1) << 6);
 }
 
-size_t sim_aperture_translate(struct sim_device *sim, uint64_t a, uint64_t *phys)
+size_t sim_aperture_translate(struct sim_device *sim, uint64_t a, uint64_t *phys, bool *mapped)
 {
 	struct model_fence f;
 	uint64_t gm = a, run;
@@ -140,14 +140,12 @@ size_t sim_aperture_translate(struct sim_device *sim, uint64_t a, uint64_t *phys
 		if (run > f.end - a)
 			run = f.end - a;
 		gm = f.start + t;
-		if (!sim_translate(sim, gm, phys))
-			return 0;
-		if (swizzling(sim))
+		*mapped = sim_translate(sim, gm, phys);
+		if (*mapped && swizzling(sim))
 			*phys = swizzle(*phys, f.y ? sim->plat->swizzle_y : sim->plat->swizzle_x);
 		return run;
 	}
-	if (!sim_translate(sim, gm, phys))
-		return 0;
+	*mapped = sim_translate(sim, gm, phys);
 	run = 4096 - (gm & 0xfff);
 	/* stop where a fence begins */
 	for (unsigned i = 0; i < sim->plat->num_fences; i++) {
