@@ -136,7 +136,7 @@ void dom0_fini(struct dom0_runtime *rt)
 		if (rt->v[id].used)
 			dom0_vgpu_destroy(rt, id, NULL);
 	/* anything still owned (there should be nothing) goes back too */
-	for (int id = 0; id <= DOM0_MAX_VGPUS; id++)
+	for (int id = 1; id <= DOM0_MAX_VGPUS; id++)
 		dom0_phys_release(rt, 0, rt->dev->info.n_ptes, id);
 	dom0_invalidate(rt);
 	dom0_undo_settle(rt);
@@ -200,8 +200,10 @@ uint64_t dom0_phys_release(struct dom0_runtime *rt, uint64_t first, uint64_t n, 
 {
 	uint64_t done = 0;
 
+	if (!owner)	/* 0 marks entries that are already as found */
+		return 0;
 	for (uint64_t i = first; i < first + n;) {
-		if (rt->owner[i] != owner || (owner == 0 && rt->owner[i] == 0)) {
+		if (rt->owner[i] != owner) {
 			i++;
 			continue;
 		}

@@ -116,21 +116,17 @@ int cmd_check(struct cli *c, int argc, char **argv)
 		return EXIT_OK;
 	}
 	for (int i = 1; i < argc; i++) {
-		int m;
-		if ((m = cli_opt(argc, argv, &i, "--run", &v)) || (m = cli_opt(argc, argv, &i, "--format", &v)) ||
-		    (m = cli_opt(argc, argv, &i, "-o", &v)) || (m = cli_opt(argc, argv, &i, "--seed", &v))) {
-			if (m < 0)
-				return EXIT_USAGE;
-			const char *opt = argv[i][0] == '-' && strchr(argv[i], '=') ? argv[i] : argv[i - 1];
-			if (!strncmp(opt, "--run", 5))
-				run = v;
-			else if (!strncmp(opt, "--format", 8))
-				format = v;
-			else if (!strncmp(opt, "--seed", 6))
-				seed_s = v;
-			else
-				out_path = v;
-		} else if (!strcmp(argv[i], "--list")) {
+		static const char *const names[] = { "--run", "--format", "-o", "--seed" };
+		const char **dst[] = { &run, &format, &out_path, &seed_s };
+		int m = 0;
+		for (unsigned k = 0; k < 4 && !m; k++)
+			if ((m = cli_opt(argc, argv, &i, names[k], &v)) > 0)
+				*dst[k] = v;
+		if (m < 0)
+			return EXIT_USAGE;
+		if (m)
+			continue;
+		if (!strcmp(argv[i], "--list")) {
 			do_list = true;
 		} else {
 			return cli_error("check: unexpected '%s' (gttlab check --help)", argv[i]);
