@@ -18,6 +18,7 @@
 #include "efi/ivshmem_check.h"
 #include "efi/pciio_sim.h"
 #include "env/fmt.h"
+#include "env/num.h"
 #include "harness/report.h"
 #include "harness/runner.h"
 #include "hw/backend_sim.h"
@@ -129,9 +130,11 @@ static int parse(int argc, char **argv, struct args *a)
 		} else if (!gtt_strcmp(o, "--run") && i + 1 < argc) {
 			a->run = argv[++i];
 		} else if (!gtt_strcmp(o, "--seed") && i + 1 < argc) {
-			a->seed = 0;
-			for (const char *p = argv[++i]; *p >= '0' && *p <= '9'; p++)
-				a->seed = a->seed * 10 + (uint64_t)(*p - '0');
+			const char *why;
+			if (gtt_parse_u64(argv[++i], &a->seed, &why)) {
+				efi_printf("gttlab: seed '%s' %s\n", argv[i], why);
+				return -1;
+			}
 		} else if (!gtt_strcmp(o, "--ivshmem-check")) {
 			a->ivshmem = true;
 		} else if (!gtt_strcmp(o, "--debug-exit")) {

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "harness/cli.h"
 #include "harness/backends.h"
+#include "env/num.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -27,32 +27,10 @@ int cli_report(const struct gtt_err *err)
 
 int cli_parse_u64(const char *what, const char *s, uint64_t *out)
 {
-	char *end;
-	uint64_t v, mul = 1;
+	const char *why;
 
-	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
-		return cli_error("%s '%s' is not a number (decimal or 0x hex, optional K/M/G suffix)",
-				 what, s ? s : "");
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno == ERANGE)
-		return cli_error("%s '%s' does not fit in 64 bits", what, s);
-	if (end == s)
-		return cli_error("%s '%s' is not a number (decimal or 0x hex, optional K/M/G suffix)", what, s);
-	if (*end) {
-		switch (*end) {
-		case 'K': case 'k': mul = 1ull << 10; break;
-		case 'M': case 'm': mul = 1ull << 20; break;
-		case 'G': case 'g': mul = 1ull << 30; break;
-		default:
-			return cli_error("%s '%s' is not a number (decimal or 0x hex, optional K/M/G suffix)", what, s);
-		}
-		if (end[1] && strcmp(end + 1, "iB") && strcmp(end + 1, "B"))
-			return cli_error("%s '%s' has trailing characters after the %c suffix", what, s, *end);
-		if (v > UINT64_MAX / mul)
-			return cli_error("%s '%s' does not fit in 64 bits", what, s);
-	}
-	*out = v * mul;
+	if (gtt_parse_u64(s, out, &why))
+		return cli_error("%s '%s' %s", what, s ? s : "", why);
 	return 0;
 }
 

@@ -6,6 +6,8 @@
  * device, and a file that runs leaves it as found (dom0_fini restores it).
  */
 #include "harness/scenario.h"
+#include "harness/scenario_parse.h"
+#include "env/num.h"
 #include "dom0/dom0.h"
 #include "hw/fence.h"
 #include "hw/ggtt.h"
@@ -18,15 +20,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_TOK 24
 #define MAX_NAMES 64
 #define MAX_HIST 1024
+/* `run N`: at most this many quanta in one command (DOM0_QUANTUM_MS each: 1600 s of simulated time) */
+#define MAX_RUN_QUANTA 100000
+#define MAX_SLOTS 1024		/* dom0's limit on slots in high graphics memory */
 
-struct line {
-	int no;
-	int argc;
-	char *argv[MAX_TOK];
-};
+#define line scen_line
 
 struct name {
 	char name[32];
@@ -46,7 +46,8 @@ struct scen {
 	const char *path;
 	FILE *out, *errors, *trace;
 	bool quiet, dry;
-	struct hw_device *dev;
+	struct hw_device *dev;		/* NULL when only checking */
+	const struct hw_info *info;	/* the device's facts, for checks made before anything runs */
 	struct dom0_runtime *rt;
 	struct dom0_config cfg;
 	bool started;
@@ -108,25 +109,7 @@ static void say(struct scen *s, const char *fmt, ...)
 
 static bool parse_num(const char *t, uint64_t *out)
 {
-	char *end;
-	uint64_t mul = 1;
-
-	if (!t || !isdigit((unsigned char)*t))
-		return false;
-	errno = 0;
-	uint64_t v = strtoull(t, &end, 0);
-	if (errno)
-		return false;
-	if (*end == 'K' || *end == 'k')
-		mul = 1ull << 10, end++;
-	else if (*end == 'M' || *end == 'm')
-		mul = 1ull << 20, end++;
-	else if (*end == 'G' || *end == 'g')
-		mul = 1ull << 30, end++;
-	if (*end || (mul > 1 && v > UINT64_MAX / mul))
-		return false;
-	*out = v * mul;
-	return true;
+	return gtt_parse_u64(t, out, NULL) == GTT_OK;
 }
 
 /* key=value among the tokens from `from` on; NULL when absent. */
@@ -156,11 +139,24 @@ static int only_keys(struct scen *s, const struct line *l, int from, const char 
 
 static int need_num(struct scen *s, const char *what, const char *t, uint64_t *v)
 {
+	const char *why;
+
 	if (!t)
 		return bad(s, "missing %s", what);
-	if (!parse_num(t, v))
-		return bad(s, "%s '%s' is not a number (decimal or 0x hex, optional K/M/G)", what, t);
+	if (gtt_parse_u64(t, v, &why))
+		return bad(s, "%s '%s' %s", what, t, why);
 	return 0;
+}
+
+/* A number in [lo, hi]; `rule` says why the bounds are what they are. */
+static int need_range(struct scen *s, const char *what, const char *t, uint64_t lo, uint64_t hi, const char *rule,
+		      uint64_t *v)
+{
+	int rc = need_num(s, what, t, v);
+
+	if (!rc && (*v < lo || *v > hi))
+		return bad(s, "%s %" PRIu64 " is out of range: %" PRIu64 " to %" PRIu64 " (%s)", what, *v, lo, hi, rule);
+	return rc;
 }
 
 static struct name *find_name(struct scen *s, const char *n)
@@ -253,12 +249,12 @@ static int cmd_config(struct scen *s, const struct line *l)
 	};
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
 		if ((t = kv(l, 1, sizes[i].k))) {
-			if ((rc = need_num(s, sizes[i].k, t, &v)))
+			if ((rc = need_range(s, sizes[i].k, t, 0, s->info->ggtt_size, "bytes of the device's GGTT", &v)))
 				return rc;
 			*sizes[i].dst = v;
 		}
 	if ((t = kv(l, 1, "host-fences"))) {
-		if ((rc = need_num(s, "host-fences", t, &v)))
+		if ((rc = need_range(s, "host-fences", t, 0, s->info->num_fences, "the device's fence registers", &v)))
 			return rc;
 		s->cfg.host_fences = (unsigned)v;
 	}
@@ -290,11 +286,41 @@ static bool valid_name(const char *n)
 	return true;
 }
 
-static int cmd_create(struct scen *s, const struct line *l)
+/* create's key=value arguments, each in the range the runtime can take. */
+static int create_params(struct scen *s, const struct line *l, struct dom0_vgpu_params *p)
 {
 	static const char *const keys[] = { "low", "slots", "fences", "mem", "at", NULL };
-	struct dom0_vgpu_params p = { 0 };
 	uint64_t v;
+	int rc;
+
+	*p = (struct dom0_vgpu_params){ 0 };
+	if ((rc = only_keys(s, l, 2, keys)) ||
+	    (rc = need_range(s, "low=SIZE", kv(l, 2, "low"), 0, s->info->ggtt_size, "bytes of the device's GGTT", &p->low_size)) ||
+	    (rc = need_range(s, "slots=N", kv(l, 2, "slots"), 0, MAX_SLOTS, "slots of high graphics memory", &v)))
+		return rc;
+	p->high_slots = (unsigned)v;
+	if (kv(l, 2, "fences")) {
+		if ((rc = need_range(s, "fences=N", kv(l, 2, "fences"), 0, DOM0_MAX_GUEST_FENCES, "GVT traps guest fences 0-15", &v)))
+			return rc;
+		p->fences = (unsigned)v;
+	}
+	if (kv(l, 2, "mem")) {
+		if ((rc = need_range(s, "mem=PAGES", kv(l, 2, "mem"), 1, 1u << 20, "pages of guest memory", &v)))
+			return rc;
+		p->mem_pages = (unsigned)v;
+	}
+	if (kv(l, 2, "at")) {
+		if ((rc = need_range(s, "at=SLOT", kv(l, 2, "at"), 0, MAX_SLOTS - 1, "slot numbers", &v)))
+			return rc;
+		p->place = true;
+		p->at_slot = (unsigned)v;
+	}
+	return 0;
+}
+
+static int cmd_create(struct scen *s, const struct line *l)
+{
+	struct dom0_vgpu_params p;
 	int rc;
 
 	if (l->argc < 2 || !valid_name(l->argv[1]))
@@ -302,22 +328,8 @@ static int cmd_create(struct scen *s, const struct line *l)
 	struct name *nm = find_name(s, l->argv[1]);
 	if (nm && nm->alive)
 		return bad(s, "vGPU '%s' exists already", l->argv[1]);
-	if ((rc = only_keys(s, l, 2, keys)) || (rc = need_num(s, "low=SIZE", kv(l, 2, "low"), &p.low_size)) ||
-	    (rc = need_num(s, "slots=N", kv(l, 2, "slots"), &v)))
+	if ((rc = create_params(s, l, &p)))
 		return rc;
-	p.high_slots = (unsigned)v;
-	if (kv(l, 2, "fences") && (rc = need_num(s, "fences", kv(l, 2, "fences"), &v)))
-		return rc;
-	p.fences = kv(l, 2, "fences") ? (unsigned)v : 0;
-	if (kv(l, 2, "mem") && (rc = need_num(s, "mem", kv(l, 2, "mem"), &v)))
-		return rc;
-	p.mem_pages = kv(l, 2, "mem") ? (unsigned)v : 0;
-	if (kv(l, 2, "at")) {
-		if ((rc = need_num(s, "at", kv(l, 2, "at"), &v)))
-			return rc;
-		p.place = true;
-		p.at_slot = (unsigned)v;
-	}
 	if (!nm) {
 		if (s->n_names == MAX_NAMES)
 			return bad(s, "at most %d vGPU names in one scenario", MAX_NAMES);
@@ -377,12 +389,10 @@ static int outcome(struct scen *s, int rc, bool expect_refusal, const struct gtt
 	return failed(s, "%s: %s", what, e->msg);
 }
 
-static uint64_t guest_pte_value(struct scen *s, uint64_t gfn)
+/* The guest PTE of a frame the dry pass proved encodable. */
+static int guest_pte_value(struct scen *s, uint64_t gfn, uint64_t *pte, struct gtt_err *err)
 {
-	uint64_t pte = 0;
-
-	hw_pte_encode(s->dev->info.plat, gfn << 12, HW_CACHE_NONE, &pte, NULL);
-	return pte;
+	return hw_pte_encode(s->info->plat, gfn << 12, HW_CACHE_NONE, pte, err);
 }
 
 static int cmd_guest_pte(struct scen *s, const struct line *l, bool refuse, struct gtt_err *err)
@@ -396,16 +406,24 @@ static int cmd_guest_pte(struct scen *s, const struct line *l, bool refuse, stru
 		return rc;
 	if (!none && (rc = need_num(s, "guest page GFN (or none)", l->argc > 3 ? l->argv[3] : NULL, &gfn)))
 		return rc;
-	if ((rc = only_keys(s, l, 4, keys)) || (kv(l, 4, "count") && (rc = need_num(s, "count", kv(l, 4, "count"), &count))))
+	if ((rc = only_keys(s, l, 4, keys)) ||
+	    (kv(l, 4, "count") && (rc = need_range(s, "count", kv(l, 4, "count"), 1, 1u << 20, "PTEs in one command", &count))))
 		return rc;
-	if (gm % 4096)
-		return bad(s, "GM address 0x%" PRIx64 " is not 4 KiB aligned", gm);
-	if (!count || count > (1u << 20))
-		return bad(s, "count=%" PRIu64 ": 1 to %u", count, 1u << 20);
+	if (gm % 4096 || gm >= s->info->ggtt_size || count > (s->info->ggtt_size - gm) / 4096)
+		return bad(s, "GM range 0x%" PRIx64 "+%" PRIu64 " pages is not 4 KiB-aligned inside the 0x%" PRIx64 "-byte GGTT",
+			   gm, count, s->info->ggtt_size);
+	/* the guest PTE must name every frame exactly: no frame beyond the PTE's address bits, no wrap */
+	uint64_t max_gfn = (1ull << (s->info->plat->phys_addr_bits - 12)) - 1;
+	if (!none && (gfn > max_gfn || count - 1 > max_gfn - gfn))
+		return bad(s, "guest page %" PRIu64 "%s does not fit a %s PTE (%u address bits: frames 0 to %" PRIu64 ")",
+			   gfn, count > 1 ? " and the pages after it" : "", s->info->plat->name, s->info->plat->phys_addr_bits, max_gfn);
 	if (s->dry)
 		return 0;
 	for (uint64_t k = 0; k < count; k++) {
-		rc = dom0_guest_pte_write(s->rt, id, gm / 4096 + k, none ? 0 : guest_pte_value(s, gfn + k), err);
+		uint64_t pte = 0;
+		if (!none && (rc = guest_pte_value(s, gfn + k, &pte, err)))
+			return failed(s, "guest-pte: %s", err->msg);
+		rc = dom0_guest_pte_write(s->rt, id, gm / 4096 + k, pte, err);
 		if (rc)
 			return outcome(s, rc, refuse, err, "guest-pte");
 	}
@@ -420,7 +438,7 @@ static int cmd_guest_fence(struct scen *s, const struct line *l, bool refuse, st
 	uint64_t fid, val = 0, start, size, stride;
 	int id, rc;
 
-	if ((rc = vgpu(s, l->argc > 1 ? l->argv[1] : NULL, &id)) || (rc = need_num(s, "fence id", l->argc > 2 ? l->argv[2] : NULL, &fid)))
+	if ((rc = vgpu(s, l->argc > 1 ? l->argv[1] : NULL, &id)) || (rc = need_range(s, "fence id", l->argc > 2 ? l->argv[2] : NULL, 0, I915_MAX_NUM_FENCES - 1, "fence registers", &fid)))
 		return rc;
 	if (l->argc == 4 && !strcmp(l->argv[3], "off")) {
 		val = 0;
@@ -434,7 +452,8 @@ static int cmd_guest_fence(struct scen *s, const struct line *l, bool refuse, st
 			return rc;
 		if (!tl || (strcmp(tl, "x") && strcmp(tl, "y")))
 			return bad(s, "tiling=x or tiling=y is needed (or 'off', or value=RAW)");
-		if (size < 4096 || stride < 128 || stride / 128 > 0x1000 || start > 0xfffff000u || start + size - 4096 > 0xfffff000u)
+		if (size < 4096 || size > 0x100000000ull || stride < 128 || stride / 128 > 0x1000 || start > 0xfffff000u ||
+		    start + size - 4096 > 0xfffff000u)
 			return bad(s, "fence fields out of the register's reach: start 0x%" PRIx64 " size 0x%" PRIx64 " stride %" PRIu64,
 				   start, size, stride);
 		/* the raw register value a guest driver writes (docs/hardware.md §4.3); the runtime judges it */
@@ -477,7 +496,7 @@ static int cmd_simple(struct scen *s, const struct line *l, bool refuse, struct 
 	if (!strcmp(c, "run")) {
 		if (l->argc != 2)
 			return bad(s, "run N (quanta of %d ms)", DOM0_QUANTUM_MS);
-		if ((rc = need_num(s, "quanta", l->argv[1], &q)))
+		if ((rc = need_range(s, "quanta", l->argv[1], 0, MAX_RUN_QUANTA, "one run command; split longer runs", &q)))
 			return rc;
 		if (s->dry)
 			return 0;
@@ -492,7 +511,7 @@ static int cmd_simple(struct scen *s, const struct line *l, bool refuse, struct 
 	bool resize = !strcmp(c, "expand") || !strcmp(c, "reduce");
 	if (l->argc != (resize ? 3 : 2))
 		return bad(s, resize ? "%s NAME SLOTS" : "%s NAME", c);
-	if (resize && (rc = need_num(s, "slots", l->argv[2], &q)))
+	if (resize && (rc = need_range(s, "slots", l->argv[2], 1, MAX_SLOTS, "slots of high graphics memory", &q)))
 		return rc;
 	if (!strcmp(c, "destroy") && s->dry) {
 		find_name(s, l->argv[1])->alive = false;
@@ -538,6 +557,18 @@ static int cmd_simple(struct scen *s, const struct line *l, bool refuse, struct 
 }
 
 /* ---- expect ---- */
+
+/* "FIRST-LAST", two slot numbers of the number grammar, FIRST <= LAST. */
+static bool slot_range(const char *t, uint64_t *first, uint64_t *last)
+{
+	const char *dash = strchr(t, '-');
+	char a[32];
+
+	if (!dash || (size_t)(dash - t) >= sizeof(a))
+		return false;
+	snprintf(a, sizeof(a), "%.*s", (int)(dash - t), t);
+	return parse_num(a, first) && parse_num(dash + 1, last) && *first <= *last && *last < MAX_SLOTS;
+}
 
 static int expect_value(struct scen *s, const struct line *l, int at, uint64_t *want)
 {
@@ -622,7 +653,7 @@ static int cmd_expect(struct scen *s, const struct line *l)
 	if (!strcmp(what, "pte") || !strcmp(what, "owner")) {
 		if ((rc = need_num(s, "GM address", l->argc > 2 ? l->argv[2] : NULL, &a)))
 			return rc;
-		if (a % 4096 || a >= s->dev->info.ggtt_size)
+		if (a % 4096 || a >= s->info->ggtt_size)
 			return bad(s, "GM address 0x%" PRIx64 " is not a 4 KiB-aligned GGTT address", a);
 		if (!strcmp(what, "owner")) {
 			if (l->argc != 5 || strcmp(l->argv[3], "=="))
@@ -678,8 +709,8 @@ static int cmd_expect(struct scen *s, const struct line *l)
 	if (!strcmp(what, "fence") || !strcmp(what, "reg")) {
 		if ((rc = need_num(s, what, l->argc > 2 ? l->argv[2] : NULL, &a)) || (rc = expect_value(s, l, 3, &want)))
 			return rc;
-		if (!strcmp(what, "fence") && a >= s->dev->info.num_fences)
-			return bad(s, "fence %" PRIu64 ": the device has %u", a, s->dev->info.num_fences);
+		if (!strcmp(what, "fence") && a >= s->info->num_fences)
+			return bad(s, "fence %" PRIu64 ": the device has %u", a, s->info->num_fences);
 		if (!strcmp(what, "reg") && (a % 4 || a >= 0x200000))
 			return bad(s, "register 0x%" PRIx64 " is not a 4-byte aligned offset below 2 MiB", a);
 		if (s->dry)
@@ -698,7 +729,7 @@ static int cmd_expect(struct scen *s, const struct line *l)
 		for (size_t i = 0; i < sizeof(pvinfo_fields) / sizeof(pvinfo_fields[0]); i++)
 			if (!strcmp(f, pvinfo_fields[i].name))
 				off = pvinfo_fields[i].reg - VGT_PVINFO_PAGE;
-		if (off == 0xffffffffu && parse_num(f, &v))
+		if (off == 0xffffffffu && parse_num(f, &v) && v < VGT_PVINFO_SIZE)
 			off = (uint32_t)v;
 		if (off >= VGT_PVINFO_SIZE || off % 4)
 			return bad(s, "pvinfo field '%s': a name (magic, version, vgt_id, caps, mappable_base, mappable_size, nonmappable_base, nonmappable_size, fence_num, display_ready) or an offset", f);
@@ -713,10 +744,10 @@ static int cmd_expect(struct scen *s, const struct line *l)
 	if (!strcmp(what, "slots")) {	/* expect slots NAME == FIRST-LAST | none */
 		if ((rc = vgpu(s, l->argc > 2 ? l->argv[2] : NULL, &id)))
 			return rc;
-		unsigned f0 = 0, l0 = 0;
+		uint64_t f0 = 0, l0 = 0;
 		bool none = l->argc == 5 && !strcmp(l->argv[4], "none");
-		if (l->argc != 5 || strcmp(l->argv[3], "==") || (!none && sscanf(l->argv[4], "%u-%u", &f0, &l0) != 2))
-			return bad(s, "expect slots NAME == FIRST-LAST (or none)");
+		if (l->argc != 5 || strcmp(l->argv[3], "==") || (!none && !slot_range(l->argv[4], &f0, &l0)))
+			return bad(s, "expect slots NAME == FIRST-LAST (or none), slots 0 to %d", MAX_SLOTS - 1);
 		if (s->dry)
 			return 0;
 		struct dom0_vgpu_info in;
@@ -741,6 +772,8 @@ static int cmd_expect(struct scen *s, const struct line *l)
 			return rc;
 		if (l->argc != 6 || strcmp(l->argv[4], "=="))
 			return bad(s, "expect read NAME GM == TEXT");
+		if (strlen(l->argv[5]) > 255)
+			return bad(s, "expect read: the text is %zu bytes; at most 255", strlen(l->argv[5]));
 		if (s->dry)
 			return 0;
 		char buf[256] = { 0 };
@@ -777,21 +810,13 @@ static int exec(struct scen *s, struct line *l, bool refuse, struct gtt_err *err
 		return 1;
 	if (!strcmp(c, "create")) {
 		if (refuse) {	/* a refused create must not leave a name behind */
-			struct dom0_vgpu_params p = { 0 };
-			uint64_t v;
+			struct dom0_vgpu_params p;
 			int id;
 			if (l->argc < 2 || !valid_name(l->argv[1]) || (find_name(s, l->argv[1]) && find_name(s, l->argv[1])->alive))
 				return bad(s, "fail create needs a new vGPU name");
-			int rc = need_num(s, "low=SIZE", kv(l, 2, "low"), &p.low_size);
-			if (!rc)
-				rc = need_num(s, "slots=N", kv(l, 2, "slots"), &v);
-			if (rc)
+			int rc = create_params(s, l, &p);
+			if (rc || s->dry)
 				return rc;
-			p.high_slots = (unsigned)v;
-			if (kv(l, 2, "fences") && parse_num(kv(l, 2, "fences"), &v))
-				p.fences = (unsigned)v;
-			if (s->dry)
-				return 0;
 			rc = dom0_vgpu_create(s->rt, &p, &id, err);
 			if (!rc)
 				dom0_vgpu_destroy(s->rt, id, NULL);
@@ -860,100 +885,65 @@ static void summary(struct scen *s)
 	fprintf(s->out, "  resizes: %" PRIu64 " expansions, %" PRIu64 " reductions\n", c->expansions, c->reductions);
 }
 
-/* Read and tokenize the file; 0 on success, 2 (after an error line) otherwise. */
-static int load(struct scen *s, char **text, struct line **lines, int *n)
+/* The dry pass over a whole script: 0, or 2 after reporting the first malformed line. */
+static int dry_pass(struct scen *s, struct scen_script *sc)
 {
-	FILE *f = fopen(s->path, "r");
-	size_t cap = 0, len = 0;
-	char *buf = NULL;
-
-	if (!f) {
-		fprintf(s->errors, "%s: cannot open: %s\n", s->path, strerror(errno));
-		return 2;
+	s->dry = true;
+	for (int i = 0; i < sc->n; i++) {
+		struct gtt_err err = { 0 };
+		if (exec(s, &sc->lines[i], false, &err) == 2)
+			return 2;
 	}
-	for (;;) {
-		if (len + 4096 > cap) {
-			cap = cap ? cap * 2 : 65536;
-			char *nb = realloc(buf, cap);
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				return 2;
-			}
-			buf = nb;
-		}
-		size_t r = fread(buf + len, 1, cap - len - 1, f);
-		if (!r)
-			break;
-		len += r;
-	}
-	fclose(f);
-	buf[len] = '\0';
-	int lines_cap = 64, count = 0, no = 0;
-	struct line *ls = malloc(sizeof(*ls) * (size_t)lines_cap);
-	for (char *p = buf; p && *p;) {
-		char *nl = strchr(p, '\n');
-		if (nl)
-			*nl = '\0';
-		no++;
-		char *hash = strchr(p, '#');
-		if (hash)
-			*hash = '\0';
-		struct line l = { .no = no };
-		for (char *tok = strtok(p, " \t\r"); tok; tok = strtok(NULL, " \t\r")) {
-			if (l.argc == MAX_TOK) {
-				fprintf(s->errors, "%s:%d: more than %d words on one line\n", s->path, no, MAX_TOK);
-				free(ls);
-				free(buf);
-				return 2;
-			}
-			l.argv[l.argc++] = tok;
-		}
-		if (l.argc) {
-			if (count == lines_cap) {
-				lines_cap *= 2;
-				ls = realloc(ls, sizeof(*ls) * (size_t)lines_cap);
-			}
-			ls[count++] = l;
-		}
-		p = nl ? nl + 1 : NULL;
-	}
-	*text = buf;
-	*lines = ls;
-	*n = count;
 	return 0;
 }
 
-enum scenario_result scenario_run_file(struct hw_device *dev, const char *path, const struct scenario_opts *opts)
+static struct scen *scen_new(const struct hw_info *info, const char *path, const struct scenario_opts *opts)
 {
 	struct scen *s = calloc(1, sizeof(*s));
-	char *text = NULL;
-	struct line *lines = NULL;
-	int n = 0, rc = 0;
 
 	if (!s)
-		return SCENARIO_MALFORMED;
+		return NULL;
 	s->path = path;
-	s->dev = dev;
+	s->info = info;
 	s->out = opts && opts->out ? opts->out : stdout;
 	s->errors = opts && opts->errors ? opts->errors : stderr;
 	s->trace = opts ? opts->trace : NULL;
 	s->quiet = opts && opts->quiet;
-	if (load(s, &text, &lines, &n)) {
+	return s;
+}
+
+enum scenario_result scenario_check_text(const struct hw_info *info, const char *name, const char *text, size_t len,
+					 FILE *errors)
+{
+	struct scenario_opts o = { .errors = errors };
+	struct scen *s = scen_new(info, name, &o);
+	struct scen_script sc;
+	int rc;
+
+	if (!s)
+		return SCENARIO_MALFORMED;
+	rc = scen_split_text(name, text, len, &sc, s->errors);
+	if (!rc)
+		rc = dry_pass(s, &sc);
+	scen_script_free(&sc);
+	free(s);
+	return rc ? SCENARIO_MALFORMED : SCENARIO_PASSED;
+}
+
+enum scenario_result scenario_run_file(struct hw_device *dev, const char *path, const struct scenario_opts *opts)
+{
+	struct scen *s = scen_new(&dev->info, path, opts);
+	struct scen_script sc;
+	int rc;
+
+	if (!s)
+		return SCENARIO_MALFORMED;
+	s->dev = dev;
+	if (scen_load_file(path, &sc, s->errors) || dry_pass(s, &sc)) {
+		scen_script_free(&sc);
 		free(s);
 		return SCENARIO_MALFORMED;
 	}
-	/* pass 1: the whole file, dry */
-	s->dry = true;
-	for (int i = 0; i < n; i++) {
-		struct gtt_err err = { 0 };
-		if (exec(s, &lines[i], false, &err) == 2) {
-			rc = SCENARIO_MALFORMED;
-			break;
-		}
-	}
-	if (rc == SCENARIO_MALFORMED)
-		goto out;
 	/* pass 2: for real */
 	struct dom0_config cfg = s->cfg;
 	memset(s->names, 0, sizeof(s->names));
@@ -962,10 +952,10 @@ enum scenario_result scenario_run_file(struct hw_device *dev, const char *path, 
 	s->dry = false;
 	if (s->trace)
 		fprintf(s->trace, "switch,line,from,to,ptes_written,ptes_skipped,ns,sim_ms\n");
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < sc.n; i++) {
 		struct gtt_err err = { 0 };
 		s->commands++;
-		if (exec(s, &lines[i], false, &err) && !s->started)
+		if (exec(s, &sc.lines[i], false, &err) && !s->started)
 			break;	/* the runtime could not start: nothing else can run */
 	}
 	if (s->started) {
@@ -973,9 +963,7 @@ enum scenario_result scenario_run_file(struct hw_device *dev, const char *path, 
 		dom0_fini(s->rt);
 	}
 	rc = s->failures ? SCENARIO_FAILED : SCENARIO_PASSED;
-out:
-	free(lines);
-	free(text);
+	scen_script_free(&sc);
 	free(s);
 	return (enum scenario_result)rc;
 }

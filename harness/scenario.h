@@ -8,6 +8,7 @@
 #define HARNESS_SCENARIO_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "hw/device.h"
@@ -24,6 +25,14 @@ struct scenario_opts {
 	FILE *trace;		/* per-switch CSV, or NULL */
 	bool quiet;		/* only failures and the summary */
 };
+
+/*
+ * Check a scenario held in memory against a device's facts without running
+ * it (the dry pass every run starts with): SCENARIO_PASSED when it is well
+ * formed, SCENARIO_MALFORMED after one line on `errors`. Touches no device.
+ */
+enum scenario_result scenario_check_text(const struct hw_info *info, const char *name, const char *text, size_t len,
+					 FILE *errors);
 
 /* Run a scenario file on an open device; the device is left as found. */
 enum scenario_result scenario_run_file(struct hw_device *dev, const char *path, const struct scenario_opts *opts);
