@@ -118,6 +118,7 @@ struct dom0_vgpu_info {
 	uint64_t high_base, high_size;
 	unsigned first_slot, slots;
 	unsigned fences, mem_pages;
+	uint64_t scratch_phys;		/* its own scratch page */
 	bool busy;
 	struct dom0_vgpu_counters counters;
 };

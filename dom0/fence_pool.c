@@ -9,6 +9,7 @@
  */
 #include "dom0/runtime_internal.h"
 #include "hw/fence.h"
+#include "regs/fence_reg.h"
 
 static long first_fit(const struct dom0_runtime *rt, uint64_t n, uint64_t *largest)
 {
@@ -104,6 +105,19 @@ int dom0_guest_fence_write(struct dom0_runtime *rt, int id, unsigned fence, uint
 	if ((rc = hw_fence_validate(p, rt->lay.aperture_size, &f, err))) {
 		v->c.rejected++;
 		return rc;
+	}
+	/*
+	 * The hardware detiles whole tile rows: in a fence that ends inside one, the
+	 * linear addresses of that last row reach tiled addresses past the fence's end,
+	 * pages of the pool that belong to others. i915 always rounds the size up
+	 * (i915_gem_fence_size); a guest that does not is refused.
+	 */
+	uint64_t row = (uint64_t)f.stride * (f.tiling == HW_TILING_Y ? Y_TILE_HEIGHT : X_TILE_HEIGHT);
+	if (f.size % row) {
+		v->c.rejected++;
+		return gtt_err_set(err, GTT_EINVAL, "vGPU %d: fence %u size 0x%llx is not a whole number of %s-tile rows (stride %u x %u rows = 0x%llx bytes)",
+				   id, fence, (unsigned long long)f.size, hw_tiling_name(f.tiling), f.stride,
+				   f.tiling == HW_TILING_Y ? Y_TILE_HEIGHT : X_TILE_HEIGHT, (unsigned long long)row);
 	}
 	if (f.start < v->low_base || f.start + f.size > v->low_base + v->low_size) {
 		v->c.rejected++;

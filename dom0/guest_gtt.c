@@ -46,7 +46,7 @@ int dom0_guest_pte_write(struct dom0_runtime *rt, int id, uint64_t index, uint64
 	struct vgpu *v = dom0_vgpu_get(rt, id, err);
 	struct where w;
 	struct hw_pte d;
-	uint64_t host = rt->scratch_pte;
+	uint64_t host = v->scratch_pte;
 	int32_t frame = -1;
 	int rc = GTT_OK;
 
@@ -63,7 +63,7 @@ int dom0_guest_pte_write(struct dom0_runtime *rt, int id, uint64_t index, uint64
 	if (d.valid) {
 		uint64_t gfn = d.addr >> 12;
 		if (gfn >= v->mem_pages) {
-			/* as GVT: a frame the guest does not own maps the scratch page */
+			/* as GVT: a frame the guest does not own maps its scratch page */
 			v->c.rejected++;
 			rc = gtt_err_set(err, GTT_EINVAL, "vGPU %d: guest page 0x%llx at PTE index %llu is outside its %u pages of memory; scratch mapped",
 					 id, (unsigned long long)gfn, (unsigned long long)index, v->mem_pages);

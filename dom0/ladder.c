@@ -39,7 +39,7 @@ static int access(struct dom0_runtime *rt, int id, uint64_t gm, uint8_t *rd, con
 			if (run > len)
 				run = len;
 			int32_t frame = v->ladder[GM_PAGE(gm - v->low_base)];
-			uint8_t *page = frame >= 0 ? v->mem[frame].cpu : rt->scratch.cpu;
+			uint8_t *page = frame >= 0 ? v->mem[frame].cpu : v->scratch.cpu;
 			if (rd)
 				gtt_memcpy(rd, page + (gm & 0xfff), run);
 			else

@@ -110,10 +110,6 @@ int dom0_init(struct hw_device *dev, const struct dom0_config *cfg, struct dom0_
 			goto fail;
 	for (unsigned i = 0; i < rt->cfg.host_fences; i++)
 		rt->fence_used[i] = true;
-	if ((rc = hw_alloc_test_pages(dev, 1, &rt->scratch, err)) ||
-	    (rc = hw_pte_encode(dev->info.plat, rt->scratch.phys, HW_CACHE_NONE, &rt->scratch_pte, err)))
-		goto fail;
-	gtt_memset(rt->scratch.cpu, 0, 4096);
 	rt->undo_mark = hw_undo_mark(dev);
 	*out = rt;
 	return GTT_OK;
@@ -140,7 +136,6 @@ void dom0_fini(struct dom0_runtime *rt)
 		dom0_phys_release(rt, 0, rt->dev->info.n_ptes, id);
 	dom0_invalidate(rt);
 	dom0_undo_settle(rt);
-	hw_free_test_pages(rt->dev, 1, &rt->scratch);
 	env = rt->env;
 	env->free(env, rt->orig);
 	env->free(env, rt->owner);

@@ -20,7 +20,9 @@ struct vgpu {
 	uint64_t low_base, low_size;
 	unsigned first_slot, slots;
 	unsigned fences, mem_pages;
-	struct hw_page *mem;		/* guest page frame -> host page */
+	struct hw_page *mem;		/* guest page frame -> host page; mem[mem_pages] is the scratch page */
+	struct hw_page scratch;		/* its own scratch page: what its not-present entries map (GVT-g: one per vGPU) */
+	uint64_t scratch_pte;
 	uint64_t *guest_low, *guest_high;	/* PTEs as the guest wrote them */
 	uint64_t *shadow_low, *shadow_high;	/* the private shadow GTT: host PTEs */
 	int32_t *ladder;		/* guest aperture page -> guest frame behind it, -1: scratch */
@@ -46,8 +48,6 @@ struct dom0_runtime {
 	unsigned *slot_occ;
 	struct vgpu v[DOM0_MAX_VGPUS + 1];	/* indexed by id; 0 unused */
 	int render_owner;
-	struct hw_page scratch;
-	uint64_t scratch_pte;
 	struct dom0_counters c;
 	uint64_t sim_ms;
 };
@@ -67,8 +67,8 @@ void dom0_invalidate(struct dom0_runtime *rt);
 int dom0_copy_in(struct dom0_runtime *rt, struct vgpu *v, struct dom0_switch_stats *s, struct gtt_err *err);
 /* Forget hw's undo entries made since init (the runtime restores from its own snapshot). */
 void dom0_undo_settle(struct dom0_runtime *rt);
-/* High-range tables for `slots` slots, every entry on scratch. */
-int dom0_alloc_high(struct dom0_runtime *rt, unsigned slots, uint64_t **guest, uint64_t **shadow);
+/* High-range tables for `slots` slots, every shadow entry on `scratch_pte`. */
+int dom0_alloc_high(struct dom0_runtime *rt, unsigned slots, uint64_t scratch_pte, uint64_t **guest, uint64_t **shadow);
 void dom0_pvinfo_fill(struct dom0_runtime *rt, struct vgpu *v);
 /* Release every pool fence of the vGPU. */
 void dom0_pool_release_all(struct dom0_runtime *rt, struct vgpu *v);

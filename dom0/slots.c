@@ -48,7 +48,7 @@ static int retable(struct dom0_runtime *rt, struct vgpu *v, unsigned first, unsi
 {
 	uint64_t *g, *s, pps = rt->lay.slot_size / 4096;
 
-	if (dom0_alloc_high(rt, slots, &g, &s))
+	if (dom0_alloc_high(rt, slots, v->scratch_pte, &g, &s))
 		return gtt_err_set(err, GTT_ENOMEM, "out of memory for vGPU %d's shadow GTT", v->id);
 	/* old slots [keep_from, keep_to) land at new slot keep_at */
 	for (uint64_t i = 0; i < (uint64_t)(keep_to - keep_from) * pps; i++) {

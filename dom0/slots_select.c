@@ -31,9 +31,10 @@ static int check_expand(const struct slot_layout *l, unsigned K, unsigned Q, str
 {
 	int rc = check(l, K, err);
 
-	if (!rc && l->S[K] + Q > l->M)
-		rc = gtt_err_set(err, GTT_EINVAL, "expanding by %u slots: the vGPU would hold %u of the %u slots",
-				 Q, l->S[K] + Q, l->M);
+	/* S_K + Q > M, without letting the sum wrap for a hostile Q */
+	if (!rc && (l->S[K] > l->M || Q > l->M - l->S[K]))
+		rc = gtt_err_set(err, GTT_EINVAL, "expanding by %u slots: the vGPU would hold %llu of the %u slots",
+				 Q, (unsigned long long)l->S[K] + Q, l->M);
 	return rc;
 }
 

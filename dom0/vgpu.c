@@ -5,6 +5,7 @@
  */
 #include "dom0/runtime_internal.h"
 #include "dom0/slots_select.h"
+#include "hw/pte.h"
 
 static void free_tables(struct dom0_runtime *rt, struct vgpu *v)
 {
@@ -21,7 +22,7 @@ static void free_tables(struct dom0_runtime *rt, struct vgpu *v)
 	v->mem = NULL;
 }
 
-int dom0_alloc_high(struct dom0_runtime *rt, unsigned slots, uint64_t **guest, uint64_t **shadow)
+int dom0_alloc_high(struct dom0_runtime *rt, unsigned slots, uint64_t scratch_pte, uint64_t **guest, uint64_t **shadow)
 {
 	uint64_t n = (uint64_t)slots * rt->lay.slot_size / 4096;
 
@@ -33,7 +34,7 @@ int dom0_alloc_high(struct dom0_runtime *rt, unsigned slots, uint64_t **guest, u
 		return GTT_ENOMEM;
 	}
 	for (uint64_t i = 0; i < n; i++)
-		(*shadow)[i] = rt->scratch_pte;
+		(*shadow)[i] = scratch_pte;
 	return GTT_OK;
 }
 
@@ -64,9 +65,9 @@ int dom0_vgpu_create(struct dom0_runtime *rt, const struct dom0_vgpu_params *p, 
 		return gtt_err_set(err, GTT_EBUSY, "already %d vGPUs: no more fit", DOM0_MAX_VGPUS);
 	int first = slots_place(rt->slot_occ, l->num_slots, p->high_slots);
 	if (p->place) {
-		if (p->at_slot + p->high_slots > l->num_slots)
-			return gtt_err_set(err, GTT_EINVAL, "slots %u..%u: high graphics memory has slots 0..%u",
-					   p->at_slot, p->at_slot + p->high_slots - 1, l->num_slots - 1);
+		if (p->at_slot >= l->num_slots || p->high_slots > l->num_slots - p->at_slot)
+			return gtt_err_set(err, GTT_EINVAL, "slots %u..%llu: high graphics memory has slots 0..%u",
+					   p->at_slot, (unsigned long long)p->at_slot + p->high_slots - 1, l->num_slots - 1);
 		first = (int)p->at_slot;
 	}
 	if (first < 0)
@@ -77,21 +78,30 @@ int dom0_vgpu_create(struct dom0_runtime *rt, const struct dom0_vgpu_params *p, 
 			    .first_slot = (unsigned)first, .slots = p->high_slots, .fences = p->fences,
 			    .mem_pages = mem_pages };
 	uint64_t low_pages = p->low_size / 4096;
-	v->mem = gtt_calloc(rt->env, mem_pages, sizeof(*v->mem));
+	v->mem = gtt_calloc(rt->env, (size_t)mem_pages + 1, sizeof(*v->mem));
 	v->guest_low = gtt_calloc(rt->env, low_pages, sizeof(uint64_t));
 	v->shadow_low = gtt_calloc(rt->env, low_pages, sizeof(uint64_t));
 	v->ladder = gtt_calloc(rt->env, low_pages, sizeof(int32_t));
-	if (!v->mem || !v->guest_low || !v->shadow_low || !v->ladder ||
-	    dom0_alloc_high(rt, v->slots, &v->guest_high, &v->shadow_high)) {
+	if (!v->mem || !v->guest_low || !v->shadow_low || !v->ladder) {
 		free_tables(rt, v);
 		return gtt_err_set(err, GTT_ENOMEM, "out of memory for a vGPU");
 	}
-	if ((rc = hw_alloc_test_pages(rt->dev, mem_pages, v->mem, err))) {
+	/* guest memory and, after it, the vGPU's own scratch page: what one guest writes
+	 * through a not-present entry no other guest can read through its own */
+	if ((rc = hw_alloc_test_pages(rt->dev, (size_t)mem_pages + 1, v->mem, err))) {
 		free_tables(rt, v);
 		return rc;
 	}
+	v->scratch = v->mem[mem_pages];
+	gtt_memset(v->scratch.cpu, 0, 4096);
+	if ((rc = hw_pte_encode(rt->dev->info.plat, v->scratch.phys, HW_CACHE_NONE, &v->scratch_pte, err)) ||
+	    (rc = dom0_alloc_high(rt, v->slots, v->scratch_pte, &v->guest_high, &v->shadow_high))) {
+		hw_free_test_pages(rt->dev, (size_t)mem_pages + 1, v->mem);
+		free_tables(rt, v);
+		return rc == GTT_ENOMEM ? gtt_err_set(err, GTT_ENOMEM, "out of memory for a vGPU") : rc;
+	}
 	for (uint64_t i = 0; i < low_pages; i++) {
-		v->shadow_low[i] = rt->scratch_pte;
+		v->shadow_low[i] = v->scratch_pte;
 		v->ladder[i] = -1;
 	}
 	for (unsigned s = 0; s < v->slots; s++)
@@ -115,7 +125,7 @@ int dom0_vgpu_destroy(struct dom0_runtime *rt, int id, struct gtt_err *err)
 		rt->slot_occ[v->first_slot + s]--;
 	if (rt->render_owner == id)
 		rt->render_owner = 0;
-	hw_free_test_pages(rt->dev, v->mem_pages, v->mem);
+	hw_free_test_pages(rt->dev, (size_t)v->mem_pages + 1, v->mem);
 	free_tables(rt, v);
 	v->used = false;
 	dom0_undo_settle(rt);
@@ -131,7 +141,7 @@ int dom0_vgpu_info(const struct dom0_runtime *rt, int id, struct dom0_vgpu_info 
 		.low_base = v->low_base, .low_size = v->low_size,
 		.high_base = dom0_high_base(rt, v), .high_size = dom0_high_size(rt, v),
 		.first_slot = v->first_slot, .slots = v->slots, .fences = v->fences,
-		.mem_pages = v->mem_pages, .busy = v->busy, .counters = v->c,
+		.mem_pages = v->mem_pages, .scratch_phys = v->scratch.phys, .busy = v->busy, .counters = v->c,
 	};
 	return GTT_OK;
 }

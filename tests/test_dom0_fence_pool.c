@@ -149,3 +149,34 @@ Test(dom0_fence_pool, errors_are_clean)
 	cr_expect(strstr(err.msg, "no free physical fence"), "%s", err.msg);
 	d0_stop(&t);
 }
+
+/*
+ * Found by the adversarial test: a guest fence whose size is not a whole number
+ * of tile rows made the hardware detile the last row past the pool range, into
+ * pool pages of another guest. Such a fence is refused and nothing changes.
+ */
+Test(dom0_fence_pool, partial_tile_rows_are_refused)
+{
+	struct gtt_err err = { 0 };
+	struct d0 t;
+
+	d0_start(&t, "sim:skl", NULL);
+	int g = d0_create(&t, 8 * MiB, 1, 2);
+	struct dom0_vgpu_info in;
+	dom0_vgpu_info(t.rt, g, &in);
+	size_t len0, len1;
+	uint8_t *before = d0_capture(&t, &len0);
+	/* Y: stride 512 x 32 rows = 16 KiB a row; X: stride 1024 x 8 rows = 8 KiB */
+	cr_expect_eq(dom0_guest_fence_write(t.rt, g, 0, doc_fence(in.low_base, 8192, 512, 1), &err), GTT_EINVAL);
+	cr_expect(strstr(err.msg, "tile rows") && strstr(err.msg, "0x4000"), "%s", err.msg);
+	cr_expect_eq(dom0_guest_fence_write(t.rt, g, 1, doc_fence(in.low_base, 4096, 1024, 0), &err), GTT_EINVAL);
+	uint8_t *after = d0_capture(&t, &len1);
+	cr_expect(!memcmp(before, after, len0), "a refused fence changed the GGTT or fences");
+	cr_expect_eq(dom0_counters(t.rt)->pool_allocs, 0);
+	/* whole rows are fine */
+	cr_expect_eq(dom0_guest_fence_write(t.rt, g, 0, doc_fence(in.low_base, 16384, 512, 1), &err), 0, "%s", err.msg);
+	cr_expect_eq(dom0_guest_fence_write(t.rt, g, 1, doc_fence(in.low_base + 0x10000, 8192, 1024, 0), &err), 0, "%s", err.msg);
+	free(before);
+	free(after);
+	d0_stop(&t);
+}

@@ -216,3 +216,44 @@ Test(dom0_slots, the_render_owner_expands_into_its_own_entries)
 	cr_expect_eq(d0_pte_addr(&t, d0_phys(&t, ib.high_base >> 12)), pa5.phys, "the running vGPU's write did not reach the GTT");
 	d0_stop(&t);
 }
+
+/*
+ * Issue 9: `expand a 4294967295` wrapped S_K + Q past Algorithm 1's check and
+ * wrote past the shadow tables; an `at` slot near 2^32 wrapped the placement
+ * check. Every such count is refused and nothing changes.
+ */
+Test(dom0_slots, huge_counts_are_refused_without_wrapping)
+{
+	static const unsigned counts[] = { 4294967295u, 4294967294u, 4294967293u, 2147483648u, 1025 };
+	struct gtt_err err = { 0 };
+	struct d0 t;
+	unsigned L, R;
+
+	d0_start(&t, "sim:skl", NULL);
+	int a = d0_create(&t, 4 * MiB, 2, 0);
+	size_t len0;
+	uint8_t *before = d0_capture(&t, &len0);
+	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+		cr_expect_eq(dom0_expand(t.rt, a, counts[i], &L, &R, &err), GTT_EINVAL, "expand by %u", counts[i]);
+		cr_expect(strstr(err.msg, "would hold"), "%s", err.msg);
+		cr_expect_eq(dom0_reduce(t.rt, a, counts[i], &L, &R, &err), GTT_EINVAL, "reduce by %u", counts[i]);
+	}
+	struct slot_layout l = { 64, 1, (unsigned[]){ 3 }, (unsigned[]){ 2 } };
+	cr_expect_eq(occupancy_expand(&l, 0, 4294967295u, &L, &R, &err), GTT_EINVAL);
+	cr_expect_eq(gballoon_expand(&l, 0, 4294967294u, &L, &R, &err), GTT_EINVAL);
+	struct dom0_vgpu_info in;
+	dom0_vgpu_info(t.rt, a, &in);
+	cr_expect_eq(in.slots, 2);
+	struct dom0_vgpu_params p = { .low_size = 4 * MiB, .high_slots = 2, .place = true, .at_slot = 4294967295u };
+	int id;
+	cr_expect_eq(dom0_vgpu_create(t.rt, &p, &id, &err), GTT_EINVAL, "at slot 2^32-1");
+	p.at_slot = 4294967294u;
+	cr_expect_eq(dom0_vgpu_create(t.rt, &p, &id, &err), GTT_EINVAL, "at slot 2^32-2 with 2 slots wraps to 0");
+	cr_expect(strstr(err.msg, "slots 4294967294.."), "%s", err.msg);
+	size_t len1;
+	uint8_t *after = d0_capture(&t, &len1);
+	cr_expect(len0 == len1 && !memcmp(before, after, len0), "refused resizes changed the GGTT or fences");
+	free(before);
+	free(after);
+	d0_stop(&t);
+}
