@@ -53,7 +53,7 @@ GTTLAB  := $(BUILD)/gttlab
 UNIT    := $(BUILD)/tests/unit
 LDLIBS  := -lpci
 
-.PHONY: all run test deps deps-build deps-efi install-packages check-freestanding mutants efi qemu qemu-selftest igt install clean
+.PHONY: asan asan-build all run test deps deps-build deps-efi install-packages check-freestanding mutants efi qemu qemu-selftest igt install clean
 all: $(GTTLAB) $(UNIT) igt
 
 $(BUILD)/%.o: %.c
@@ -162,6 +162,31 @@ mutants: $(UNIT)
 # The QEMU pipeline's own failure modes must be caught (tests/qemu-selftest.sh).
 qemu-selftest: $(EFI_APP)
 	tests/qemu-selftest.sh $(EFI_APP) $(BUILD)/qemu-selftest
+
+# ---- sanitizers: the CLI, the IGT binaries and the Criterion suite under ASan+UBSan ----
+# The same sources and rules in build/asan/ with gcc's AddressSanitizer (leak checking on)
+# and UndefinedBehaviorSanitizer, every error fatal. The suite runs from build/asan/root/,
+# where build/ is build/asan/ and the source folders are links, so every test that runs
+# ./build/gttlab or build/igt/* runs the sanitized binary. Every report of any process
+# goes to build/asan/reports/; a single one fails the run.
+ASAN_DIR   := $(BUILD)/asan
+ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+ASAN_ENV   = ASAN_OPTIONS=detect_leaks=1:log_path=$(abspath $(ASAN_DIR))/reports/asan \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:log_path=$(abspath $(ASAN_DIR))/reports/ubsan \
+	LSAN_OPTIONS=suppressions=$(abspath tests/lsan.supp)
+
+asan-build:
+	$(MAKE) --no-print-directory BUILD=$(ASAN_DIR) CFLAGS="$(ASAN_FLAGS)" $(ASAN_DIR)/gttlab $(ASAN_DIR)/tests/unit
+
+asan: asan-build
+	@rm -rf $(ASAN_DIR)/reports $(ASAN_DIR)/root && mkdir -p $(ASAN_DIR)/reports $(ASAN_DIR)/root
+	@ln -s .. $(ASAN_DIR)/root/build
+	@for d in scenarios regs tests docs; do ln -s $(abspath $$d) $(ASAN_DIR)/root/$$d; done
+	cd $(ASAN_DIR)/root && $(ASAN_ENV) ./build/tests/unit --jobs 2
+	$(ASAN_ENV) tests/bad-input.sh $(ASAN_DIR)
+	@if ls $(ASAN_DIR)/reports/* >/dev/null 2>&1; then \
+		echo "asan: sanitizer reports:"; head -n 40 $(ASAN_DIR)/reports/*; exit 1; fi
+	@echo "asan: the Criterion suite, the CLI and the IGT binaries ran with no sanitizer report"
 
 test: deps
 	$(MAKE) --no-print-directory all check-freestanding mutants $(EFI_APP)

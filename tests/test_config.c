@@ -118,12 +118,14 @@ Test(config, device_strings_are_checked)
 	struct hw_device *dev = NULL;
 	struct gtt_err err = { 0 };
 	const struct hw_backend_factory *b[] = { &hw_sim_backend };
-	const struct gtt_env *env = t_open("sim")->env;
+	struct hw_device *sim = t_open("sim");
+	const struct gtt_env *env = sim->env;
 
 	cr_expect_eq(hw_open(env, "sim:xyz", b, 1, NULL, &dev, &err), GTT_EINVAL);
 	cr_expect(strstr(err.msg, "xyz") && strstr(err.msg, "skl"), "%s", err.msg);
 	cr_expect_eq(hw_open(env, "gpu0", b, 1, NULL, &dev, &err), GTT_EINVAL);
 	cr_expect(strstr(err.msg, "gpu0") && strstr(err.msg, "sim[:PLATFORM]"), "%s", err.msg);
+	hw_close(sim);
 }
 
 Test(config, a_gone_device_is_refused)
