@@ -96,12 +96,21 @@ static const char *bound_driver(const char *dir, char *buf, size_t n)
 	return slash ? slash + 1 : buf;
 }
 
+/*
+ * Map BARn through its sysfs resource file. The file must cover the whole BAR
+ * as the resource file gives it: a shorter one (a broken or fake tree) would
+ * swallow every access past its end, so it is refused before anything is
+ * written.
+ */
 static int map_bar(struct lx *l, unsigned bar, volatile uint8_t **out, size_t *len, struct gtt_err *err)
 {
 	char p[720];
 	struct stat st;
 	int fd = -1;
+	uint64_t size = l->size[bar];
 
+	if (!size)
+		return gtt_err_set(err, GTT_EIO, "%s: %s/resource gives BAR%u no size", l->bdf, l->dir, bar);
 	/* the aperture is prefetchable: prefer the write-combining mapping, as i915 does */
 	if (bar == GFXMEM_BAR) {
 		snprintf(p, sizeof(p), "%s/resource%u_wc", l->dir, bar);
@@ -118,18 +127,28 @@ static int map_bar(struct lx *l, unsigned bar, volatile uint8_t **out, size_t *l
 					   l->bdf, p, strerror(e));
 		return gtt_err_set(err, GTT_ENODEV, "cannot open %s: %s", p, strerror(e));
 	}
-	if (fstat(fd, &st) || st.st_size <= 0) {
+	if (fstat(fd, &st) || st.st_size < 0) {
 		close(fd);
 		return gtt_err_set(err, GTT_EIO, "%s: cannot tell the size of BAR%u", p, bar);
 	}
-	void *m = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if ((uint64_t)st.st_size < size) {
+		close(fd);
+		return gtt_err_set(err, GTT_EIO, "%s is %llu bytes, smaller than BAR%u (%llu bytes): accesses past its end would be lost",
+				   p, (unsigned long long)st.st_size, bar, (unsigned long long)size);
+	}
+	if (size > SIZE_MAX) {
+		close(fd);
+		return gtt_err_set(err, GTT_EIO, "BAR%u (%llu bytes) does not fit the address space", bar,
+				   (unsigned long long)size);
+	}
+	void *m = mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	int e = errno;
 	close(fd);
 	if (m == MAP_FAILED)
 		return gtt_err_set(err, e == EACCES || e == EPERM ? GTT_EPERM : GTT_EIO,
 				   "cannot mmap %s: %s", p, strerror(e));
 	*out = m;
-	*len = (size_t)st.st_size;
+	*len = (size_t)size;
 	return GTT_OK;
 }
 
@@ -298,6 +317,9 @@ static void lx_close(void *ctx)
 		munmap((void *)l->bar0, l->bar0_len);
 	if (l->bar2)
 		munmap((void *)l->bar2, l->bar2_len);
+	/* pci_get_dev's device is not on the access's list, so pci_cleanup would not free it */
+	if (l->pdev)
+		pci_free_dev(l->pdev);
 	if (l->pacc)
 		pci_cleanup(l->pacc);
 	free(l);
@@ -354,8 +376,10 @@ static int discover(struct lx *l, const char *pci_root, int *d, int *b, int *s, 
 	while ((de = readdir(dir))) {
 		int x[4];
 		if (de->d_name[0] != '.' && parse_bdf(de->d_name, &x[0], &x[1], &x[2], &x[3])) {
+			char name[256];	/* d_name lives in the DIR, which closedir frees */
+			snprintf(name, sizeof(name), "%s", de->d_name);
 			closedir(dir);
-			return gtt_err_set(err, GTT_ENODEV, "auto: unexpected entry '%s' in %s", de->d_name, devs);
+			return gtt_err_set(err, GTT_ENODEV, "auto: unexpected entry '%s' in %s", name, devs);
 		}
 	}
 	closedir(dir);
