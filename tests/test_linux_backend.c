@@ -273,6 +273,26 @@ Test(linux_backend, auto_names_a_junk_entry_under_devices)
 	cr_expect(strstr(err.msg, "'not-a-device'") && strstr(err.msg, "unexpected entry"), "%s", err.msg);
 }
 
+/* Only the kernel's own spelling of an address is a device entry (libpci would parse others differently). */
+Test(linux_backend, auto_refuses_entries_not_in_the_kernels_form)
+{
+	static const char *const junk[] = { "0:0:2.0", "0000:00:02.0x", "0000:00:02.8", "ffffffff:00:02.0",
+					    "0000:00:20.0", " 0000:00:02.0", "0000:00:02.0 ", "-0000:00:02.0" };
+	struct hw_device *dev = NULL;
+	struct gtt_err err = { 0 };
+	char p[512];
+
+	for (size_t i = 0; i < sizeof(junk) / sizeof(junk[0]); i++) {
+		snprintf(p, sizeof(p), "%s/bus/pci/devices/%s", root, junk[i]);
+		cr_assert_eq(mkdir(p, 0755), 0, "%s", p);
+		cr_expect_eq(lx_open("auto", false, &dev, &err), GTT_ENODEV, "entry '%s'", junk[i]);
+		cr_expect(strstr(err.msg, junk[i]) && strstr(err.msg, "unexpected entry"), "%s", err.msg);
+		cr_assert_eq(rmdir(p), 0);
+	}
+	cr_assert_eq(lx_open("auto", false, &dev, &err), 0, "%s", err.msg);
+	hw_close(dev);
+}
+
 /* A resource file smaller than its BAR was mapped and the writes past its end were lost. */
 Test(linux_backend, refuses_a_resource_file_smaller_than_its_bar)
 {
@@ -322,4 +342,139 @@ Test(linux_backend, open_and_close_leave_nothing_allocated)
 	}
 	size_t after = mallinfo2().uordblks;
 	cr_expect(after <= before + 256, "the heap grew by %zu bytes over %d opens", after - before, rounds);
+}
+
+/* An offset near 4 GiB wrapped the 32-bit bounds check into a read far past the mapping. */
+Test(linux_backend, mmio_outside_bar0_or_misaligned_is_refused)
+{
+	struct hw_device *dev = NULL;
+	struct gtt_err err = { 0 };
+
+	cr_assert_eq(lx_open("pci:0000:00:02.0", false, &dev, &err), 0, "%s", err.msg);
+	for (uint32_t off = 0xfffffff8u; off; off += 4)
+		cr_expect_eq(dev->ops->mmio_read32(dev->ctx, off), 0xffffffffu, "read32 0x%x", off);
+	cr_expect_eq(dev->ops->mmio_read64(dev->ctx, 0xfffffff8u), ~0ull);
+	dev->ops->mmio_write32(dev->ctx, 0xfffffffcu, 1);
+	dev->ops->mmio_write64(dev->ctx, 0xfffffff8u, 1);
+	uint64_t ptes[2] = { 1, 1 };
+	dev->ops->pte_write_bulk(dev->ctx, 0xfffffff8u, ptes, 2, 8);
+	cr_expect_eq(dev->ops->mmio_read32(dev->ctx, 0x100002), 0xffffffffu, "misaligned read32");
+	dev->ops->mmio_write32(dev->ctx, 0x100002, 0x12345678);
+	cr_expect_eq(file_u64("resource0", 0x100000, 8), 0, "a misaligned write landed");
+	cr_expect_eq(dev->ops->mmio_read32(dev->ctx, (16 << 20) - 4), 0, "the last dword is in range");
+	hw_close(dev);
+}
+
+/* libpci's error callback (which exits) fires on an unaligned config access. */
+Test(linux_backend, config_access_misaligned_or_beyond_4k_is_refused)
+{
+	struct hw_device *dev = NULL;
+	struct gtt_err err = { 0 };
+	uint32_t v;
+
+	cr_assert_eq(lx_open("pci:0000:00:02.0", false, &dev, &err), 0, "%s", err.msg);
+	cr_expect_eq(dev->ops->cfg_read(dev->ctx, 1, 2, &v), GTT_EINVAL);
+	cr_expect_eq(dev->ops->cfg_read(dev->ctx, 2, 4, &v), GTT_EINVAL);
+	cr_expect_eq(dev->ops->cfg_write(dev->ctx, 3, 2, 0), GTT_EINVAL);
+	cr_expect_eq(dev->ops->cfg_read(dev->ctx, 4096, 4, &v), GTT_EINVAL);
+	cr_expect_eq(dev->ops->cfg_read(dev->ctx, 0, 3, &v), GTT_EINVAL);
+	cr_expect_eq(dev->ops->cfg_read(dev->ctx, 2, 2, &v), 0);
+	cr_expect_eq(v, 0x1912);
+	hw_close(dev);
+}
+
+/*
+ * Files libpci reads and would die on (its error callback exits): a
+ * directory, a value of 1024 bytes or more, a resource line it cannot parse.
+ * Each is a normal error naming the file.
+ */
+Test(linux_backend, broken_attribute_files_are_errors_not_exits)
+{
+	static const struct { const char *file; const char *content; bool as_dir; } cases[] = {
+		{ "vendor", NULL, true },
+		{ "device", NULL, true },
+		{ "class", NULL, true },
+		{ "resource", NULL, true },
+		{ "config", NULL, true },
+		{ "device", "long", false },
+		{ "resource", "0x0 0x1\n", false },
+		{ "resource", "junk\n", false },
+	};
+	struct hw_device *dev = NULL;
+	struct gtt_err err = { 0 };
+	char dir[256], p[512], saved[530];
+	static char big[1500];
+
+	memset(big, ' ', sizeof(big) - 2);
+	big[0] = '1';
+	big[sizeof(big) - 2] = '\n';
+	snprintf(dir, sizeof(dir), "%s/bus/pci/devices/0000:00:02.0", root);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		gpu_path(p, sizeof(p), cases[i].file);
+		snprintf(saved, sizeof(saved), "%s.saved", p);
+		cr_assert_eq(rename(p, saved), 0);
+		if (cases[i].as_dir)
+			cr_assert_eq(mkdir(p, 0755), 0);
+		else if (!strcmp(cases[i].content, "long"))
+			put(dir, cases[i].file, big, strlen(big));
+		else
+			put(dir, cases[i].file, cases[i].content, strlen(cases[i].content));
+		for (int a = 0; a < 2; a++) {
+			int rc = lx_open(a ? "auto" : "pci:0000:00:02.0", false, &dev, &err);
+			cr_expect_eq(rc, GTT_ENODEV, "%s %s: %d %s", cases[i].file, a ? "auto" : "pci", rc, err.msg);
+			if (!a)
+				cr_expect(strstr(err.msg, p), "%s", err.msg);
+		}
+		if (cases[i].as_dir)
+			cr_assert_eq(rmdir(p), 0);
+		cr_assert_eq(rename(saved, p), 0);
+	}
+	cr_assert_eq(lx_open("pci:0000:00:02.0", false, &dev, &err), 0, "%s", err.msg);
+	hw_close(dev);
+}
+
+/* A FIFO blocked open() forever (libpci reads config and the attributes without O_NONBLOCK). */
+Test(linux_backend, a_fifo_in_the_tree_does_not_hang, .timeout = 20)
+{
+	static const char *const files[] = { "vendor", "class", "config", "resource", "resource2" };
+	struct hw_device *dev = NULL;
+	struct gtt_err err = { 0 };
+	char p[512], saved[530];
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		gpu_path(p, sizeof(p), files[i]);
+		snprintf(saved, sizeof(saved), "%s.saved", p);
+		cr_assert_eq(rename(p, saved), 0);
+		cr_assert_eq(mkfifo(p, 0644), 0);
+		int rc = lx_open("pci:0000:00:02.0", false, &dev, &err);
+		cr_expect(rc == GTT_ENODEV || rc == GTT_EIO, "%s: %d", files[i], rc);
+		cr_expect(strstr(err.msg, files[i]), "%s", err.msg);
+		cr_assert_eq(unlink(p), 0);
+		cr_assert_eq(rename(saved, p), 0);
+	}
+}
+
+/* Device strings and roots that used to be read loosely (a wrapped domain, a truncated root). */
+Test(linux_backend, device_strings_and_roots_are_read_strictly)
+{
+	static const char *const bad[] = { "pci:100000000:00:02.0", "pci:0000:00:02.0x", "pci:0000:100:02.0",
+					   "pci:-1:00:02.0", "pci: 0:00:02.0", "pci:0000:00:02.8", "pci:80000000:00:02.0" };
+	struct hw_device *dev = NULL;
+	struct gtt_err err = { 0 };
+	char longroot[700];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		cr_expect_eq(lx_open(bad[i], false, &dev, &err), GTT_EINVAL, "%s", bad[i]);
+		cr_expect(strstr(err.msg, "pci:DDDD:BB:DD.F"), "%s", err.msg);
+	}
+	cr_assert_eq(lx_open("pci:0:0:2.0", false, &dev, &err), 0, "%s", err.msg);
+	hw_close(dev);
+
+	memset(longroot, 'a', sizeof(longroot) - 1);
+	longroot[0] = '/';
+	longroot[sizeof(longroot) - 1] = '\0';
+	struct hw_open_opts o = { .sysfs_root = longroot };
+	cr_expect_eq(hw_open(gtt_env_posix(GTT_LOG_ERROR), "auto", gtt_posix_backends, gtt_num_posix_backends, &o,
+			     &dev, &err), GTT_EINVAL);
+	cr_expect(strstr(err.msg, "too long"), "%s", err.msg);
 }

@@ -31,8 +31,10 @@ struct lx {
 
 /*
  * libpci declares its error callback noreturn. Every path that can reach it
- * (an unreadable devices/ directory, a missing vendor/class/resource file) is
- * checked before libpci is asked, so this only runs on a broken sysfs.
+ * (an unreadable devices/ directory, an entry name it cannot parse, a vendor,
+ * device, class or resource file it cannot read or parse, an unaligned config
+ * access) is checked before libpci is asked, so this only runs if sysfs
+ * changes under us between the check and libpci's own read.
  */
 static void lx_pci_error(char *msg, ...) __attribute__((noreturn, format(printf, 1, 2)));
 static void lx_pci_error(char *msg, ...)
@@ -52,18 +54,102 @@ static void lx_pci_quiet(char *msg, ...)
 	(void)msg;
 }
 
-static bool readable(const char *dir, const char *file)
-{
-	char p[720];
+/*
+ * What libpci 3.9's sysfs method tolerates (lib/sysfs.c): one read() of an
+ * attribute into a 1024-byte buffer, a value filling it being an error; the
+ * resource file read with fgets into 256 bytes, at most 7 + 6 + 4 + 1 lines,
+ * each of which must scan as three hex numbers.
+ */
+#define LIBPCI_ATTR_BUF		1024
+#define LIBPCI_RES_LINE		256
+#define LIBPCI_RES_LINES	18
+/* libpci builds "ROOT/devices/BDF/FILE" in 1024 bytes; leave room for BDF and FILE. */
+#define PCI_ROOT_MAX		512
 
-	snprintf(p, sizeof(p), "%s/%s", dir, file);
-	return access(p, R_OK) == 0;
+/*
+ * Open a sysfs file without blocking (a FIFO would hang libpci's plain open)
+ * and insist it is a regular file, which every sysfs attribute is. Returns the
+ * descriptor, or -1 with a reason in *why.
+ */
+static int open_attr(const char *path, int flags, const char **why)
+{
+	struct stat st;
+	int fd = open(path, flags | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0) {
+		*why = strerror(errno);
+		return -1;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		*why = "not a regular file";
+		close(fd);
+		errno = EINVAL;		/* callers tell permission problems by errno */
+		return -1;
+	}
+	return fd;
 }
 
-static bool sysfs_entry_ok(const char *dir)
+/* Read an attribute the way libpci will; false, with the reason in why, where it would fail. */
+static bool attr_ok(const char *dir, const char *file, char *why, size_t n)
 {
-	return readable(dir, "vendor") && readable(dir, "device") && readable(dir, "class") &&
-	       readable(dir, "resource");
+	char p[720], buf[LIBPCI_ATTR_BUF];
+	const char *e = NULL;
+	int fd;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, file);
+	if ((fd = open_attr(p, O_RDONLY, &e)) >= 0) {
+		ssize_t got = read(fd, buf, sizeof(buf));
+		if (got < 0)
+			e = strerror(errno);
+		else if (got >= (ssize_t)sizeof(buf))
+			e = "1024 bytes or more, more than any sysfs value";
+		close(fd);
+	}
+	if (e)
+		snprintf(why, n, "%s: %s", p, e);
+	return !e;
+}
+
+/* Parse the resource file the way libpci will; false, with the reason in why, where it would fail. */
+static bool resource_ok(const char *dir, char *why, size_t n)
+{
+	char p[720], line[LIBPCI_RES_LINE];
+	unsigned long long start, end, flags;
+	const char *e = NULL;
+	int fd;
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/resource", dir);
+	if ((fd = open_attr(p, O_RDONLY, &e)) < 0) {
+		snprintf(why, n, "%s: %s", p, e);
+		return false;
+	}
+	if (!(f = fdopen(fd, "r"))) {
+		snprintf(why, n, "%s: %s", p, strerror(errno));
+		close(fd);
+		return false;
+	}
+	for (int i = 0; i < LIBPCI_RES_LINES && fgets(line, sizeof(line), f); i++) {
+		if (sscanf(line, "%llx %llx %llx", &start, &end, &flags) != 3) {
+			snprintf(why, n, "%s: line %d is not 'start end flags' in hex", p, i + 1);
+			fclose(f);
+			return false;
+		}
+	}
+	fclose(f);
+	return true;
+}
+
+/*
+ * Whether libpci can read what we ask of it about the device at `dir`: its
+ * vendor, device and class, and with `resources` its resource file. False,
+ * with the reason (naming the file) in why, where libpci would call its
+ * error callback.
+ */
+static bool sysfs_entry_ok(const char *dir, bool resources, char *why, size_t n)
+{
+	return attr_ok(dir, "vendor", why, n) && attr_ok(dir, "device", why, n) && attr_ok(dir, "class", why, n) &&
+	       (!resources || resource_ok(dir, why, n));
 }
 
 static int read_hex_file(const char *dir, const char *file, unsigned long *v)
@@ -105,6 +191,7 @@ static const char *bound_driver(const char *dir, char *buf, size_t n)
 static int map_bar(struct lx *l, unsigned bar, volatile uint8_t **out, size_t *len, struct gtt_err *err)
 {
 	char p[720];
+	const char *why = NULL;
 	struct stat st;
 	int fd = -1;
 	uint64_t size = l->size[bar];
@@ -114,18 +201,18 @@ static int map_bar(struct lx *l, unsigned bar, volatile uint8_t **out, size_t *l
 	/* the aperture is prefetchable: prefer the write-combining mapping, as i915 does */
 	if (bar == GFXMEM_BAR) {
 		snprintf(p, sizeof(p), "%s/resource%u_wc", l->dir, bar);
-		fd = open(p, O_RDWR | O_CLOEXEC);
+		fd = open_attr(p, O_RDWR, &why);
 	}
 	if (fd < 0) {
 		snprintf(p, sizeof(p), "%s/resource%u", l->dir, bar);
-		fd = open(p, O_RDWR | O_SYNC | O_CLOEXEC);
+		fd = open_attr(p, O_RDWR | O_SYNC, &why);
 	}
 	if (fd < 0) {
 		int e = errno;
 		if (e == EACCES || e == EPERM)
 			return gtt_err_set(err, GTT_EPERM, "%s needs root: cannot open %s (%s); run gttlab as root",
-					   l->bdf, p, strerror(e));
-		return gtt_err_set(err, GTT_ENODEV, "cannot open %s: %s", p, strerror(e));
+					   l->bdf, p, why);
+		return gtt_err_set(err, GTT_ENODEV, "cannot open %s: %s", p, why);
 	}
 	if (fstat(fd, &st) || st.st_size < 0) {
 		close(fd);
@@ -152,10 +239,18 @@ static int map_bar(struct lx *l, unsigned bar, volatile uint8_t **out, size_t *l
 	return GTT_OK;
 }
 
+/* libpci calls its error callback on an unaligned access; PCIe config space is 4 KiB. */
+static bool cfg_access_ok(unsigned off, unsigned width)
+{
+	return (width == 1 || width == 2 || width == 4) && off % width == 0 && off <= 4096 - width;
+}
+
 static int lx_cfg_read(void *ctx, unsigned off, unsigned width, uint32_t *val)
 {
 	struct lx *l = ctx;
 
+	if (!cfg_access_ok(off, width))
+		return GTT_EINVAL;
 	switch (width) {
 	case 1: *val = pci_read_byte(l->pdev, (int)off); return GTT_OK;
 	case 2: *val = pci_read_word(l->pdev, (int)off); return GTT_OK;
@@ -169,6 +264,8 @@ static int lx_cfg_write(void *ctx, unsigned off, unsigned width, uint32_t val)
 	struct lx *l = ctx;
 	int ok = 0;
 
+	if (!cfg_access_ok(off, width))
+		return GTT_EINVAL;
 	switch (width) {
 	case 1: ok = pci_write_byte(l->pdev, (int)off, (u8)val); break;
 	case 2: ok = pci_write_word(l->pdev, (int)off, (u16)val); break;
@@ -177,11 +274,22 @@ static int lx_cfg_write(void *ctx, unsigned off, unsigned width, uint32_t val)
 	return ok ? GTT_OK : GTT_EIO;
 }
 
+/*
+ * Whether a naturally aligned access of `width` bytes at `off` lies inside
+ * BAR0. The sum is taken in 64 bits: off + 4 in 32 bits wraps near 4 GiB
+ * and would pass. The hardware decodes only aligned dwords and qwords, and a
+ * misaligned access through the mapping is undefined in C, so those are out too.
+ */
+static bool mmio_ok(const struct lx *l, uint32_t off, uint64_t width)
+{
+	return off % width == 0 && (uint64_t)off + width <= l->bar0_len;
+}
+
 static uint32_t lx_read32(void *ctx, uint32_t off)
 {
 	struct lx *l = ctx;
 
-	if (off + 4 > l->bar0_len)
+	if (!mmio_ok(l, off, 4))
 		return 0xffffffffu;
 	return *(volatile uint32_t *)(l->bar0 + off);
 }
@@ -190,7 +298,7 @@ static void lx_write32(void *ctx, uint32_t off, uint32_t v)
 {
 	struct lx *l = ctx;
 
-	if (off + 4 <= l->bar0_len)
+	if (mmio_ok(l, off, 4))
 		*(volatile uint32_t *)(l->bar0 + off) = v;
 }
 
@@ -198,7 +306,7 @@ static uint64_t lx_read64(void *ctx, uint32_t off)
 {
 	struct lx *l = ctx;
 
-	if (off + 8 > l->bar0_len)
+	if (!mmio_ok(l, off, 8))
 		return ~0ull;
 	return *(volatile uint64_t *)(l->bar0 + off);
 }
@@ -207,7 +315,7 @@ static void lx_write64(void *ctx, uint32_t off, uint64_t v)
 {
 	struct lx *l = ctx;
 
-	if (off + 8 <= l->bar0_len)
+	if (mmio_ok(l, off, 8))
 		*(volatile uint64_t *)(l->bar0 + off) = v;	/* one writeq, as gen8_set_pte */
 }
 
@@ -215,7 +323,8 @@ static void lx_pte_bulk(void *ctx, uint32_t off, const uint64_t *ptes, size_t n,
 {
 	struct lx *l = ctx;
 
-	if (off + n * pte_size > l->bar0_len)
+	if ((pte_size != 4 && pte_size != 8) || !mmio_ok(l, off, pte_size) ||
+	    n > (l->bar0_len - off) / pte_size)
 		return;
 	for (size_t i = 0; i < n; i++, off += pte_size) {
 		if (pte_size == 8)
@@ -270,6 +379,8 @@ static int lx_alloc_pages(void *ctx, size_t n, struct hw_page *pages, struct gtt
 		slot++;
 	if (slot == 64)
 		return gtt_err_set(err, GTT_ENOMEM, "linux backend: 64 test-page allocations are outstanding");
+	if (!n || n > SIZE_MAX / 4096)
+		return gtt_err_set(err, GTT_EINVAL, "cannot allocate %zu test pages", n);
 	void *m = mmap(NULL, n * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_LOCKED, -1, 0);
 	if (m == MAP_FAILED)
 		return gtt_err_set(err, GTT_ENOMEM, "cannot map %zu locked test pages: %s", n, strerror(errno));
@@ -342,12 +453,58 @@ static const struct hw_backend_ops linux_ops = {
 	.close = lx_close,
 };
 
+/* 1..max_digits hex digits at *s (no sign, blanks or 0x); -1 when there are none or too many. */
+static long long hex_field(const char **s, unsigned max_digits)
+{
+	long long v = 0;
+	unsigned n = 0;
+
+	for (;; n++, (*s)++) {
+		char c = **s;
+		int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 :
+			c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+		if (d < 0)
+			break;
+		if (n == max_digits)
+			return -1;
+		v = v * 16 + d;
+	}
+	return n ? v : -1;
+}
+
+/*
+ * "DDDD:BB:DD.F" in hex, each field in its range; libpci keeps the domain in
+ * an int. Strict, so that no spelling wraps or is read as another address.
+ */
 static int parse_bdf(const char *s, int *dom, int *bus, int *dev, int *fn)
 {
-	char tail;
+	long long v[4];
+	static const unsigned digits[4] = { 8, 2, 2, 1 };
+	static const long long max[4] = { 0x7fffffff, 0xff, 0x1f, 7 };
+	static const char sep[4] = { ':', ':', '.', '\0' };
 
-	return sscanf(s, "%x:%x:%x.%x%c", dom, bus, dev, fn, &tail) == 4 && *dom >= 0 && *bus >= 0 &&
-	       *bus < 256 && *dev >= 0 && *dev < 32 && *fn >= 0 && *fn < 8 ? 0 : -1;
+	for (int i = 0; i < 4; i++) {
+		v[i] = hex_field(&s, digits[i]);
+		if (v[i] < 0 || v[i] > max[i] || *s++ != sep[i])
+			return -1;
+	}
+	*dom = (int)v[0];
+	*bus = (int)v[1];
+	*dev = (int)v[2];
+	*fn = (int)v[3];
+	return 0;
+}
+
+/* A directory entry is a device only in the kernel's spelling, "%04x:%02x:%02x.%d". */
+static bool is_device_entry(const char *name)
+{
+	char canon[32];
+	int d, b, s, f;
+
+	if (parse_bdf(name, &d, &b, &s, &f))
+		return false;
+	snprintf(canon, sizeof(canon), "%04x:%02x:%02x.%d", d, b, s, f);
+	return !strcmp(canon, name);
 }
 
 static struct pci_access *new_access(const char *pci_root)
@@ -373,9 +530,9 @@ static int discover(struct lx *l, const char *pci_root, int *d, int *b, int *s, 
 	snprintf(devs, sizeof(devs), "%s/devices", pci_root);
 	if (!(dir = opendir(devs)))
 		return gtt_err_set(err, GTT_ENODEV, "auto: cannot list PCI devices in %s: %s", devs, strerror(errno));
+	/* libpci's scan calls its error callback on an entry it cannot parse: refuse those first */
 	while ((de = readdir(dir))) {
-		int x[4];
-		if (de->d_name[0] != '.' && parse_bdf(de->d_name, &x[0], &x[1], &x[2], &x[3])) {
+		if (de->d_name[0] != '.' && !is_device_entry(de->d_name)) {
 			char name[256];	/* d_name lives in the DIR, which closedir frees */
 			snprintf(name, sizeof(name), "%s", de->d_name);
 			closedir(dir);
@@ -386,10 +543,10 @@ static int discover(struct lx *l, const char *pci_root, int *d, int *b, int *s, 
 	pci_scan_bus(l->pacc);
 	struct pci_dev *best = NULL;
 	for (struct pci_dev *p = l->pacc->devices; p; p = p->next) {
-		char dirp[720];
+		char dirp[720], why[800];
 		snprintf(dirp, sizeof(dirp), "%s/%04x:%02x:%02x.%d", devs, p->domain, p->bus, p->dev, p->func);
-		if (!sysfs_entry_ok(dirp))
-			continue;
+		if (!sysfs_entry_ok(dirp, false, why, sizeof(why)))
+			continue;	/* not a device libpci can read: not the one we want */
 		pci_fill_info(p, PCI_FILL_IDENT | PCI_FILL_CLASS);
 		if (p->vendor_id != PCI_VENDOR_ID_INTEL || (p->device_class >> 8) != PCI_BASE_CLASS_DISPLAY)
 			continue;
@@ -410,14 +567,18 @@ static int lx_open_common(const struct gtt_env *env, const char *arg, bool autod
 			  const struct hw_open_opts *opts, const struct hw_backend_ops **ops, void **ctx,
 			  struct gtt_err *err)
 {
-	char pci_root[520], drvbuf[512];
+	char pci_root[PCI_ROOT_MAX], drvbuf[512], why[800];
 	int d, b, s, f, rc;
 	struct lx *l;
 	struct stat st;
 
 	if (!autodetect && parse_bdf(arg, &d, &b, &s, &f))
 		return gtt_err_set(err, GTT_EINVAL, "device 'pci:%s' is not of the form pci:DDDD:BB:DD.F (hex)", arg);
-	snprintf(pci_root, sizeof(pci_root), "%s/bus/pci", opts->sysfs_root ? opts->sysfs_root : "/sys");
+	const char *sysfs = opts->sysfs_root ? opts->sysfs_root : "/sys";
+	if (strlen(sysfs) + strlen("/bus/pci") >= PCI_ROOT_MAX)
+		return gtt_err_set(err, GTT_EINVAL, "sysfs root is too long (%zu bytes; at most %zu)", strlen(sysfs),
+				   (size_t)PCI_ROOT_MAX - 1 - strlen("/bus/pci"));
+	snprintf(pci_root, sizeof(pci_root), "%s/bus/pci", sysfs);
 	if (!(l = calloc(1, sizeof(*l))))
 		return gtt_err_set(err, GTT_ENOMEM, "out of memory");
 	l->env = env;
@@ -426,8 +587,13 @@ static int lx_open_common(const struct gtt_env *env, const char *arg, bool autod
 		goto fail;
 	snprintf(l->bdf, sizeof(l->bdf), "%04x:%02x:%02x.%x", d, b, s, f);
 	snprintf(l->dir, sizeof(l->dir), "%s/devices/%s", pci_root, l->bdf);
-	if (stat(l->dir, &st) || !sysfs_entry_ok(l->dir)) {
+	if (stat(l->dir, &st) || !S_ISDIR(st.st_mode)) {
 		rc = gtt_err_set(err, GTT_ENODEV, "no PCI device %s (nothing readable at %s)", l->bdf, l->dir);
+		goto fail;
+	}
+	/* config too: libpci opens it without O_NONBLOCK on the first access */
+	if (!sysfs_entry_ok(l->dir, true, why, sizeof(why)) || !attr_ok(l->dir, "config", why, sizeof(why))) {
+		rc = gtt_err_set(err, GTT_ENODEV, "%s: cannot use %s", l->bdf, why);
 		goto fail;
 	}
 	const char *drv = bound_driver(l->dir, drvbuf, sizeof(drvbuf));
