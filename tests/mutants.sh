@@ -19,8 +19,8 @@ mutants=(
 "hw/undo.c~/case HW_UNDO_MMIO32:/{n;s/.*/;/}~undo log skips 32-bit registers"
 "hw/detect.c~s/ggms ? (1ull << ggms) \* MiB/ggms ? ggms * MiB/~gen8 GGMS decoded like gen6"
 "hw/sim/sim_translate.c~s/return sim->plat->gen < 80 \&\&/return 0 \&\&/~model never swizzles"
-"hw/sim/sim_translate.c~s/(Y_TILE_OWORD \* Y_TILE_HEIGHT)/(Y_TILE_OWORD * 16)/~model Y-tile column of 256 bytes"
-"hw/sim/sim_mmio.c~s/mark_dirty(sim, g \/ sim->plat->pte_size);/mark_dirty(sim, g \/ sim->plat->pte_size); ggtt_flush(sim);/~model TLB sees PTEs without a flush"
+"hw/sim/sim_translate.c~s/(SIM_Y_COLUMN \* SIM_Y_ROWS)/(SIM_Y_COLUMN * 16)/~model Y-tile column of 256 bytes"
+"hw/sim/sim_mmio.c~s/mark_dirty(sim, g \/ sim->pte_fmt->entry_bytes);/mark_dirty(sim, g \/ sim->pte_fmt->entry_bytes); ggtt_flush(sim);/~model TLB sees PTEs without a flush"
 "dom0/guest_gtt.c~s/	if (rt->owner\[index\] == id) {/	if (rt->owner[index] == id || rt->owner[index]) {/~guest PTE write reaches the GTT while another vGPU is in it"
 "dom0/switch.c~s/		if (rt->owner\[first + i\] == id) {/		if (rt->owner[first + i] == id || 1) {/~switch copies nothing"
 "dom0/switch.c~s/		while (run < n \&\& rt->owner\[first + run\] != id)/		while (run < n)/~switch copies entries the GTT already holds"
@@ -29,9 +29,30 @@ mutants=(
 "dom0/slots_select.c~0,/		if (minimum > count) {/s//		if (minimum >= count) {/~Algorithm 1 expansion ties broken the other way"
 "dom0/ladder.c~s/uint8_t \*page = frame >= 0 ? v->mem\[frame\].cpu : rt->scratch.cpu;/uint8_t *page = frame < -1 ? NULL : rt->scratch.cpu;/~ladder map ignored: guest access hits scratch"
 "dom0/vgpu.c~s/	if (dom0_phys_release(rt, 0, rt->dev->info.n_ptes, id))/	if (0)/~destroy leaves the vGPU's entries in the GTT"
+"dom0/vgpu.c~s/	v->scratch = v->mem\[mem_pages\];/	v->scratch = slot_id > 1 \&\& rt->v[1].used ? rt->v[1].scratch : v->mem[mem_pages];/~vGPUs share one scratch page"
+"dom0/fence_pool.c~s/	if (f.size % row) {/	if (0 \&\& f.size % row) {/~guest fence ending inside a tile row accepted"
+"dom0/slots_select.c~s/(l->S\[K\] > l->M || Q > l->M - l->S\[K\])/(l->S[K] + Q > l->M)/~expansion check wraps for a huge count"
+"dom0/vgpu.c~s/p->at_slot >= l->num_slots || p->high_slots > l->num_slots - p->at_slot/p->at_slot + p->high_slots > l->num_slots/~placement check wraps for a huge slot"
+"env/num.c~s|if (v > (UINT64_MAX - (uint64_t)d) / base)|if (0)|~number grammar wraps past 64 bits"
+"env/num.c~s/	unsigned base = 10;/	unsigned base = s \&\& s[0] == '0' \&\& s[1] ? 8 : 10;/~number grammar reads a leading zero as octal"
+"harness/scenario.c~s/need_range(s, \"fence id\", l->argc > 2 ? l->argv\[2\] : NULL, 0, I915_MAX_NUM_FENCES - 1,/need_range(s, \"fence id\", l->argc > 2 ? l->argv[2] : NULL, 0, UINT64_MAX,/~scenario fence id not range-checked (truncated to 32 bits)"
+"regs/gtt_pte.h~s/0x0000007ffffff000ull/0x000000fffffff000ull/~regs: gen8 PTE address mask widened to bit 39"
+"regs/gtt_pte.h~s/#define GEN6_PTE_ADDR_HI_MASK		0x00000ff0u/#define GEN6_PTE_ADDR_HI_MASK		0x000007f0u/~regs: gen6/7 PTE high address field one bit short"
+"regs/fence_reg.h~s/#define GEN6_FENCE_PITCH_MASK		0xfffu/#define GEN6_FENCE_PITCH_MASK		0x3ffu/~regs: fence pitch field two bits short"
+"harness/scenario_parse.c~s/	if (memchr(buf, '\\\\0', len)) {/	if (0) {/~a NUL byte in a scenario ends it silently"
 )
 
-mkdir "$work/tree" && cp -a "$top/." "$work/tree/" && rm -rf "$work/tree/.git" || { echo "mutants: cannot copy the tree"; exit 1; }
+# the sources and the plain build only (the sanitizer, fuzzing and QEMU outputs are not needed)
+mkdir "$work/tree" && tar -C "$top" --exclude=./.git --exclude=./build/asan --exclude=./build/fuzz \
+	--exclude='./build/qemu*' --exclude=./build/efi -cf - . | tar -C "$work/tree" -xf - ||
+	{ echo "mutants: cannot copy the tree"; exit 1; }
+# --fail-fast below stops at the first failing test: that proves nothing unless the unmutated suite passes
+if ! make -s -C "$work/tree" build/tests/unit >"$work/build.log" 2>&1 ||
+   ! (cd "$work/tree" && ./build/tests/unit --jobs 2 >"$work/run.log" 2>&1); then
+	echo "mutants: the unmutated suite does not pass; fix that first"
+	grep -E '\[FAIL\]|Synthesis' "$work/run.log" "$work/build.log" | head -20
+	exit 1
+fi
 caught=0
 n=0
 for m in "${mutants[@]}"; do
@@ -46,7 +67,7 @@ for m in "${mutants[@]}"; do
 	if ! make -s -C "$work/tree" build/tests/unit >"$work/build.log" 2>&1; then
 		echo "mutant $n ($what): does not compile -- fix tests/mutants.sh"; cat "$work/build.log"; exit 1
 	fi
-	if (cd "$work/tree" && ./build/tests/unit --jobs 2 >"$work/run.log" 2>&1); then
+	if (cd "$work/tree" && ./build/tests/unit --jobs 2 --fail-fast >"$work/run.log" 2>&1); then
 		echo "mutant $n SURVIVED: $what ($file)"
 	else
 		first=$(grep -m1 -o '\[FAIL\] [^:]*::[^:]*' "$work/run.log" | sed 's/\[FAIL\] //')

@@ -7,6 +7,8 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "hw/aperture.h"
+#include "hw/ggtt.h"
 #include "hw/pte.h"
 #include "regs/platform.h"
 #include "tests/helpers.h"
@@ -109,4 +111,38 @@ Test(pte, with_addr_keeps_control_bits_and_nothing_else)
 	/* hsw: cache control 0x806 kept, the new address's high bits in 10:4 */
 	cr_assert_eq(hw_pte_with_addr(hsw, 0x12345807, 0x7f00001000ull, &out, NULL), 0);
 	cr_expect_eq(out, 0x00001ff7ull | 0x800, "0x%llx", (unsigned long long)out);
+}
+
+/*
+ * Bits above the gen8+ address field (38:12, docs/hardware.md §2.3) are not
+ * address bits: the decoder ignores them, and the aperture reaches the page
+ * bits 38:12 name. Both sides, so a widened mask in regs/ cannot pass unseen.
+ */
+Test(pte, gen8_bits_above_38_are_not_address_bits)
+{
+	const struct gtt_platform *skl = gtt_platform_by_name("skl");
+	struct hw_device *dev = t_open("sim:skl");
+	struct hw_page pg;
+	struct hw_pte d;
+	char buf[8] = { 0 };
+
+	for (unsigned bit = 39; bit < 64; bit++) {
+		hw_pte_decode(skl, (1ull << bit) | 0x5000 | 1, &d);
+		cr_expect(d.valid && d.addr == 0x5000, "bit %u decoded into the address: 0x%llx", bit,
+			  (unsigned long long)d.addr);
+	}
+	cr_assert_eq(hw_alloc_test_pages(dev, 1, &pg, NULL), 0);
+	memcpy(pg.cpu, "page38", 7);
+	cr_assert_eq(hw_ggtt_write_pte(dev, 7, pg.phys | 1ull << 39 | 1, NULL), 0);
+	hw_ggtt_invalidate(dev);
+	cr_assert_eq(hw_aperture_read(dev, 7 * 4096, buf, 7, NULL), 0);
+	cr_expect_str_eq(buf, "page38", "the aperture does not reach the page bits 38:12 name");
+	uint64_t pte;
+	cr_assert_eq(hw_ggtt_read_pte(dev, 7, &pte, NULL), 0);
+	hw_pte_decode(skl, pte, &d);
+	cr_expect_eq(d.addr, pg.phys, "decode of what the GGTT holds names 0x%llx, the aperture reached 0x%llx",
+		     (unsigned long long)d.addr, (unsigned long long)pg.phys);
+	hw_undo_restore(dev, NULL);
+	hw_free_test_pages(dev, 1, &pg);
+	hw_close(dev);
 }

@@ -41,7 +41,8 @@ int sim_create(const struct gtt_env *env, const struct gtt_platform *plat,
 	    pr.aperture_size > plat->aperture_max)
 		return gtt_err_set(err, GTT_EINVAL, "sim: aperture size %u is not a power of two in [%u, %u] for %s",
 				   pr.aperture_size, plat->aperture_min, plat->aperture_max, plat->name);
-	uint64_t ggtt = gsm / plat->pte_size * 4096;
+	const struct sim_pte_format *fmt = sim_pte_format_of(plat->pte_format);
+	uint64_t ggtt = gsm / fmt->entry_bytes * 4096;
 	if (pr.aperture_size > ggtt)
 		return gtt_err_set(err, GTT_EINVAL, "sim: aperture size %u exceeds the %llu-byte GGTT",
 				   pr.aperture_size, (unsigned long long)ggtt);
@@ -51,9 +52,10 @@ int sim_create(const struct gtt_env *env, const struct gtt_platform *plat,
 		return gtt_err_set(err, GTT_ENOMEM, "sim: out of memory");
 	sim->env = env;
 	sim->plat = plat;
+	sim->pte_fmt = fmt;
 	sim->aperture_size = pr.aperture_size;
 	sim->gsm_size = gsm;
-	sim->n_ptes = gsm / plat->pte_size;
+	sim->n_ptes = gsm / fmt->entry_bytes;
 	sim->regs = env->alloc(env, GTT_MMIO_SIZE);
 	sim->gsm = env->alloc(env, gsm);
 	sim->tlb = env->alloc(env, gsm);

@@ -4,6 +4,7 @@
 #define HW_SIM_SIM_INTERNAL_H
 
 #include "hw/sim/sim.h"
+#include "hw/sim/sim_format.h"
 #include "regs/pci_config.h"
 
 #define SIM_MAX_FAULTS 16
@@ -25,6 +26,7 @@ struct sim_memory {
 struct sim_device {
 	const struct gtt_env *env;
 	const struct gtt_platform *plat;
+	const struct sim_pte_format *pte_fmt;	/* the model's own reading of plat->pte_format */
 
 	uint8_t cfg[PCI_CFG_SIZE];
 	uint64_t bar_size[6];		/* decoded BAR sizes (0: none) */

@@ -41,7 +41,7 @@ static void mark_dirty(struct sim_device *sim, uint64_t index)
 /* The GGTT invalidate: the TLB picks up every PTE written since the last one. */
 static void ggtt_flush(struct sim_device *sim)
 {
-	unsigned sz = sim->plat->pte_size;
+	unsigned sz = sim->pte_fmt->entry_bytes;
 
 	for (size_t i = 0; i < sim->n_dirty; i++) {
 		uint64_t idx = sim->dirty[i];
@@ -55,7 +55,7 @@ static void ggtt_flush(struct sim_device *sim)
 void sim_gsm_boot(struct sim_device *sim)
 {
 	uint64_t pte = sim_pte_for(sim, SIM_SCRATCH_PHYS);
-	unsigned sz = sim->plat->pte_size;
+	unsigned sz = sim->pte_fmt->entry_bytes;
 
 	for (uint64_t i = 0; i < sim->n_ptes; i++)
 		for (unsigned b = 0; b < sz; b++)
@@ -126,7 +126,7 @@ void sim_mmio_write32(struct sim_device *sim, uint32_t off, uint32_t val)
 	} else if (in_gsm(sim, off, &g)) {
 		for (unsigned b = 0; b < 4; b++)
 			sim->gsm[g + b] = (uint8_t)(val >> (8 * b));
-		mark_dirty(sim, g / sim->plat->pte_size);
+		mark_dirty(sim, g / sim->pte_fmt->entry_bytes);
 	}
 }
 
@@ -181,7 +181,7 @@ int sim_fault_stick(struct sim_device *sim, uint32_t off, uint32_t value)
 	else if (in_gsm(sim, off, &g)) {
 		for (unsigned b = 0; b < 4; b++)
 			sim->gsm[g + b] = (uint8_t)(value >> (8 * b));
-		mark_dirty(sim, g / sim->plat->pte_size);
+		mark_dirty(sim, g / sim->pte_fmt->entry_bytes);
 	}
 	return GTT_OK;
 }
