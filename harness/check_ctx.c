@@ -156,6 +156,8 @@ int ck_map(struct check_ctx *c, uint64_t gm, const struct hw_page *pages, size_t
 
 uint64_t ck_rand(struct check_ctx *c)
 {
+	if (!c->seed)		/* xorshift's one fixed point */
+		c->seed = 0x9e3779b97f4a7c15ull;
 	c->seed ^= c->seed >> 12;
 	c->seed ^= c->seed << 25;
 	c->seed ^= c->seed >> 27;

@@ -80,9 +80,10 @@ static void human(struct report_sink *s, const struct check_result *r, size_t n,
 	sink_printf(s, " s\n");
 }
 
-static void tap(struct report_sink *s, const struct check_result *r, size_t n, size_t ran)
+static void tap(struct report_sink *s, const struct check_result *r, size_t n, size_t ran, const struct report_info *in)
 {
-	sink_printf(s, "TAP version 13\n1..%zu\n", n);
+	sink_printf(s, "TAP version 13\n1..%zu\n# seed %llu: --run NAME --seed %llu repeats any check\n", n,
+		    (unsigned long long)in->seed, (unsigned long long)in->seed);
 	for (size_t i = 0; i < n; i++) {
 		const char *name = r[i].check->name;
 		if (i >= ran) {
@@ -96,8 +97,9 @@ static void tap(struct report_sink *s, const struct check_result *r, size_t n, s
 			continue;
 		}
 		sink_printf(s, "%s %zu - %s\n", r[i].status == CHECK_PASS ? "ok" : "not ok", i + 1, name);
-		sink_printf(s, "  ---\n  suite: %s\n  duration_ms: %llu.%03llu\n", r[i].check->suite,
-			    (unsigned long long)(r[i].ns / 1000000u), (unsigned long long)(r[i].ns / 1000u % 1000u));
+		sink_printf(s, "  ---\n  suite: %s\n  seed: 0x%016llx\n  duration_ms: %llu.%03llu\n", r[i].check->suite,
+			    (unsigned long long)r[i].seed, (unsigned long long)(r[i].ns / 1000000u),
+			    (unsigned long long)(r[i].ns / 1000u % 1000u));
 		if (r[i].status == CHECK_FAIL) {
 			sink_printf(s, "  severity: fail\n  message: '");
 			report_escape(s, r[i].reason, REPORT_TAP);
@@ -144,7 +146,7 @@ void report_write(enum report_format f, struct report_sink *s, const struct chec
 	runner_totals(r, n, ran, &t);
 	switch (f) {
 	case REPORT_HUMAN: human(s, r, n, ran, in, &t); break;
-	case REPORT_TAP: tap(s, r, n, ran); break;
+	case REPORT_TAP: tap(s, r, n, ran, in); break;
 	case REPORT_JUNIT: junit(s, r, n, ran, in, &t); break;
 	case REPORT_IGT_JSON: report_igt_json(s, r, n, ran, in); break;
 	}

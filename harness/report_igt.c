@@ -89,7 +89,9 @@ void report_igt_json(struct report_sink *s, const struct check_result *r, size_t
 		sink_printf(s, "%s\n\"igt@%s@%s\":{\"out\":\"", i ? "," : "", bin, t->check->name);
 		if (did) {
 			static const char *const word[] = { "SUCCESS", "FAIL", "SKIP" };
-			sink_printf(s, "Starting subtest: %s\\n", t->check->name);
+			sink_printf(s, "Starting subtest: %s\\nseed %llu (--seed %llu --run %s repeats it; check seed 0x%016llx)\\n",
+				    t->check->name, (unsigned long long)in->seed, (unsigned long long)in->seed, t->check->name,
+				    (unsigned long long)t->seed);
 			if (t->status != CHECK_PASS) {
 				report_escape(s, t->reason, REPORT_IGT_JSON);
 				sink_printf(s, "\\n");

@@ -119,6 +119,19 @@ static enum check_status unmet(struct hw_device *dev, const struct check *k, con
 	return CHECK_PASS;
 }
 
+uint64_t runner_check_seed(uint64_t run_seed, const char *name)
+{
+	uint64_t h = 0xcbf29ce484222325ull;	/* FNV-1a 64 */
+
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+		h = (h ^ *p) * 0x100000001b3ull;
+	uint64_t z = run_seed ^ h;		/* splitmix64's finalizer */
+	z += 0x9e3779b97f4a7c15ull;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
 size_t runner_run(struct hw_device *dev, const struct check *const *sel, size_t n, const struct runner_opts *o,
 		  struct check_result *results)
 {
@@ -127,13 +140,14 @@ size_t runner_run(struct hw_device *dev, const struct check *const *sel, size_t 
 	for (i = 0; i < n; i++) {
 		const struct check *k = sel[i];
 		struct check_result *r = &results[i];
-		struct check_ctx c = { .dev = dev, .check = k, .seed = (o->seed ? o->seed : 0x9e3779b97f4a7c15ull) ^ (i + 1),
+		struct check_ctx c = { .dev = dev, .check = k, .seed = runner_check_seed(o->seed, k->name),
 				       .faults = o->faults };
 		if (o->cancel && *o->cancel)
 			break;
 		if (o->progress)
 			o->progress(o->ctx, i, n, k, NULL);
 		r->check = k;
+		r->seed = c.seed;
 		uint64_t t0 = dev->env->now_ns(dev->env);
 		size_t mark = hw_undo_mark(dev);
 		enum check_status st = unmet(dev, k, o, &c);

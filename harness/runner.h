@@ -13,6 +13,7 @@ struct check_result {
 	const struct check *check;
 	enum check_status status;
 	char reason[256];
+	uint64_t seed;			/* the check's own seed: runner_check_seed(run seed, name) */
 	uint64_t ns;
 };
 
@@ -29,6 +30,13 @@ struct runner_opts {
 	void (*progress)(void *ctx, size_t index, size_t total, const struct check *c, const struct check_result *r);
 	void *ctx;
 };
+
+/*
+ * A check's seed: splitmix64(run_seed ^ FNV-1a-64(name)). It depends on the
+ * run seed and the check's name only, so `--run NAME --seed N` repeats exactly
+ * what a full run with `--seed N` did for NAME.
+ */
+uint64_t runner_check_seed(uint64_t run_seed, const char *name);
 
 /* Does a name match a glob of `*` and `?`? */
 bool runner_glob(const char *pattern, const char *name);

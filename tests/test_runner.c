@@ -232,22 +232,27 @@ static struct buf report(enum report_format f, struct check_result *r, size_t n)
 Test(runner, reports_are_well_formed)
 {
 	struct check_result r[3] = {
-		{ &gtt_checks[0], CHECK_PASS, "", 1234567 },
-		{ &gtt_checks[6], CHECK_FAIL, "fence 0 (FENCE_REG_GEN6_LO_0 = 0x00100001): \"quoted\" & <angled> 'single'\\", 89 },
-		{ &gtt_checks[10], CHECK_SKIP, "needs test pages", 0 },
+		{ .check = &gtt_checks[0], .status = CHECK_PASS, .reason = "", .seed = 0xabc, .ns = 1234567 },
+		{ .check = &gtt_checks[6], .status = CHECK_FAIL,
+		  .reason = "fence 0 (FENCE_REG_GEN6_LO_0 = 0x00100001): \"quoted\" & <angled> 'single'\\", .ns = 89 },
+		{ .check = &gtt_checks[10], .status = CHECK_SKIP, .reason = "needs test pages", .ns = 0 },
 	};
 	struct buf j = report(REPORT_IGT_JSON, r, 3);
 	const char *end = value(j.s);
 	cr_assert(end && !*ws(end), "results.json is not valid JSON near: %.80s", end ? end : j.s);
 	cr_expect(strstr(j.s, "\"__type__\":\"TestrunResult\",\"results_version\":10"), "%s", j.s);
-	cr_expect(strstr(j.s, "\"igt@gtt_ggtt@ggtt-pte-readback\":{\"out\":\"Starting subtest: ggtt-pte-readback\\nSubtest ggtt-pte-readback: SUCCESS (0.001s)\\n\""), "%s", j.s);
+	cr_expect(strstr(j.s, "\"igt@gtt_ggtt@ggtt-pte-readback\":{\"out\":\"Starting subtest: ggtt-pte-readback\\n"
+			      "seed 7 (--seed 7 --run ggtt-pte-readback repeats it; check seed 0x0000000000000abc)\\n"
+			      "Subtest ggtt-pte-readback: SUCCESS (0.001s)\\n\""), "%s", j.s);
 	cr_expect(strstr(j.s, "\"result\":\"fail\"") && strstr(j.s, "\"result\":\"skip\""));
 	cr_expect(strstr(j.s, "\"time\":{\"__type__\":\"TimeAttribute\",\"start\":0.000000,\"end\":0.001234}"), "%s", j.s);
 	cr_expect(strstr(j.s, "\"\":{\"crash\":0,\"pass\":1,\"dmesg-fail\":0,\"dmesg-warn\":0,\"skip\":1,\"incomplete\":0,\"abort\":0,\"timeout\":0,\"notrun\":0,\"fail\":1,\"warn\":0}"), "%s", j.s);
 	cr_expect(strstr(j.s, "\"root\":{") && strstr(j.s, "\"igt@gtt_fence\":{") && strstr(j.s, "\"runtimes\":{\"igt@gtt_ggtt\":{\"time\""), "%s", j.s);
 
 	struct buf t = report(REPORT_TAP, r, 3);
-	cr_expect(!strncmp(t.s, "TAP version 13\n1..3\nok 1 - ggtt-pte-readback\n", 44), "%s", t.s);
+	static const char tap_head[] = "TAP version 13\n1..3\n# seed 7: --run NAME --seed 7 repeats any check\n"
+				       "ok 1 - ggtt-pte-readback\n  ---\n  suite: ggtt\n  seed: 0x0000000000000abc\n";
+	cr_expect(!strncmp(t.s, tap_head, sizeof(tap_head) - 1), "%s", t.s);
 	cr_expect(strstr(t.s, "not ok 2 - fence-x-detile\n  ---\n") && strstr(t.s, "  message: 'fence 0 (FENCE_REG_GEN6_LO_0 = 0x00100001): \"quoted\" & <angled> ''single''\\'\n"), "%s", t.s);
 	cr_expect(strstr(t.s, "ok 3 - aperture-rw # SKIP needs test pages\n"), "%s", t.s);
 
@@ -303,4 +308,57 @@ Test(runner, gttlab_check_exit_codes_and_formats, .timeout = 120)
 	snprintf(cmd, sizeof(cmd), "./build/gttlab --device sim:hsw --mmio-seed %s/asym.mmio check --run 'fence-?-detile' --format tap 2>/dev/null", dir);
 	cr_expect_eq(t_run(cmd, out, sizeof(out)), 1, "%s", out);
 	cr_expect(strstr(out, "not ok 1 - fence-x-detile") && strstr(out, "FENCE_REG_GEN6_LO_0"), "%s", out);
+}
+
+/* The documented seed formula, written out here: splitmix64(run seed ^ FNV-1a-64(name)). */
+static uint64_t doc_seed(uint64_t run, const char *name)
+{
+	uint64_t h = 14695981039346656037ull;
+	for (; *name; name++) {
+		h ^= (unsigned char)*name;
+		h *= 1099511628211ull;
+	}
+	uint64_t z = (run ^ h) + 0x9e3779b97f4a7c15ull;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/*
+ * A check's seed depends on the run seed and its name only: run alone with
+ * --run NAME --seed N it gets the seed the full run gave it (it once depended
+ * on the check's position in the selection), and every report says it.
+ */
+Test(runner, a_check_gets_the_same_seed_alone_as_in_the_full_run)
+{
+	const struct check *all[64], *one[4];
+	size_t n, m;
+	struct check_result full[64], alone[4];
+	struct runner_opts o = { .seed = 7 };
+	struct hw_device *dev = t_open("sim:skl");
+
+	cr_assert_eq(runner_select(NULL, all, 64, &n, NULL), 0);
+	cr_assert_eq(runner_select("aperture-rw,fence-y-detile", one, 4, &m, NULL), 0);
+	cr_assert_eq(runner_run(dev, all, n, &o, full), n);
+	cr_assert_eq(runner_run(dev, one, m, &o, alone), m);
+	for (size_t k = 0; k < m; k++) {
+		cr_expect_eq(alone[k].seed, doc_seed(7, one[k]->name), "%s", one[k]->name);
+		for (size_t i = 0; i < n; i++)
+			if (all[i] == one[k])
+				cr_expect_eq(full[i].seed, alone[k].seed, "%s: seed 0x%llx in the full run, 0x%llx alone",
+					     one[k]->name, (unsigned long long)full[i].seed, (unsigned long long)alone[k].seed);
+	}
+	hw_close(dev);
+
+	char out[65536], cmd[256];
+	cr_assert_eq(t_run("./build/gttlab check --seed 7 --format tap 2>/dev/null", out, sizeof(out)), 0, "%s", out);
+	char want[96];
+	snprintf(want, sizeof(want), "- aperture-rw\n  ---\n  suite: aperture\n  seed: 0x%016llx\n",
+		 (unsigned long long)doc_seed(7, "aperture-rw"));
+	cr_expect(strstr(out, "# seed 7:") && strstr(out, want), "the full run's TAP does not show the seeds:\n%s", out);
+	snprintf(cmd, sizeof(cmd), "./build/gttlab check --seed 7 --run aperture-rw --format tap 2>/dev/null");
+	cr_assert_eq(t_run(cmd, out, sizeof(out)), 0, "%s", out);
+	cr_expect(strstr(out, want), "alone, aperture-rw shows another seed:\n%s", out);
+	cr_assert_eq(t_run("./build/gttlab check --run aperture-rw --format igt-json 2>/dev/null", out, sizeof(out)), 0);
+	cr_expect(strstr(out, "seed 0 (--seed 0 --run aperture-rw repeats it"), "the default seed is 0 and said so:\n%s", out);
 }
