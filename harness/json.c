@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: MIT */
+#define _POSIX_C_SOURCE 200809L
 #include "harness/json.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <unistd.h>
 
 void json_init(struct json *j, FILE *f)
 {
@@ -10,19 +14,73 @@ void json_init(struct json *j, FILE *f)
 	j->need_comma[0] = false;
 }
 
-static void quoted(FILE *f, const char *s)
+/*
+ * The length of the well-formed UTF-8 sequence at s (RFC 3629: no overlong
+ * forms, no surrogates, nothing above U+10FFFF), or 0 when there is none.
+ */
+static size_t utf8_seq(const unsigned char *s)
 {
+	unsigned char c = s[0];
+	size_t n;
+	unsigned lo = 0x80, hi = 0xbf;
+
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	/* the second byte carries the range limits of the first */
+	if (c == 0xe0)
+		lo = 0xa0;
+	else if (c == 0xed)
+		hi = 0x9f;
+	else if (c == 0xf0)
+		lo = 0x90;
+	else if (c == 0xf4)
+		hi = 0x8f;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+/*
+ * A JSON string (RFC 8259). Strings here come from the command line and
+ * from file names, so anything can be in them: quotes and backslashes are
+ * escaped, control characters become \u00XX, and a byte that is not part of
+ * well-formed UTF-8 becomes U+FFFD, since JSON text must be Unicode.
+ */
+static void quoted(FILE *f, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+
 	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	while (*s) {
+		unsigned char c = *s;
+		size_t n;
+
 		if (c == '"' || c == '\\')
 			fprintf(f, "\\%c", c);
 		else if (c == '\n')
 			fputs("\\n", f);
-		else if (c < 0x20)
+		else if (c == '\t')
+			fputs("\\t", f);
+		else if (c < 0x20 || c == 0x7f)
 			fprintf(f, "\\u%04x", c);
-		else
+		else if (c < 0x80)
 			fputc(c, f);
+		else if ((n = utf8_seq(s))) {
+			fwrite(s, 1, n, f);
+			s += n;
+			continue;
+		} else
+			fputs("\\ufffd", f);
+		s++;
 	}
 	fputc('"', f);
 }
@@ -89,4 +147,40 @@ void json_bool(struct json *j, const char *k, bool v)
 void json_finish(struct json *j)
 {
 	fputc('\n', j->f);
+}
+
+FILE *output_open(const char *path)
+{
+	int fd, fl;
+	FILE *f;
+
+	/* O_NONBLOCK only for the open: a FIFO nobody reads fails with ENXIO */
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_CLOEXEC, 0666);
+	if (fd < 0)
+		return NULL;
+	if ((fl = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0 || !(f = fdopen(fd, "w"))) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return NULL;
+	}
+	return f;
+}
+
+int output_close(FILE *f)
+{
+	int err = 0;
+
+	errno = 0;
+	if (fflush(f))
+		err = errno ? errno : EIO;
+	else if (ferror(f))
+		err = EIO;	/* an earlier write failed; its errno is gone */
+	if (fclose(f) && !err)
+		err = errno ? errno : EIO;
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	return 0;
 }
