@@ -3,11 +3,19 @@
  * gttlab: the command-line front-end. Global options may stand anywhere on
  * the line; the first word that is not an option is the command.
  */
+#define _POSIX_C_SOURCE 200809L
 #include "harness/cli.h"
 #include "env/env_posix.h"
 
+#include "regs/mmio.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static const char usage[] =
 	"usage: gttlab [--device D] [--json] COMMAND [ARGS]\n"
@@ -40,89 +48,171 @@ static const char usage[] =
 	"Bad input exits 2 with one line naming the value and the rule; nothing is\n"
 	"written to any device then.\n";
 
+/*
+ * Read an MMIO snapshot for --mmio-seed. Only a regular file of exactly the
+ * snapshot size is taken: the open may not block (a FIFO), and nothing is
+ * allocated from a size the file did not promise (a directory or a device
+ * reports sizes that mean nothing), so a wrong file is named before any
+ * memory or device is touched.
+ */
 static int load_seed(struct cli *c, const char *path)
 {
-	FILE *f = fopen(path, "rb");
-	long n;
+	struct stat st;
+	ssize_t r;
+	size_t got = 0;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 
-	if (!f)
-		return cli_error("--mmio-seed '%s': cannot open it", path);
-	if (fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
-		fclose(f);
-		return cli_error("--mmio-seed '%s': cannot tell its size", path);
+	if (fd < 0)
+		return cli_error("--mmio-seed '%s': cannot open it: %s", path, strerror(errno));
+	if (fstat(fd, &st)) {
+		int e = errno;
+		close(fd);
+		return cli_error("--mmio-seed '%s': cannot stat it: %s", path, strerror(e));
 	}
-	c->seed = malloc((size_t)n ? (size_t)n : 1);
-	if (!c->seed || fread(c->seed, 1, (size_t)n, f) != (size_t)n) {
-		fclose(f);
-		return cli_error("--mmio-seed '%s': cannot read it", path);
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return cli_error("--mmio-seed '%s' is not a regular file (an intel_reg MMIO snapshot is)", path);
 	}
-	fclose(f);
+	if (st.st_size != GTT_MMIO_SIZE) {
+		close(fd);
+		return cli_error("--mmio-seed '%s' is %jd bytes; an MMIO snapshot is exactly %u bytes (2 MiB)", path,
+				 (intmax_t)st.st_size, GTT_MMIO_SIZE);
+	}
+	if (!(c->seed = malloc(GTT_MMIO_SIZE))) {
+		close(fd);
+		return cli_error("--mmio-seed '%s': out of memory", path);
+	}
+	/* a regular file: O_NONBLOCK means nothing here, short reads are retried */
+	while (got < GTT_MMIO_SIZE && ((r = read(fd, (char *)c->seed + got, GTT_MMIO_SIZE - got)) > 0 ||
+				       (r < 0 && errno == EINTR)))
+		got += r > 0 ? (size_t)r : 0;
+	if (got < GTT_MMIO_SIZE) {
+		int e = r < 0 ? errno : 0;
+		close(fd);
+		return cli_error("--mmio-seed '%s': cannot read it: %s", path,
+				 e ? strerror(e) : "the file shrank while it was read");
+	}
+	close(fd);
 	c->opts.sim_mmio_seed = c->seed;
-	c->opts.sim_mmio_seed_len = (size_t)n;
+	c->opts.sim_mmio_seed_len = GTT_MMIO_SIZE;
 	return 0;
 }
 
-int main(int argc, char **argv)
+static bool is_sim(const char *device)
 {
-	struct cli c = { .env = gtt_env_posix(GTT_LOG_WARN), .device = "sim:skl" };
-	char **rest = calloc((size_t)argc + 1, sizeof(*rest));
-	int nrest = 0, rc;
+	return !strcmp(device, "sim") || !strncmp(device, "sim:", 4);
+}
 
-	if (!rest)
-		return EXIT_FAIL;
+/* Options take effect once; a second one is more likely a mistake than an override. */
+static int twice(const char *opt, const char *first, const char *second)
+{
+	return cli_error("option %s given twice ('%s', then '%s'): give it once", opt, first, second);
+}
+
+static int parse_and_run(struct cli *c, int argc, char **argv, char **rest)
+{
+	const char *device = NULL, *seed = NULL, *sysfs = NULL;
+	bool json = false, allow = false;
+	int nrest = 0;
+
 	for (int i = 1; i < argc; i++) {
 		const char *v;
 		int m;
 		if ((m = cli_opt(argc, argv, &i, "--device", &v))) {
 			if (m < 0)
 				return EXIT_USAGE;
-			c.device = v;
+			if (device)
+				return twice("--device", device, v);
+			device = v;
 		} else if ((m = cli_opt(argc, argv, &i, "--mmio-seed", &v))) {
-			if (m < 0 || load_seed(&c, v))
+			if (m < 0)
 				return EXIT_USAGE;
+			if (seed)
+				return twice("--mmio-seed", seed, v);
+			seed = v;
 		} else if ((m = cli_opt(argc, argv, &i, "--sysfs-root", &v))) {
 			if (m < 0)
 				return EXIT_USAGE;
-			c.opts.sysfs_root = v;
+			if (sysfs)
+				return twice("--sysfs-root", sysfs, v);
+			sysfs = v;
 		} else if (!strcmp(argv[i], "--json")) {
-			c.json = true;
+			if (json)
+				return cli_error("option --json given twice: give it once");
+			json = true;
 		} else if (!strcmp(argv[i], "--allow-i915")) {
-			c.opts.allow_i915 = true;
+			if (allow)
+				return cli_error("option --allow-i915 given twice: give it once");
+			allow = true;
 		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			c.help = true;
+			c->help = true;
+		} else if (!nrest && argv[i][0] == '-' && argv[i][1]) {
+			/* before the command, only global options; after it, the command judges */
+			return cli_error("unknown option '%s' before the command (gttlab --help)", argv[i]);
 		} else {
 			rest[nrest++] = argv[i];
 		}
 	}
+	if (device)
+		c->device = device;
+	c->json = json;
+	c->opts.allow_i915 = allow;
+	c->opts.sysfs_root = sysfs;
 	if (!nrest) {
-		if (c.help) {
+		if (c->help) {
 			fputs(usage, stdout);
 			return EXIT_OK;
 		}
-		fputs(usage, stderr);
-		return EXIT_USAGE;
+		return cli_error("no command given: one of check, info, encode, decode, dump, snapshot, dom0 (gttlab --help)");
 	}
+	if (seed && !is_sim(c->device))
+		return cli_error("--mmio-seed applies to simulated devices (sim:...) only, not to --device '%s'", c->device);
+	if (seed && load_seed(c, seed))
+		return EXIT_USAGE;
+
 	const char *cmd = rest[0];
 	if (!strcmp(cmd, "info"))
-		rc = cmd_info(&c, nrest, rest);
-	else if (!strcmp(cmd, "encode"))
-		rc = cmd_encode(&c, nrest, rest);
-	else if (!strcmp(cmd, "decode"))
-		rc = cmd_decode(&c, nrest, rest);
-	else if (!strcmp(cmd, "dump"))
-		rc = cmd_dump(&c, nrest, rest);
-	else if (!strcmp(cmd, "snapshot"))
-		rc = cmd_snapshot(&c, nrest, rest);
-	else if (!strcmp(cmd, "dom0"))
-		rc = cmd_dom0(&c, nrest, rest);
-	else if (!strcmp(cmd, "check"))
-		rc = cmd_check(&c, nrest, rest);
-	else if (!strcmp(cmd, "help")) {
+		return cmd_info(c, nrest, rest);
+	if (!strcmp(cmd, "encode"))
+		return cmd_encode(c, nrest, rest);
+	if (!strcmp(cmd, "decode"))
+		return cmd_decode(c, nrest, rest);
+	if (!strcmp(cmd, "dump"))
+		return cmd_dump(c, nrest, rest);
+	if (!strcmp(cmd, "snapshot"))
+		return cmd_snapshot(c, nrest, rest);
+	if (!strcmp(cmd, "dom0"))
+		return cmd_dom0(c, nrest, rest);
+	if (!strcmp(cmd, "check"))
+		return cmd_check(c, nrest, rest);
+	if (!strcmp(cmd, "help")) {
+		if (nrest > 1)
+			return cli_error("help takes no arguments, got '%s' (gttlab COMMAND --help)", rest[1]);
 		fputs(usage, stdout);
-		rc = EXIT_OK;
-	} else
-		rc = cli_error("unknown command '%s': one of check, info, encode, decode, dump, snapshot, dom0 (see gttlab --help)", cmd);
+		return EXIT_OK;
+	}
+	return cli_error("unknown command '%s': one of check, info, encode, decode, dump, snapshot, dom0 (see gttlab --help)", cmd);
+}
+
+int main(int argc, char **argv)
+{
+	struct cli c = { .env = gtt_env_posix(GTT_LOG_WARN), .device = "sim:skl" };
+	char **rest = calloc((size_t)argc + 1, sizeof(*rest));
+	int rc;
+
+	if (!rest)
+		return cli_error("out of memory");
+	rc = parse_and_run(&c, argc, argv, rest);
 	free(rest);
 	free(c.seed);
+	/*
+	 * Whatever was printed must have arrived: a report that hit a full disk
+	 * is not a success. Every device is closed (and restored) by now. When
+	 * the command already failed with its one line, stdout was left empty
+	 * and has nothing to add.
+	 */
+	errno = 0;
+	if (output_close(stdout) && rc != EXIT_USAGE)
+		rc = cli_error("cannot write standard output: %s", strerror(errno));
 	return rc;
 }
