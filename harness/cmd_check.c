@@ -12,6 +12,7 @@
 #include "hw/backend_sim.h"
 #include "hw/scanout.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -104,7 +105,7 @@ static int list(struct cli *c, const struct check *const *sel, size_t n)
 
 int cmd_check(struct cli *c, int argc, char **argv)
 {
-	const char *run = NULL, *format = "human", *out_path = NULL, *seed_s = NULL, *v;
+	const char *run = NULL, *format = NULL, *out_path = NULL, *seed_s = NULL, *v;
 	bool do_list = false;
 	uint64_t seed = 0;
 	const struct check *sel[64];
@@ -119,19 +120,27 @@ int cmd_check(struct cli *c, int argc, char **argv)
 		static const char *const names[] = { "--run", "--format", "-o", "--seed" };
 		const char **dst[] = { &run, &format, &out_path, &seed_s };
 		int m = 0;
-		for (unsigned k = 0; k < 4 && !m; k++)
-			if ((m = cli_opt(argc, argv, &i, names[k], &v)) > 0)
-				*dst[k] = v;
+		for (unsigned k = 0; k < 4 && !m; k++) {
+			if ((m = cli_opt(argc, argv, &i, names[k], &v)) <= 0)
+				continue;
+			if (*dst[k])
+				return cli_error("option %s given twice ('%s', then '%s'): give it once", names[k], *dst[k], v);
+			*dst[k] = v;
+		}
 		if (m < 0)
 			return EXIT_USAGE;
 		if (m)
 			continue;
 		if (!strcmp(argv[i], "--list")) {
+			if (do_list)
+				return cli_error("option --list given twice: give it once");
 			do_list = true;
 		} else {
 			return cli_error("check: unexpected '%s' (gttlab check --help)", argv[i]);
 		}
 	}
+	if (!format)
+		format = "human";
 	int fmt = report_format_parse(format);
 	if (fmt < 0)
 		return cli_error("format '%s' is not one of human, tap, junit, igt-json", format);
@@ -142,19 +151,31 @@ int cmd_check(struct cli *c, int argc, char **argv)
 	if (do_list)
 		return list(c, sel, n);
 
+	if (out_path && !out_path[0])
+		return cli_error("-o: the file name is empty");
+	struct check_result *res = calloc(n ? n : 1, sizeof(*res));
+	if (!res)
+		return cli_error("out of memory");
+	/* a report that cannot be written is refused before the device is opened */
 	FILE *out = stdout;
-	if (out_path && !(out = fopen(out_path, "w")))
-		return cli_error("-o '%s': cannot create it", out_path);
+	if (out_path && !(out = output_open(out_path))) {
+		free(res);
+		return cli_error("-o '%s': cannot create it: %s", out_path, strerror(errno));
+	}
 	struct hw_device *dev;
 	if (cli_open(c, &dev)) {
 		if (out != stdout)
-			fclose(out);
+			output_close(out);
+		free(res);
 		return EXIT_USAGE;
 	}
 	struct runner_opts o = { .seed = seed, .cancel = &cancelled };
 	if (!hw_sim_model(dev)) {
 		if (geteuid() != 0) {
 			cli_close(dev);
+			if (out != stdout)
+				output_close(out);
+			free(res);
 			return cli_error("checking the real device %s needs root (it writes the GGTT and fences)", dev->name);
 		}
 		struct hw_scanout sc[RUNNER_MAX_EXCLUDE];
@@ -175,7 +196,6 @@ int cmd_check(struct cli *c, int argc, char **argv)
 	o.progress = progress;
 	o.ctx = &pr;
 
-	struct check_result *res = calloc(n ? n : 1, sizeof(*res));
 	for (size_t i = 0; i < n; i++)
 		res[i].check = sel[i];
 	time_t t0 = time(NULL);
@@ -183,13 +203,14 @@ int cmd_check(struct cli *c, int argc, char **argv)
 	struct report_info info = { dev->name, dev->info.plat->name, seed, (uint64_t)t0, (uint64_t)time(NULL) };
 	struct report_sink sink = { file_write, out };
 	report_write((enum report_format)fmt, &sink, res, n, ran, &info);
-	if (out != stdout && fclose(out))
-		cli_error("-o '%s': write failed", out_path);
 	struct run_totals t;
 	runner_totals(res, n, ran, &t);
 	free(res);
 	/* every check was restored by the runner; nothing of the run is left on the device */
 	cli_close(dev);
+	/* stdout is main's to close and judge; a report file is judged here */
+	if (out != stdout && output_close(out))
+		return cli_error("-o '%s': cannot write the report: %s", out_path, strerror(errno));
 	if (ran < n) {
 		fprintf(stderr, "gttlab: interrupted after %zu of %zu checks; the device is restored\n", ran, n);
 		return EXIT_FAIL;

@@ -22,9 +22,24 @@ static const char decode_help[] =
 	"Decode a PTE (valid, address, cache bits) or a fence register value (start,\n"
 	"end, size, stride, tiling, valid).\n";
 
+/* Options take effect once; a second one is more likely a mistake than an override. */
+static int twice(const char *opt, const char *first, const char *second)
+{
+	return cli_error("option %s given twice ('%s', then '%s'): give it once", opt, first, second);
+}
+
+/*
+ * An option-looking word: "-x" or "--x", but not "-" alone nor "-1", which
+ * is a (negative, so refused by the number grammar) value, not an option.
+ */
+static bool is_option(const char *a)
+{
+	return a[0] == '-' && a[1] && !(a[1] >= '0' && a[1] <= '9');
+}
+
 static int encode_pte(struct cli *c, int argc, char **argv)
 {
-	const char *plat = NULL, *cache = "none", *addr_s = NULL, *v;
+	const char *plat = NULL, *cache = NULL, *addr_s = NULL, *v;
 	uint64_t addr, pte;
 	enum hw_cache level;
 	struct gtt_err err = { 0 };
@@ -34,12 +49,16 @@ static int encode_pte(struct cli *c, int argc, char **argv)
 		if ((m = cli_opt(argc, argv, &i, "--platform", &v))) {
 			if (m < 0)
 				return EXIT_USAGE;
+			if (plat)
+				return twice("--platform", plat, v);
 			plat = v;
 		} else if ((m = cli_opt(argc, argv, &i, "--cache", &v))) {
 			if (m < 0)
 				return EXIT_USAGE;
+			if (cache)
+				return twice("--cache", cache, v);
 			cache = v;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
+		} else if (is_option(argv[i])) {
 			return cli_error("encode pte: unknown option '%s'", argv[i]);
 		} else if (!addr_s) {
 			addr_s = argv[i];
@@ -49,6 +68,8 @@ static int encode_pte(struct cli *c, int argc, char **argv)
 	}
 	if (!addr_s)
 		return cli_error("encode pte: missing ADDR (a 4 KiB-aligned physical address)");
+	if (!cache)
+		cache = "none";
 	const struct gtt_platform *p = cli_platform(c, plat);
 	if (!p || cli_parse_u64("address", addr_s, &addr))
 		return EXIT_USAGE;
@@ -83,9 +104,13 @@ static int encode_fence(struct cli *c, int argc, char **argv)
 		static const char *const names[] = { "--platform", "--start", "--size", "--stride", "--tiling", "--aperture" };
 		const char **dst[] = { &plat, &start_s, &size_s, &stride_s, &tiling_s, &ap_s };
 		int m = 0;
-		for (unsigned k = 0; k < 6 && !m; k++)
-			if ((m = cli_opt(argc, argv, &i, names[k], &v)) > 0)
-				*dst[k] = v;
+		for (unsigned k = 0; k < 6 && !m; k++) {
+			if ((m = cli_opt(argc, argv, &i, names[k], &v)) <= 0)
+				continue;
+			if (*dst[k])
+				return twice(names[k], *dst[k], v);
+			*dst[k] = v;
+		}
 		if (m < 0)
 			return EXIT_USAGE;
 		if (!m)
@@ -136,9 +161,11 @@ static int decode_args(struct cli *c, int argc, char **argv, const struct gtt_pl
 		int m = cli_opt(argc, argv, &i, "--platform", &v);
 		if (m < 0)
 			return EXIT_USAGE;
+		if (m && plat)
+			return twice("--platform", plat, v);
 		if (m)
 			plat = v;
-		else if (argv[i][0] == '-' && argv[i][1])
+		else if (is_option(argv[i]))
 			return cli_error("decode %s: unknown option '%s'", argv[1], argv[i]);
 		else if (!val_s)
 			val_s = argv[i];

@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* gttlab dom0 run FILE: run a Dom0 runtime scenario on a device. */
+#define _POSIX_C_SOURCE 200809L
 #include "harness/cli.h"
 #include "harness/scenario.h"
+#include "harness/scenario_parse.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char help[] =
@@ -13,11 +17,40 @@ static const char help[] =
 	"as FILE:LINE), 2 for a malformed scenario (nothing is run) or an unusable device.\n"
 	"The device is left as it was found.\n";
 
+/*
+ * With --trace there are two outputs, and a run whose trace was lost must
+ * not look like a run that reported: what the run prints is held in memory
+ * and reaches stdout only once the trace is safely written.
+ */
+static int finish_trace(FILE *held, char **textp, size_t *lenp, FILE *trace, const char *path, int rc)
+{
+	/* the memstream's buffer and length are only final once it is closed */
+	int held_err = fclose(held) ? errno : 0;
+	char *text = *textp;
+	size_t len = *lenp;
+
+	if (output_close(trace)) {
+		int e = errno;
+		free(text);
+		return cli_error("--trace '%s': cannot write it: %s", path, strerror(e));
+	}
+	if (held_err) {
+		free(text);
+		return cli_error("dom0 run: cannot hold the run's output: %s", strerror(held_err));
+	}
+	fwrite(text, 1, len, stdout);	/* a failure here is main's to report */
+	free(text);
+	return rc;
+}
+
 int cmd_dom0(struct cli *c, int argc, char **argv)
 {
 	const char *file = NULL, *trace = NULL, *v;
 	struct scenario_opts o = { .out = stdout };
 	struct hw_device *dev;
+	bool quiet = false;
+	char *held_text = NULL;
+	size_t held_len = 0;
 
 	if (c->help) {
 		fputs(help, stdout);
@@ -29,11 +62,15 @@ int cmd_dom0(struct cli *c, int argc, char **argv)
 		int m = cli_opt(argc, argv, &i, "--trace", &v);
 		if (m < 0)
 			return EXIT_USAGE;
+		if (m && trace)
+			return cli_error("option --trace given twice ('%s', then '%s'): give it once", trace, v);
 		if (m)
 			trace = v;
+		else if (!strcmp(argv[i], "--quiet") && quiet)
+			return cli_error("option --quiet given twice: give it once");
 		else if (!strcmp(argv[i], "--quiet"))
-			o.quiet = true;
-		else if (argv[i][0] == '-')
+			quiet = true;
+		else if (argv[i][0] == '-' && argv[i][1])
 			return cli_error("dom0 run: unknown option '%s'", argv[i]);
 		else if (!file)
 			file = argv[i];
@@ -42,15 +79,43 @@ int cmd_dom0(struct cli *c, int argc, char **argv)
 	}
 	if (!file)
 		return cli_error("dom0 run: missing the scenario FILE");
-	if (cli_open(c, &dev))
+	if (trace && !trace[0])
+		return cli_error("--trace: the file name is empty");
+	o.quiet = quiet;
+	/*
+	 * A file that is no scenario text at all (missing, a directory, a FIFO,
+	 * NUL bytes, empty) is refused before any output is created or the
+	 * device is opened; the run reads it again for its dry pass.
+	 */
+	struct scen_script sc;
+	if (scen_load_file(file, &sc, stderr))
 		return EXIT_USAGE;
-	if (trace && !(o.trace = fopen(trace, "w"))) {
-		cli_close(dev);
-		return cli_error("--trace '%s': cannot create it", trace);
+	scen_script_free(&sc);
+	/* an output that cannot be written is refused before the device is opened */
+	if (trace && !(o.trace = output_open(trace)))
+		return cli_error("--trace '%s': cannot create it: %s", trace, strerror(errno));
+	if (trace && !(o.out = open_memstream(&held_text, &held_len))) {
+		output_close(o.trace);
+		return cli_error("dom0 run: out of memory");
+	}
+	if (cli_open(c, &dev)) {
+		if (trace) {
+			fclose(o.out);
+			free(held_text);
+			output_close(o.trace);
+		}
+		return EXIT_USAGE;
 	}
 	enum scenario_result r = scenario_run_file(dev, file, &o);
-	if (o.trace)
-		fclose(o.trace);
 	cli_close(dev);
-	return (int)r;
+	if (!trace)
+		return (int)r;
+	if (r == SCENARIO_MALFORMED) {
+		/* the one line is on stderr already; nothing else is to be said */
+		fclose(o.out);
+		free(held_text);
+		output_close(o.trace);
+		return (int)r;
+	}
+	return finish_trace(o.out, &held_text, &held_len, o.trace, trace, (int)r);
 }

@@ -58,26 +58,51 @@ static void print_run(struct cli *c, struct json *j, const struct run *r)
 		       start, end - 4095, r->pte0.addr, r->n, inval);
 }
 
-static int dump_ggtt(struct cli *c, struct hw_device *dev, int argc, char **argv)
+struct ggtt_args {
+	uint64_t start, end;
+	bool have_end;		/* else the end of the GGTT, known once the device is open */
+};
+
+/* Parsed before the device is opened: a typo never opens a real device. */
+static int ggtt_args(int argc, char **argv, struct ggtt_args *a)
 {
-	const char *v;
-	uint64_t start = 0, end = dev->info.ggtt_size;
-	struct gtt_err err = { 0 };
+	const char *v, *start_s = NULL, *end_s = NULL;
 
 	for (int i = 2; i < argc; i++) {
 		int m;
 		if ((m = cli_opt(argc, argv, &i, "--start", &v))) {
-			if (m < 0 || cli_parse_u64("start", v, &start))
+			if (m < 0)
 				return EXIT_USAGE;
+			if (start_s)
+				return cli_error("option --start given twice ('%s', then '%s'): give it once", start_s, v);
+			if (cli_parse_u64("start", v, &a->start))
+				return EXIT_USAGE;
+			start_s = v;
 		} else if ((m = cli_opt(argc, argv, &i, "--end", &v))) {
-			if (m < 0 || cli_parse_u64("end", v, &end))
+			if (m < 0)
 				return EXIT_USAGE;
+			if (end_s)
+				return cli_error("option --end given twice ('%s', then '%s'): give it once", end_s, v);
+			if (cli_parse_u64("end", v, &a->end))
+				return EXIT_USAGE;
+			end_s = v;
+			a->have_end = true;
 		} else {
 			return cli_error("dump ggtt: unexpected '%s' (options: --start --end)", argv[i]);
 		}
 	}
-	if (start % 4096 || end % 4096)
-		return cli_error("range 0x%" PRIx64 "..0x%" PRIx64 " is not 4 KiB aligned (one PTE maps 4 KiB)", start, end);
+	if (a->start % 4096)
+		return cli_error("start 0x%" PRIx64 " is not 4 KiB aligned (one PTE maps 4 KiB)", a->start);
+	if (a->have_end && a->end % 4096)
+		return cli_error("end 0x%" PRIx64 " is not 4 KiB aligned (one PTE maps 4 KiB)", a->end);
+	return 0;
+}
+
+static int dump_ggtt(struct cli *c, struct hw_device *dev, const struct ggtt_args *a)
+{
+	uint64_t start = a->start, end = a->have_end ? a->end : dev->info.ggtt_size;
+	struct gtt_err err = { 0 };
+
 	if (end > dev->info.ggtt_size || start >= end)
 		return cli_error("range 0x%" PRIx64 "..0x%" PRIx64 " is not a non-empty part of the 0x%" PRIx64 "-byte GGTT",
 				 start, end, dev->info.ggtt_size);
@@ -131,13 +156,11 @@ static int dump_ggtt(struct cli *c, struct hw_device *dev, int argc, char **argv
 	return EXIT_OK;
 }
 
-static int dump_fences(struct cli *c, struct hw_device *dev, int argc, char **argv)
+static int dump_fences(struct cli *c, struct hw_device *dev)
 {
 	struct gtt_err err = { 0 };
 	struct json j;
 
-	if (argc > 2)
-		return cli_error("dump fences: unexpected '%s'", argv[2]);
 	json_init(&j, stdout);
 	if (c->json) {
 		json_object_begin(&j, NULL);
@@ -187,9 +210,15 @@ int cmd_dump(struct cli *c, int argc, char **argv)
 	}
 	if (argc < 2 || (strcmp(argv[1], "ggtt") && strcmp(argv[1], "fences")))
 		return cli_error("dump: what to dump, 'ggtt' or 'fences'? (gttlab dump --help)");
+	bool ggtt = !strcmp(argv[1], "ggtt");
+	struct ggtt_args a = { 0 };
+	if (ggtt && ggtt_args(argc, argv, &a))
+		return EXIT_USAGE;
+	if (!ggtt && argc > 2)
+		return cli_error("dump fences: unexpected '%s' (it takes no arguments)", argv[2]);
 	if (cli_open(c, &dev))
 		return EXIT_USAGE;
-	rc = !strcmp(argv[1], "ggtt") ? dump_ggtt(c, dev, argc, argv) : dump_fences(c, dev, argc, argv);
+	rc = ggtt ? dump_ggtt(c, dev, &a) : dump_fences(c, dev);
 	cli_close(dev);
 	return rc;
 }

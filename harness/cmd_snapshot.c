@@ -7,7 +7,9 @@
 #include "harness/cli.h"
 #include "regs/mmio.h"
 
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const char help[] =
 	"usage: gttlab snapshot FILE [--device D]\n"
@@ -25,26 +27,40 @@ int cmd_snapshot(struct cli *c, int argc, char **argv)
 		return EXIT_OK;
 	}
 	if (argc != 2)
-		return cli_error("snapshot: exactly one FILE argument is needed");
+		return cli_error("snapshot: exactly one FILE argument is needed, got %d", argc - 1);
+	if (!argv[1][0])
+		return cli_error("snapshot: the FILE name is empty");
 	uint32_t *buf = malloc(GTT_MMIO_SIZE);
 	if (!buf)
 		return cli_error("out of memory");
+	/* a file that cannot be written is refused before the device is opened */
+	if (!(f = output_open(argv[1]))) {
+		free(buf);
+		return cli_error("snapshot: cannot create '%s': %s", argv[1], strerror(errno));
+	}
 	if (cli_open(c, &dev)) {
+		output_close(f);
 		free(buf);
 		return EXIT_USAGE;
 	}
 	for (uint32_t off = 0; off < GTT_MMIO_SIZE; off += 4)
 		buf[off / 4] = hw_mmio_read32(dev, off);
 	cli_close(dev);
-	f = fopen(argv[1], "wb");
-	if (!f || fwrite(buf, 1, GTT_MMIO_SIZE, f) != GTT_MMIO_SIZE || fclose(f)) {
-		free(buf);
-		return cli_error("snapshot: cannot write '%s'", argv[1]);
-	}
+	size_t n = fwrite(buf, 1, GTT_MMIO_SIZE, f);
+	int e = n == GTT_MMIO_SIZE ? 0 : errno;
 	free(buf);
-	if (c->json)
-		printf("{\"file\":\"%s\",\"bytes\":%u}\n", argv[1], GTT_MMIO_SIZE);
-	else
+	if (output_close(f) || e)
+		return cli_error("snapshot: cannot write '%s': %s", argv[1], strerror(e ? e : errno));
+	if (c->json) {
+		struct json j;
+		json_init(&j, stdout);
+		json_object_begin(&j, NULL);
+		json_str(&j, "file", argv[1]);
+		json_u64(&j, "bytes", GTT_MMIO_SIZE);
+		json_object_end(&j);
+		json_finish(&j);
+	} else {
 		printf("wrote %u bytes of MMIO to %s\n", GTT_MMIO_SIZE, argv[1]);
+	}
 	return EXIT_OK;
 }
