@@ -3,8 +3,11 @@
  * The gttlab CLI as a user runs it: outputs, --json, --help, and the rule for
  * bad input (one line naming the value and the rule, exit status 2).
  */
+#define _POSIX_C_SOURCE 200809L
 #include <criterion/criterion.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tests/helpers.h"
 
@@ -144,4 +147,155 @@ Test(cli, snapshot_writes_2_mib)
 	snprintf(args, sizeof(args), "--device sim:hsw snapshot %s/s.mmio && stat -c %%s %s/s.mmio", dir, dir);
 	cr_assert_eq(run(args, out, sizeof(out)), 0, "%s", out);
 	cr_expect(strstr(out, "2097152\n"), "%s", out);
+}
+
+/*
+ * Run gttlab with stdout and stderr kept apart. `redir` may replace the
+ * stdout redirection (e.g. ">/dev/full"); `pre` is a shell prefix such as
+ * "timeout 10". Returns the exit status.
+ */
+struct outs {
+	char out[4096], err[4096];
+};
+
+static int run_apart(const char *pre, const char *bin, const char *args, const char *redir, struct outs *o)
+{
+	char dir[64], cmd[2048], path[128];
+	int rc;
+
+	t_tmpdir(dir, sizeof(dir));
+	/* the command's stdout goes to a file (or `redir`), so it is not mixed with the status */
+	if (!redir)
+		snprintf(cmd, sizeof(cmd), "%s %s %s >%s/out 2>%s/err; echo $?", pre ? pre : "", bin, args, dir, dir);
+	else
+		snprintf(cmd, sizeof(cmd), "%s %s %s %s 2>%s/err; echo $?", pre ? pre : "", bin, args, redir, dir);
+	char status[32];
+	t_run(cmd, status, sizeof(status));
+	rc = atoi(status);
+	o->out[0] = o->err[0] = '\0';
+	snprintf(path, sizeof(path), "%s/out", dir);
+	FILE *f = fopen(path, "r");
+	if (f) {
+		o->out[fread(o->out, 1, sizeof(o->out) - 1, f)] = '\0';
+		fclose(f);
+	}
+	snprintf(path, sizeof(path), "%s/err", dir);
+	f = fopen(path, "r");
+	if (f) {
+		o->err[fread(o->err, 1, sizeof(o->err) - 1, f)] = '\0';
+		fclose(f);
+	}
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	system(cmd);
+	return rc;
+}
+
+/* The bad-input contract: exit 2, one line on stderr holding both needles, nothing on stdout. */
+static void refused(const char *pre, const char *args, const char *redir, const char *needle1, const char *needle2)
+{
+	struct outs o;
+	int rc = run_apart(pre, "./build/gttlab", args, redir, &o);
+
+	cr_expect_eq(rc, 2, "'%s' exited %d: %s", args, rc, o.err);
+	cr_expect_eq(lines(o.err), 1, "'%s' must print exactly one line on stderr:\n%s", args, o.err);
+	cr_expect_str_empty(o.out, "'%s' printed on stdout: %s", args, o.out);
+	cr_expect(strstr(o.err, needle1) && strstr(o.err, needle2), "'%s' gave '%s', lacking '%s'/'%s'", args, o.err,
+		  needle1, needle2);
+}
+
+Test(cli, mmio_seed_is_a_2_mib_regular_file_for_sim_devices)
+{
+	char dir[64], args[512];
+	struct outs o;
+
+	t_tmpdir(dir, sizeof(dir));
+	snprintf(args, sizeof(args), "--mmio-seed %s info", dir);
+	refused(NULL, args, NULL, dir, "not a regular file");
+	/* a FIFO nobody writes must not hang the open */
+	snprintf(args, sizeof(args), "mkfifo %s/fifo", dir);
+	cr_assert_eq(system(args), 0);
+	snprintf(args, sizeof(args), "--mmio-seed %s/fifo info", dir);
+	refused("timeout 10", args, NULL, "fifo", "not a regular file");
+	snprintf(args, sizeof(args), "truncate -s 2M %s/seed && truncate -s 4097 %s/short", dir, dir);
+	cr_assert_eq(system(args), 0);
+	snprintf(args, sizeof(args), "--mmio-seed %s/short info", dir);
+	refused(NULL, args, NULL, "4097 bytes", "exactly 2097152");
+	snprintf(args, sizeof(args), "--mmio-seed %s/seed --device pci:0000:00:02.0 info", dir);
+	refused(NULL, args, NULL, "--mmio-seed applies to simulated devices (sim:...) only", "pci:0000:00:02.0");
+	snprintf(args, sizeof(args), "--device auto --mmio-seed %s/seed info", dir);
+	refused(NULL, args, NULL, "--mmio-seed applies to simulated devices", "'auto'");
+	snprintf(args, sizeof(args), "--mmio-seed %s/seed --device sim:hsw info", dir);
+	cr_expect_eq(run_apart(NULL, "./build/gttlab", args, NULL, &o), 0, "%s", o.err);
+}
+
+Test(cli, json_strings_are_escaped)
+{
+	char dir[64], args[512], want[512];
+	struct outs o;
+
+	t_tmpdir(dir, sizeof(dir));
+	/* a quote, a backslash and a tab in the file name */
+	snprintf(args, sizeof(args), "--json snapshot \"$(printf '%s/a\\042b\\134c\\011d')\"", dir);
+	cr_assert_eq(run_apart(NULL, "./build/gttlab", args, NULL, &o), 0, "%s", o.err);
+	snprintf(want, sizeof(want), "{\"file\":\"%s/a\\\"b\\\\c\\td\",\"bytes\":2097152}\n", dir);
+	cr_expect_str_eq(o.out, want);
+	/* a control character and a byte that is not UTF-8 */
+	snprintf(args, sizeof(args), "--json snapshot \"$(printf '%s/e\\001\\377')\"", dir);
+	cr_assert_eq(run_apart(NULL, "./build/gttlab", args, NULL, &o), 0, "%s", o.err);
+	snprintf(want, sizeof(want), "{\"file\":\"%s/e\\u0001\\ufffd\",\"bytes\":2097152}\n", dir);
+	cr_expect_str_eq(o.out, want);
+	snprintf(args, sizeof(args), "rm -rf %s", dir);
+	system(args);
+}
+
+Test(cli, outputs_that_cannot_be_written_exit_2)
+{
+	refused(NULL, "info", ">/dev/full", "standard output", "No space left on device");
+	refused(NULL, "--json dump fences", ">/dev/full", "standard output", "No space left on device");
+	refused(NULL, "--help", ">/dev/full", "standard output", "No space left on device");
+	refused(NULL, "check --run fence-readback --format tap -o /dev/full", NULL, "'/dev/full'", "No space left on device");
+	refused(NULL, "snapshot /dev/full", NULL, "'/dev/full'", "No space left on device");
+	/* the run's own output is held back when its trace is lost */
+	refused(NULL, "dom0 run scenarios/gballoon-figure4.scn --trace /dev/full", NULL, "'/dev/full'",
+		"No space left on device");
+	/* an output that cannot be opened is refused before the device (which would fail too) is opened */
+	refused(NULL, "--device sim:zzz check -o /nonexistent/dir/x", NULL, "/nonexistent/dir/x", "No such file or directory");
+	refused(NULL, "--device sim:zzz snapshot /nonexistent/dir/x", NULL, "/nonexistent/dir/x", "No such file or directory");
+	refused(NULL, "--device sim:zzz dom0 run scenarios/fence-pool.scn --trace /nonexistent/dir/x", NULL,
+		"/nonexistent/dir/x", "No such file or directory");
+}
+
+Test(cli, an_option_given_twice_is_refused)
+{
+	refused(NULL, "--device sim:skl --device sim:hsw info", NULL, "--device", "twice");
+	refused(NULL, "--mmio-seed a --mmio-seed b info", NULL, "--mmio-seed", "twice");
+	refused(NULL, "--sysfs-root /a --sysfs-root=/b info", NULL, "--sysfs-root", "twice");
+	refused(NULL, "--json info --json", NULL, "--json", "twice");
+	refused(NULL, "check --run ggtt --run fence", NULL, "--run", "twice");
+	refused(NULL, "check -o /dev/null -o /dev/null --list", NULL, "-o", "twice");
+	refused(NULL, "encode pte 0x1000 --cache llc --cache=wt", NULL, "--cache", "twice");
+	refused(NULL, "encode fence --start 0 --start 0 --size 4K --stride 512 --tiling x", NULL, "--start", "twice");
+	refused(NULL, "decode pte 1 --platform skl --platform hsw", NULL, "--platform", "twice");
+	refused(NULL, "dump ggtt --end 4K --end 8K", NULL, "--end", "twice");
+	refused(NULL, "dom0 run scenarios/fence-pool.scn --trace /dev/null --trace /dev/null", NULL, "--trace", "twice");
+	refused(NULL, "", NULL, "no command", "gttlab --help");
+	refused(NULL, "--frobnicate info", NULL, "--frobnicate", "unknown option");
+}
+
+/*
+ * Every path out of main frees what it allocated. Needs the sanitizer build
+ * (build/asan/gttlab, as tests/bad-input.sh is run against); skipped without it.
+ */
+Test(cli, no_leaks_on_any_path_out_of_main)
+{
+	static const char *const args[] = { "--help", "info --help", "--device", "--device a --device b info", "frobnicate",
+					    "--mmio-seed /nonexistent info", "encode pte 0x1000", "dump ggtt --start 1Q" };
+	struct outs o;
+
+	if (access("build/asan/gttlab", X_OK))
+		cr_skip_test("no sanitizer build (build/asan/gttlab)");
+	for (size_t i = 0; i < sizeof(args) / sizeof(args[0]); i++) {
+		run_apart(NULL, "ASAN_OPTIONS=detect_leaks=1 ./build/asan/gttlab", args[i], NULL, &o);
+		cr_expect(!strstr(o.err, "LeakSanitizer") && !strstr(o.err, "AddressSanitizer"), "'%s':\n%s", args[i], o.err);
+	}
 }
