@@ -28,7 +28,7 @@ CORE_SRCS := env/fmt.c env/err.c env/num.c regs/platform.c regs/reg_names.c \
 	dom0/runtime.c dom0/vgpu.c dom0/guest_gtt.c dom0/switch.c dom0/ladder.c dom0/fence_pool.c \
 	dom0/slots.c dom0/slots_select.c dom0/sched.c \
 	harness/check_ctx.c harness/check_table.c harness/checks_ggtt.c harness/checks_fence.c \
-	harness/checks_dom0.c harness/runner.c harness/report.c harness/report_igt.c
+	harness/checks_dom0.c harness/runner.c harness/report.c harness/report_igt.c harness/test_faults.c
 # Hosted pieces: the POSIX environment and the linux backend.
 POSIX_SRCS := env/env_posix.c hw/linux/backend_linux.c harness/backends.c harness/scenario.c harness/scenario_parse.c
 CLI_SRCS := harness/main.c harness/cli_util.c harness/json.c \
@@ -195,6 +195,42 @@ test: deps
 	tests/igt-conformance.sh $(IGT_DIR)
 	tests/igt-conformance-selftest.sh
 	./$(UNIT) --jobs 2
+
+# ---- fuzzing (libFuzzer) ----
+# make fuzz: the harnesses of fuzz/ built with clang's libFuzzer, AddressSanitizer and
+# UndefinedBehaviorSanitizer over the project's own sources, compiled the same way into
+# build/fuzz/ (never the gcc objects of build/), then each run for FUZZ_SECONDS on a scratch
+# copy of its seed corpus (fuzz/run.sh), two at a time. Fails on any crash, leak or timeout.
+FUZZ_CC       ?= clang
+FUZZ_SECONDS  ?= 30
+FUZZ_DIR      := $(BUILD)/fuzz
+FUZZ_NAMES    := num decode scenario mmio_seed sysfs
+FUZZ_PROGS    := $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
+FUZZ_PACKAGES := clang libclang-rt-14-dev libpci-dev
+FUZZ_CFLAGS   := -std=c11 $(WARN) -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined -I. -MMD -MP
+FUZZ_OBJS     := $(CORE_SRCS:%.c=$(FUZZ_DIR)/obj/%.o) $(POSIX_SRCS:%.c=$(FUZZ_DIR)/obj/%.o)
+
+$(FUZZ_DIR)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+
+$(FUZZ_DIR)/libgttlab.a: $(FUZZ_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(FUZZ_DIR)/fuzz_%: fuzz/fuzz_%.c $(FUZZ_DIR)/libgttlab.a
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< $(FUZZ_DIR)/libgttlab.a $(LDLIBS) -o $@
+
+.PHONY: fuzz fuzz-build
+fuzz-build:
+	@$(MAKE) --no-print-directory install-packages PACKAGES="$(FUZZ_PACKAGES)"
+	@$(MAKE) --no-print-directory $(FUZZ_PROGS)
+
+fuzz: fuzz-build
+	fuzz/run.sh $(FUZZ_DIR) $(FUZZ_SECONDS) $(FUZZ_NAMES)
+
+-include $(FUZZ_OBJS:.o=.d) $(FUZZ_PROGS:=.d)
+# ---- end of fuzzing ----
 
 clean:
 	rm -rf $(BUILD)

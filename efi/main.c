@@ -21,6 +21,7 @@
 #include "env/num.h"
 #include "harness/report.h"
 #include "harness/runner.h"
+#include "harness/test_faults.h"
 #include "hw/backend_sim.h"
 #include "hw/scanout.h"
 #include "regs/mmio.h"
@@ -31,6 +32,7 @@
 #define EXIT_PASS 0x10	/* QEMU status 33 */
 #define EXIT_FAIL 0x11	/* QEMU status 35 */
 #define EXIT_ERROR 0x12	/* QEMU status 37 */
+#define EXIT_ABORT 0x13	/* QEMU status 39: the device could not be restored */
 
 struct args {
 	const char *device, *run;
@@ -314,14 +316,14 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 
 	struct runner_opts o = { .seed = a.seed, .progress = progress };
 	if (a.fault) {
-		/* test only, and only on the model: the GGTT invalidate is lost */
-		if (!hw_sim_model(dev) || gtt_strcmp(a.fault, "drop-flush")) {
-			efi_printf("gttlab: --fault %s: only drop-flush, and only on the simulated device\n", a.fault);
+		/* test only, and only on the model */
+		struct gtt_err ferr = { 0 };
+		if (test_fault_inject(dev, a.fault, &ferr)) {
+			efi_printf("gttlab: --fault: %s\n", ferr.msg);
 			finish(&a, EXIT_ERROR);
 			return EFI_INVALID_PARAMETER;
 		}
-		efi_print("gttlab: test fault injected: every GFX_FLSH_CNTL_GEN6 write is dropped\n");
-		sim_fault_drop_writes(hw_sim_model(dev), GFX_FLSH_CNTL_GEN6, -1);
+		efi_printf("gttlab: test fault injected: %s\n", a.fault);
 	}
 	if (!hw_sim_model(dev)) {
 		struct hw_scanout sc[RUNNER_MAX_EXCLUDE];
@@ -346,9 +348,17 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	save(image, env, REPORT_HUMAN, "summary.txt", res, n, ran, &info);
 	save(image, env, REPORT_TAP, "results.tap", res, n, ran, &info);
 	save(image, env, REPORT_IGT_JSON, "results.json", res, n, ran, &info);
-	efi_printf("gttlab: verdict %s, %u passed, %u failed, %u skipped, checks took %llu ms; every PTE and fence restored\n",
-		   t.fail ? "FAIL" : "PASS", t.pass, t.fail, t.skip, (unsigned long long)((env->now_ns(env) - t0) / 1000000u));
+	efi_printf("gttlab: verdict %s, %u passed, %u failed, %u skipped, %u aborted, checks took %llu ms; ",
+		   report_verdict(&t), t.pass, t.fail, t.skip, t.abort, (unsigned long long)((env->now_ns(env) - t0) / 1000000u));
+	if (t.abort) {
+		/* say what is left on the device; nothing more was run */
+		for (size_t i = 0; i < ran; i++)
+			if (res[i].status == CHECK_ABORT)
+				efi_printf("NOT everything restored after %s: %s\n", res[i].check->name, res[i].reason);
+	} else {
+		efi_printf("every PTE and fence restored\n");
+	}
 	hw_close(dev);
-	finish(&a, t.fail ? EXIT_FAIL : EXIT_PASS);
-	return t.fail ? EFI_ABORTED : EFI_SUCCESS;
+	finish(&a, t.abort ? EXIT_ABORT : t.fail ? EXIT_FAIL : EXIT_PASS);
+	return t.abort || t.fail ? EFI_ABORTED : EFI_SUCCESS;
 }

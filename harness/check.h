@@ -17,7 +17,12 @@
 #include "dom0/dom0.h"
 #include "hw/device.h"
 
-enum check_status { CHECK_PASS, CHECK_FAIL, CHECK_SKIP };
+/*
+ * CHECK_ABORT is the runner's, never a check's: the device could not be put
+ * back after the check (an entry did not read back as restored). It is its
+ * own result, never folded into fail, and it ends the run.
+ */
+enum check_status { CHECK_PASS, CHECK_FAIL, CHECK_SKIP, CHECK_ABORT };
 
 /* What a check needs from the device; unmet -> skip with the reason. */
 enum check_req {

@@ -4,7 +4,7 @@
 # For each platform: a FAT image made with mtools holding EFI/BOOT/BOOTX64.EFI and a gttlab.cfg
 # (--device sim:PLATFORM --debug-exit), booted under timeout with OVMF (accel=tcg: KVM is not
 # assumed); QEMU's exit status comes from isa-debug-exit ((value << 1) | 1: 33 pass, 35 fail,
-# 37 error); the results are copied back with mcopy and checked. Then one boot with an
+# 37 error, 39 abort); the results are copied back with mcopy and checked. Then one boot with an
 # ivshmem-plain device backed by a host file: the application writes a GGTT-shaped pattern into
 # its BAR through the efi backend's BAR path, and this script finds those bytes in the file.
 # Exit 0 only when every check passed, every results file is well formed and the bytes match.
@@ -67,6 +67,7 @@ boot() {
 verdict_of() {
 	case $1 in
 	33) echo pass ;; 35) echo "checks failed" ;; 37) echo "usage or device error" ;;
+	39) echo "ABORT: the device could not be restored" ;;
 	124) echo "timed out after ${timeout_s}s" ;; *) echo "no verdict (QEMU exit $1)" ;;
 	esac
 }

@@ -35,6 +35,11 @@ void report_igt_binary(const char *suite, char *buf, size_t n)
 			buf[i] = '_';
 }
 
+const char *report_verdict(const struct run_totals *t)
+{
+	return t->abort ? "ABORT" : t->fail ? "FAIL" : "PASS";
+}
+
 void report_escape(struct report_sink *s, const char *t, enum report_format f)
 {
 	for (; *t; t++) {
@@ -56,6 +61,13 @@ void report_escape(struct report_sink *s, const char *t, enum report_format f)
 	}
 }
 
+/* Why the checks after the `ran` first did not run. */
+static const char *not_run(const struct check_result *r, size_t ran)
+{
+	return ran && r[ran - 1].status == CHECK_ABORT ? "not run: the device could not be restored after an earlier check"
+						       : "not run: interrupted";
+}
+
 static void seconds(struct report_sink *s, uint64_t ns)
 {
 	sink_printf(s, "%llu.%06llu", (unsigned long long)(ns / 1000000000u), (unsigned long long)(ns % 1000000000u / 1000u));
@@ -69,10 +81,12 @@ static void human(struct report_sink *s, const struct check_result *r, size_t n,
 		const char *res = i < ran ? check_status_name(r[i].status) : "notrun";
 		sink_printf(s, "%-26s %-12s %-6s %5llu.%03llu  %s\n", r[i].check ? r[i].check->name : "?",
 			    r[i].check ? r[i].check->suite : "?", res, (unsigned long long)(r[i].ns / 1000000u),
-			    (unsigned long long)(r[i].ns / 1000u % 1000u), i < ran ? r[i].reason : "interrupted");
+			    (unsigned long long)(r[i].ns / 1000u % 1000u), i < ran ? r[i].reason : not_run(r, ran));
 	}
-	sink_printf(s, "\n%s on %s (%s), seed %llu: %u passed, %u failed, %u skipped", t->fail ? "FAIL" : "PASS",
+	sink_printf(s, "\n%s on %s (%s), seed %llu: %u passed, %u failed, %u skipped", report_verdict(t),
 		    in->device, in->platform, (unsigned long long)in->seed, t->pass, t->fail, t->skip);
+	if (t->abort)
+		sink_printf(s, ", %u aborted (the device could not be restored)", t->abort);
 	if (t->notrun)
 		sink_printf(s, ", %u not run", t->notrun);
 	sink_printf(s, " in ");
@@ -87,7 +101,7 @@ static void tap(struct report_sink *s, const struct check_result *r, size_t n, s
 	for (size_t i = 0; i < n; i++) {
 		const char *name = r[i].check->name;
 		if (i >= ran) {
-			sink_printf(s, "not ok %zu - %s # SKIP not run: interrupted\n", i + 1, name);
+			sink_printf(s, "not ok %zu - %s # SKIP %s\n", i + 1, name, not_run(r, ran));
 			continue;
 		}
 		if (r[i].status == CHECK_SKIP) {
@@ -100,12 +114,19 @@ static void tap(struct report_sink *s, const struct check_result *r, size_t n, s
 		sink_printf(s, "  ---\n  suite: %s\n  seed: 0x%016llx\n  duration_ms: %llu.%03llu\n", r[i].check->suite,
 			    (unsigned long long)r[i].seed, (unsigned long long)(r[i].ns / 1000000u),
 			    (unsigned long long)(r[i].ns / 1000u % 1000u));
-		if (r[i].status == CHECK_FAIL) {
-			sink_printf(s, "  severity: fail\n  message: '");
+		if (r[i].status == CHECK_FAIL || r[i].status == CHECK_ABORT) {
+			sink_printf(s, "  severity: %s\n  message: '", r[i].status == CHECK_FAIL ? "fail" : "abort");
 			report_escape(s, r[i].reason, REPORT_TAP);
 			sink_printf(s, "'\n");
 		}
 		sink_printf(s, "  ...\n");
+		if (r[i].status == CHECK_ABORT) {
+			/* TAP's own word for a run that cannot go on */
+			sink_printf(s, "Bail out! ");
+			report_escape(s, r[i].reason, REPORT_TAP);
+			sink_printf(s, "\n");
+			return;
+		}
 	}
 }
 
@@ -113,12 +134,13 @@ static void junit(struct report_sink *s, const struct check_result *r, size_t n,
 		  const struct run_totals *t)
 {
 	sink_printf(s, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-	sink_printf(s, "<testsuites name=\"gttlab\" tests=\"%zu\" failures=\"%u\" skipped=\"%u\" time=\"", n, t->fail,
+	sink_printf(s, "<testsuites name=\"gttlab\" tests=\"%zu\" failures=\"%u\" errors=\"%u\" skipped=\"%u\" time=\"", n, t->fail, t->abort,
 		    t->skip + t->notrun);
 	seconds(s, t->ns);
 	sink_printf(s, "\">\n  <testsuite name=\"gttlab.");
 	report_escape(s, in->platform, REPORT_JUNIT);
-	sink_printf(s, "\" tests=\"%zu\" failures=\"%u\" errors=\"0\" skipped=\"%u\" time=\"", n, t->fail, t->skip + t->notrun);
+	sink_printf(s, "\" tests=\"%zu\" failures=\"%u\" errors=\"%u\" skipped=\"%u\" time=\"", n, t->fail, t->abort,
+		    t->skip + t->notrun);
 	seconds(s, t->ns);
 	sink_printf(s, "\">\n    <properties><property name=\"device\" value=\"");
 	report_escape(s, in->device, REPORT_JUNIT);
@@ -131,8 +153,10 @@ static void junit(struct report_sink *s, const struct check_result *r, size_t n,
 			sink_printf(s, "/>\n");
 			continue;
 		}
-		sink_printf(s, ">\n      <%s message=\"", i < ran && r[i].status == CHECK_FAIL ? "failure" : "skipped");
-		report_escape(s, i < ran ? r[i].reason : "not run: interrupted", REPORT_JUNIT);
+		bool did = i < ran;
+		sink_printf(s, ">\n      <%s message=\"", did && r[i].status == CHECK_FAIL ? "failure"
+								: did && r[i].status == CHECK_ABORT ? "error" : "skipped");
+		report_escape(s, i < ran ? r[i].reason : not_run(r, ran), REPORT_JUNIT);
 		sink_printf(s, "\"/>\n    </testcase>\n");
 	}
 	sink_printf(s, "  </testsuite>\n</testsuites>\n");

@@ -38,6 +38,8 @@ void report_igt_json(struct report_sink *s, const struct check_result *r, size_t
 
 /* Text escaped for a format (XML entities, JSON escapes, YAML single quotes). */
 void report_escape(struct report_sink *s, const char *t, enum report_format f);
+/* "ABORT" when the device could not be restored after a check, else "FAIL" or "PASS". */
+const char *report_verdict(const struct run_totals *t);
 
 /* The IGT binary a suite belongs to: "gtt_" + suite with '-' as '_'. */
 void report_igt_binary(const char *suite, char *buf, size_t n);

@@ -16,7 +16,7 @@ static const char *igt_result(const struct check_result *r, bool ran)
 {
 	if (!ran)
 		return "notrun";
-	return r->status == CHECK_PASS ? "pass" : r->status == CHECK_FAIL ? "fail" : "skip";
+	return r->status == CHECK_PASS ? "pass" : r->status == CHECK_FAIL ? "fail" : r->status == CHECK_SKIP ? "skip" : "abort";
 }
 
 static void seconds(struct report_sink *s, uint64_t ns)
@@ -88,7 +88,7 @@ void report_igt_json(struct report_sink *s, const struct check_result *r, size_t
 		report_igt_binary(t->check->suite, bin, sizeof(bin));
 		sink_printf(s, "%s\n\"igt@%s@%s\":{\"out\":\"", i ? "," : "", bin, t->check->name);
 		if (did) {
-			static const char *const word[] = { "SUCCESS", "FAIL", "SKIP" };
+			static const char *const word[] = { "SUCCESS", "FAIL", "SKIP", "ABORT" };
 			sink_printf(s, "Starting subtest: %s\\nseed %llu (--seed %llu --run %s repeats it; check seed 0x%016llx)\\n",
 				    t->check->name, (unsigned long long)in->seed, (unsigned long long)in->seed, t->check->name,
 				    (unsigned long long)t->seed);
@@ -100,7 +100,7 @@ void report_igt_json(struct report_sink *s, const struct check_result *r, size_t
 				    (unsigned long long)(t->ns / 1000000000u), (unsigned long long)(t->ns / 1000000u % 1000u));
 		}
 		sink_printf(s, "\",\"err\":\"");
-		if (did && t->status == CHECK_FAIL) {
+		if (did && (t->status == CHECK_FAIL || t->status == CHECK_ABORT)) {
 			report_escape(s, t->reason, REPORT_IGT_JSON);
 			sink_printf(s, "\\n");
 		}

@@ -6,7 +6,7 @@
 
 const char *check_status_name(enum check_status s)
 {
-	return s == CHECK_PASS ? "pass" : s == CHECK_FAIL ? "fail" : "skip";
+	return s == CHECK_PASS ? "pass" : s == CHECK_FAIL ? "fail" : s == CHECK_SKIP ? "skip" : "abort";
 }
 
 bool runner_glob(const char *p, const char *n)
@@ -162,19 +162,31 @@ size_t runner_run(struct hw_device *dev, const struct check *const *sel, size_t 
 				st = k->run(&c);
 		}
 		struct gtt_err err = { 0 };
-		if (hw_undo_restore_to(dev, mark, &err) && st != CHECK_FAIL)
-			st = ck_fail(&c, "restoring the device after the check: %s", err.msg);
-		for (unsigned a = 0; a < c.n_allocs; a++) {
-			hw_free_test_pages(dev, c.allocs[a].n, c.allocs[a].pages);
-			dev->env->free(dev->env, c.allocs[a].pages);
-		}
+		bool restored = !hw_undo_restore_to(dev, mark, &err);
 		if (st != CHECK_PASS && !c.reason[0])
 			gtt_snprintf(c.reason, sizeof(c.reason), "%s without a reason", check_status_name(st));
-		r->status = st;
-		gtt_snprintf(r->reason, sizeof(r->reason), "%s", st == CHECK_PASS ? "" : c.reason);
+		if (restored) {
+			for (unsigned a = 0; a < c.n_allocs; a++) {
+				hw_free_test_pages(dev, c.allocs[a].n, c.allocs[a].pages);
+				dev->env->free(dev->env, c.allocs[a].pages);
+			}
+			r->status = st;
+			gtt_snprintf(r->reason, sizeof(r->reason), "%s", st == CHECK_PASS ? "" : c.reason);
+		} else {
+			/* the check's own outcome is kept beside what could not be restored; its
+			 * test pages stay allocated, since PTEs may still name them */
+			r->status = CHECK_ABORT;
+			for (unsigned a = 0; a < c.n_allocs; a++)
+				r->pages_kept += (unsigned)c.allocs[a].n;
+			gtt_snprintf(r->reason, sizeof(r->reason), "device not restored: %s (the check itself: %s%s%s)%s",
+				     err.msg, check_status_name(st), st == CHECK_PASS ? "" : ": ", st == CHECK_PASS ? "" : c.reason,
+				     c.n_allocs ? "; its test pages are kept" : "");
+		}
 		r->ns = dev->env->now_ns(dev->env) - t0;
 		if (o->progress)
 			o->progress(o->ctx, i, n, k, r);
+		if (!restored)
+			return i + 1;	/* nothing more runs on a device that could not be put back */
 	}
 	return i;
 }
@@ -190,6 +202,7 @@ void runner_totals(const struct check_result *r, size_t n, size_t ran, struct ru
 		t->pass += r[i].status == CHECK_PASS;
 		t->fail += r[i].status == CHECK_FAIL;
 		t->skip += r[i].status == CHECK_SKIP;
+		t->abort += r[i].status == CHECK_ABORT;
 		t->ns += r[i].ns;
 	}
 }

@@ -14,6 +14,7 @@ struct check_result {
 	enum check_status status;
 	char reason[256];
 	uint64_t seed;			/* the check's own seed: runner_check_seed(run seed, name) */
+	unsigned pages_kept;		/* test pages left allocated after an abort: PTEs may still name them */
 	uint64_t ns;
 };
 
@@ -48,12 +49,18 @@ bool runner_glob(const char *pattern, const char *name);
  */
 int runner_select(const char *spec, const struct check **out, size_t cap, size_t *n, struct gtt_err *err);
 
-/* Run the selected checks; results[i] for sel[i]. Returns how many ran before a cancel. */
+/*
+ * Run the selected checks; results[i] for sel[i]. Returns how many ran: all,
+ * or fewer after a cancel or an abort (a check after which the device could
+ * not be restored: its result is CHECK_ABORT naming what was not restored,
+ * its test pages are kept because PTEs may still name them, and nothing more
+ * runs on that device).
+ */
 size_t runner_run(struct hw_device *dev, const struct check *const *sel, size_t n, const struct runner_opts *o,
 		  struct check_result *results);
 
 struct run_totals {
-	unsigned pass, fail, skip, notrun;
+	unsigned pass, fail, skip, abort, notrun;
 	uint64_t ns;
 };
 void runner_totals(const struct check_result *r, size_t n, size_t ran, struct run_totals *t);

@@ -2,6 +2,8 @@
 #include "hw/undo.h"
 #include "hw/device.h"
 #include "hw/ggtt.h"
+#include "env/fmt.h"
+#include "regs/reg_names.h"
 
 static int grow(struct hw_device *dev, void **buf, size_t *cap, size_t need, size_t elem)
 {
@@ -74,38 +76,99 @@ static void mmio_put(struct hw_device *dev, const struct hw_undo_entry *e, uint6
 		dev->ops->mmio_write32(dev->ctx, (uint32_t)e->off, (uint32_t)v);
 }
 
+/* What could not be put back: counted, the first few named. */
+struct restore_faults {
+	unsigned n;
+	char what[GTT_ERR_MSG_MAX];
+	size_t len;
+};
+
+static void name_of(const struct hw_device *dev, const struct hw_undo_entry *e, char *buf, size_t n)
+{
+	if (e->kind == HW_UNDO_CFG) {
+		gtt_snprintf(buf, n, "config 0x%02llx", (unsigned long long)e->off);
+		return;
+	}
+	if (e->kind == HW_UNDO_APERTURE) {
+		gtt_snprintf(buf, n, "aperture bytes 0x%llx+%zu", (unsigned long long)e->off, e->len);
+		return;
+	}
+	if (is_pte(dev, e)) {
+		gtt_snprintf(buf, n, "PTE %llu", (unsigned long long)((e->off - dev->info.gsm_offset) / dev->info.pte_size));
+		return;
+	}
+	for (size_t i = 0; i < gtt_num_reg_names; i++)
+		if (gtt_reg_names[i].offset == e->off) {
+			gtt_snprintf(buf, n, "%s", gtt_reg_names[i].name);
+			return;
+		}
+	gtt_snprintf(buf, n, "MMIO 0x%llx", (unsigned long long)e->off);
+}
+
+static void fault(struct restore_faults *f, const struct hw_device *dev, const struct hw_undo_entry *e, uint64_t got)
+{
+	char name[64];
+
+	if (f->n++ >= 3 || f->len >= sizeof(f->what) - 1)
+		return;
+	name_of(dev, e, name, sizeof(name));
+	if (e->kind == HW_UNDO_APERTURE)
+		f->len += (size_t)gtt_snprintf(f->what + f->len, sizeof(f->what) - f->len, "%s%s differ after the write",
+					       f->n > 1 ? "; " : "", name);
+	else
+		f->len += (size_t)gtt_snprintf(f->what + f->len, sizeof(f->what) - f->len, "%s%s reads 0x%llx, not 0x%llx",
+					       f->n > 1 ? "; " : "", name, (unsigned long long)got,
+					       (unsigned long long)e->old);
+	if (f->len >= sizeof(f->what))
+		f->len = sizeof(f->what) - 1;
+}
+
+/* Put aperture bytes back and read them back; false when they differ. */
+static bool put_bytes(struct hw_device *dev, const struct hw_undo_entry *e)
+{
+	const uint8_t *want = dev->undo.data + e->old;
+	uint8_t chunk[64];
+
+	if (dev->ops->aperture_write(dev->ctx, e->off, want, e->len))
+		return false;
+	for (size_t at = 0; at < e->len; at += sizeof(chunk)) {
+		size_t n = e->len - at < sizeof(chunk) ? e->len - at : sizeof(chunk);
+		if (dev->ops->aperture_read(dev->ctx, e->off + at, chunk, n) || gtt_memcmp(chunk, want + at, n))
+			return false;
+	}
+	return true;
+}
+
 /*
  * Aperture bytes written while PTE writes were not yet invalidated went
  * through the translation of the last invalidate before them. Roll those PTE
  * writes back for the moment, invalidate, put the bytes back, and reapply
- * them. Returns false when the log has no room to hold the current values.
+ * them. The current values are swapped into the entries while the old ones
+ * are in the device, so this needs no memory and cannot lose an entry.
  */
 static bool restore_stale(struct hw_device *dev, size_t at, size_t mark, const struct hw_undo_entry *ap)
 {
 	struct hw_undo *u = &dev->undo;
 	size_t first = at;
+	bool ok;
 
 	while (first > mark && u->entries[first - 1].kind != HW_UNDO_FLUSH)
 		first--;
-	size_t n = 0;
-	for (size_t i = first; i < at; i++)
-		n += is_pte(dev, &u->entries[i]);
-	uint64_t *now = n ? gtt_calloc(dev->env, n, sizeof(*now)) : NULL;
-	if (n && !now)
-		return false;
-	size_t k = n;
 	for (size_t i = at; i-- > first;)
 		if (is_pte(dev, &u->entries[i])) {
-			now[--k] = mmio_get(dev, &u->entries[i]);
+			uint64_t now = mmio_get(dev, &u->entries[i]);
 			mmio_put(dev, &u->entries[i], u->entries[i].old);
+			u->entries[i].old = now;
 		}
 	hw_ggtt_invalidate_unlogged(dev);
-	dev->ops->aperture_write(dev->ctx, ap->off, u->data + ap->old, ap->len);
+	ok = put_bytes(dev, ap);
 	for (size_t i = first; i < at; i++)
-		if (is_pte(dev, &u->entries[i]))
-			mmio_put(dev, &u->entries[i], now[k++]);
-	dev->env->free(dev->env, now);
-	return true;
+		if (is_pte(dev, &u->entries[i])) {
+			uint64_t old = mmio_get(dev, &u->entries[i]);
+			mmio_put(dev, &u->entries[i], u->entries[i].old);
+			u->entries[i].old = old;
+		}
+	return ok;
 }
 
 int hw_undo_restore_to(struct hw_device *dev, size_t mark, struct gtt_err *err)
@@ -114,28 +177,32 @@ int hw_undo_restore_to(struct hw_device *dev, size_t mark, struct gtt_err *err)
 	const struct hw_backend_ops *o = dev->ops;
 	uint32_t gsm_lo = dev->info.gsm_offset;
 	uint64_t gsm_hi = gsm_lo + dev->info.gsm_size;
+	struct restore_faults f = { 0 };
 	bool ptes_dirty = false;
+	uint32_t got32;
 
 	if (mark > u->n)
 		return gtt_err_set(err, GTT_EINVAL, "undo mark %zu is beyond the log's %zu entries", mark, u->n);
+	/* every entry is put back and read back; one that does not read back is named, the rest still go back */
 	while (u->n > mark) {
 		struct hw_undo_entry *e = &u->entries[--u->n];
 		switch (e->kind) {
 		case HW_UNDO_CFG:
-			o->cfg_write(dev->ctx, (unsigned)e->off, e->width, (uint32_t)e->old);
+			if (o->cfg_write(dev->ctx, (unsigned)e->off, e->width, (uint32_t)e->old) ||
+			    o->cfg_read(dev->ctx, (unsigned)e->off, e->width, &got32) || got32 != (uint32_t)e->old)
+				fault(&f, dev, e, got32);
 			break;
 		case HW_UNDO_MMIO32:
-			o->mmio_write32(dev->ctx, (uint32_t)e->off, (uint32_t)e->old);
-			break;
 		case HW_UNDO_MMIO64:
-			o->mmio_write64(dev->ctx, (uint32_t)e->off, e->old);
+			mmio_put(dev, e, e->old);
+			if (mmio_get(dev, e) != e->old)
+				fault(&f, dev, e, mmio_get(dev, e));
 			break;
 		case HW_UNDO_APERTURE:
 			if (e->width) {
 				/* written through a stale TLB: through the translation then in effect */
 				if (!restore_stale(dev, u->n, mark, e))
-					return gtt_err_set(err, GTT_ENOMEM, "out of memory restoring aperture bytes at 0x%llx",
-							   (unsigned long long)e->off);
+					fault(&f, dev, e, 0);
 				ptes_dirty = true;
 			} else {
 				/* written through the PTEs as they stand now, once invalidated */
@@ -143,7 +210,8 @@ int hw_undo_restore_to(struct hw_device *dev, size_t mark, struct gtt_err *err)
 					hw_ggtt_invalidate_unlogged(dev);
 					ptes_dirty = false;
 				}
-				o->aperture_write(dev->ctx, e->off, u->data + e->old, e->len);
+				if (!put_bytes(dev, e))
+					fault(&f, dev, e, 0);
 			}
 			u->data_len = e->old;
 			break;
@@ -156,6 +224,9 @@ int hw_undo_restore_to(struct hw_device *dev, size_t mark, struct gtt_err *err)
 	if (ptes_dirty)
 		hw_ggtt_invalidate_unlogged(dev);
 	u->error = GTT_OK;
+	if (f.n)
+		return gtt_err_set(err, GTT_EIO, "%u entr%s not restored: %s%s", f.n, f.n == 1 ? "y" : "ies", f.what,
+				   f.n > 3 ? "; ..." : "");
 	return GTT_OK;
 }
 

@@ -42,7 +42,12 @@ struct hw_device;
 
 /* A position in the log; restore back to it with hw_undo_restore_to. */
 size_t hw_undo_mark(const struct hw_device *dev);
-/* Replay the log back to `mark`, newest first, then invalidate the GGTT. */
+/*
+ * Replay the log back to `mark`, newest first, then invalidate the GGTT.
+ * Every entry written back is read back. Entries that do not read back as
+ * written are named in err (GTT_EIO, the first three and how many); the
+ * others are still restored. The replay allocates nothing.
+ */
 int hw_undo_restore_to(struct hw_device *dev, size_t mark, struct gtt_err *err);
 /* Replay the whole log. */
 int hw_undo_restore(struct hw_device *dev, struct gtt_err *err);

@@ -4,6 +4,7 @@
 #include "env/env_posix.h"
 #include "harness/backends.h"
 #include "harness/runner.h"
+#include "harness/test_faults.h"
 #include "hw/backend_sim.h"
 
 #include <stdarg.h>
@@ -47,7 +48,8 @@ static void marker(struct fe *f, const char *fmt, ...)
 
 static const char *word(enum check_status s)
 {
-	return s == CHECK_PASS ? "SUCCESS" : s == CHECK_FAIL ? "FAIL" : "SKIP";
+	/* an abort ends the binary with IGT_EXIT_ABORT; its subtest line says FAIL, as IGT's does */
+	return s == CHECK_PASS ? "SUCCESS" : s == CHECK_SKIP ? "SKIP" : "FAIL";
 }
 
 static void usage(FILE *out, const char *bin)
@@ -99,13 +101,21 @@ static struct hw_device *device(struct fe *f)
 		return NULL;
 	}
 	f->opened++;
+	/* tests only: prove that a failing or unrestorable device is reported as such */
+	const char *fault = getenv("GTTLAB_TEST_FAULT");
+	if (fault && *fault && test_fault_inject(f->dev, fault, &err)) {
+		snprintf(f->dev_error, sizeof(f->dev_error), "GTTLAB_TEST_FAULT: %s", err.msg);
+		hw_close(f->dev);
+		f->dev = NULL;
+	}
 	return f->dev;
 }
 
 static void count(struct fe *f, enum check_status s)
 {
 	f->pass += s == CHECK_PASS;
-	f->fail += s == CHECK_FAIL;
+	f->fail += s == CHECK_FAIL || s == CHECK_ABORT;
+	f->aborted += s == CHECK_ABORT;
 	f->skip += s == CHECK_SKIP;
 }
 
@@ -127,10 +137,8 @@ static void run_check(struct fe *f, const struct check *c)
 	} else {
 		struct runner_opts o = { 0 };
 		runner_run(dev, &c, 1, &o, &r);
-		if (r.status == CHECK_FAIL) {
+		if (r.status == CHECK_FAIL || r.status == CHECK_ABORT) {
 			report_failure(c->name, r.reason);
-			if (!strncmp(r.reason, "restoring the device", 20))
-				f->aborted++;
 		} else if (r.status == CHECK_SKIP) {
 			printf("Test requirement not met: %s\n", r.reason);
 		}
@@ -179,18 +187,20 @@ static void run_platforms(struct fe *f, const char *dyn)
 				ns += r[k].ns;
 				if (r[k].status == CHECK_PASS && st == CHECK_SKIP)
 					st = CHECK_PASS;	/* a pass needs at least one check that passed */
-				if (r[k].status == CHECK_FAIL) {
+				if (r[k].status == CHECK_FAIL || r[k].status == CHECK_ABORT) {
 					char what[96];
 					snprintf(what, sizeof(what), "%s on sim:%s", r[k].check->name, pl->name);
 					report_failure(what, r[k].reason);
-					st = CHECK_FAIL;
+					if (st != CHECK_ABORT)
+						st = r[k].status;
 				}
 			}
 			hw_close(dev);
 		}
 		total += ns;
 		p += st == CHECK_PASS;
-		fl += st == CHECK_FAIL;
+		fl += st == CHECK_FAIL || st == CHECK_ABORT;
+		f->aborted += st == CHECK_ABORT;
 		if (st == CHECK_SKIP)
 			printf("Test requirement not met: every check skipped on sim:%s\n", pl->name);
 		marker(f, "Dynamic subtest %s: %s (%llu.%03llus)", pl->name, word(st), (unsigned long long)(ns / 1000000000u),
@@ -306,10 +316,11 @@ int igt_frontend_main(const char *suite, int argc, char **argv)
 		for (size_t i = 0; i < f.n_checks; i++)
 			want[i] = false;
 	}
-	for (size_t i = 0; i < f.n_checks; i++)
+	/* after an abort nothing more runs: the device could not be put back */
+	for (size_t i = 0; i < f.n_checks && !f.aborted; i++)
 		if (want[i])
 			run_check(&f, f.checks[i]);
-	if (want[f.n_checks])
+	if (want[f.n_checks] && !f.aborted)
 		run_platforms(&f, dyn);
 	if (f.dev)
 		access_log(&f), hw_close(f.dev);

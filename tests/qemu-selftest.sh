@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # The QEMU pipeline must fail when it should: a check that fails inside the EFI application, a
+# device that cannot be restored (verdict ABORT, isa-debug-exit 0x13), a
 # run that never reaches a verdict (timeout), results that are never written, and ivshmem bytes
 # that differ from what the application wrote. Each case runs harness/qemu-run.sh and requires
 # a non-zero exit with the reason.
@@ -27,6 +28,8 @@ expect_failure() {
 }
 
 expect_failure failing-check "checks failed" GTTLAB_QEMU_NO_IVSHMEM=1 "GTTLAB_QEMU_ARGS=--fault drop-flush"
+expect_failure abort "ABORT: the device could not be restored" GTTLAB_QEMU_NO_IVSHMEM=1 \
+	"GTTLAB_QEMU_ARGS=--fault freeze-fence --run fence-readback,fence-x-detile"
 expect_failure timeout "timed out" GTTLAB_QEMU_NO_IVSHMEM=1 GTTLAB_QEMU_TIMEOUT=2
 expect_failure no-results "results.json was not written" GTTLAB_QEMU_NO_IVSHMEM=1 "GTTLAB_QEMU_ARGS=--run no-such-check"
 PLATFORMS=none expect_failure ivshmem-bytes "backing file differs" GTTLAB_QEMU_INJECT=ivshmem-byte

@@ -257,7 +257,7 @@ Test(runner, reports_are_well_formed)
 	cr_expect(strstr(t.s, "ok 3 - aperture-rw # SKIP needs test pages\n"), "%s", t.s);
 
 	struct buf x = report(REPORT_JUNIT, r, 3);
-	cr_expect(strstr(x.s, "<testsuites name=\"gttlab\" tests=\"3\" failures=\"1\" skipped=\"1\""), "%s", x.s);
+	cr_expect(strstr(x.s, "<testsuites name=\"gttlab\" tests=\"3\" failures=\"1\" errors=\"0\" skipped=\"1\""), "%s", x.s);
 	cr_expect(strstr(x.s, "<failure message=\"fence 0 (FENCE_REG_GEN6_LO_0 = 0x00100001): &quot;quoted&quot; &amp; &lt;angled&gt; &apos;single&apos;\\\"/>"), "%s", x.s);
 	cr_expect(!strstr(x.s, "\"quoted\""), "unescaped quote in XML");
 	free(j.s);
@@ -361,4 +361,103 @@ Test(runner, a_check_gets_the_same_seed_alone_as_in_the_full_run)
 	cr_expect(strstr(out, want), "alone, aperture-rw shows another seed:\n%s", out);
 	cr_assert_eq(t_run("./build/gttlab check --run aperture-rw --format igt-json 2>/dev/null", out, sizeof(out)), 0);
 	cr_expect(strstr(out, "seed 0 (--seed 0 --run aperture-rw repeats it"), "the default seed is 0 and said so:\n%s", out);
+}
+
+/* ---- abort: a device that cannot be put back ---- */
+
+/* A check that maps a page at its claim, writes it, and then makes its PTE stop taking writes. */
+static enum check_status freeze_own_pte(struct check_ctx *c)
+{
+	struct hw_page *pg;
+	if (ck_pages(c, 1, &pg) || ck_map(c, c->claim_gm, pg, 1))
+		return ck_fail(c, "setup");
+	memcpy(pg->cpu, "still-mapped", 13);
+	uint32_t off = c->dev->info.gsm_offset + (uint32_t)(c->claim_gm >> 12) * c->dev->info.pte_size;
+	sim_fault_freeze_after(hw_sim_model(c->dev), off, 0);
+	sim_fault_freeze_after(hw_sim_model(c->dev), off + 4, 0);
+	return CHECK_PASS;
+}
+
+/* A check that writes fence 0, freezes it, and skips (or fails). */
+static enum check_status freeze_fence_then(struct check_ctx *c, enum check_status st)
+{
+	/* one X-tiled page at the claim, pitch 512 */
+	if (ck_fence_write(c, 0, (c->claim_gm << 32) | c->claim_gm | 3ull << 32 | 1))
+		return ck_fail(c, "setup");
+	sim_fault_freeze_after(hw_sim_model(c->dev), FENCE_REG_GEN6_LO(0), 0);
+	return st == CHECK_SKIP ? ck_skip(c, "the reason it skipped") : ck_fail(c, "the reason it failed");
+}
+static enum check_status freeze_fence_skip(struct check_ctx *c) { return freeze_fence_then(c, CHECK_SKIP); }
+static enum check_status freeze_fence_fail(struct check_ctx *c) { return freeze_fence_then(c, CHECK_FAIL); }
+
+static const struct check probe_pte = { "abort-probe-pte", "ggtt", "freezes its own PTE", REQ_TEST_PAGES, 1, 0, freeze_own_pte };
+static const struct check probe_skip = { "abort-probe-skip", "fence", "freezes fence 0, skips", 0, 1, 1, freeze_fence_skip };
+static const struct check probe_fail = { "abort-probe-fail", "fence", "freezes fence 0, fails", 0, 1, 1, freeze_fence_fail };
+
+Test(runner, a_restore_that_does_not_read_back_is_an_abort_that_ends_the_run)
+{
+	struct hw_device *dev = t_open("sim:skl");
+	const struct check *sel[] = { &probe_pte, &gtt_checks[0] };
+	struct check_result r[2] = { { .check = sel[0] }, { .check = sel[1] } };
+	struct runner_opts o = { 0 };
+
+	cr_expect_eq(runner_run(dev, sel, 2, &o, r), 1, "a check ran on a device that could not be restored");
+	cr_expect_eq(r[0].status, CHECK_ABORT);
+	cr_expect(strstr(r[0].reason, "device not restored") && strstr(r[0].reason, "PTE ") &&
+		  strstr(r[0].reason, "(the check itself: pass)"), "%s", r[0].reason);
+	cr_expect_eq(r[0].pages_kept, 1, "the test page was freed while a PTE still names it");
+	struct run_totals t;
+	runner_totals(r, 2, 1, &t);
+	cr_expect(t.abort == 1 && t.notrun == 1 && t.fail == 0, "abort %u notrun %u fail %u", t.abort, t.notrun, t.fail);
+	/* what a user reads: ABORT in the verdict, TAP's Bail out!, JUnit's error, IGT's abort */
+	struct report_info in = { "sim:skl", "skl", 0, 0, 0 };
+	struct buf b = { 0 };
+	struct report_sink s = { buf_write, &b };
+	report_write(REPORT_HUMAN, &s, r, 2, 1, &in);
+	cr_expect(strstr(b.s, "ABORT on sim:skl") && strstr(b.s, "1 aborted"), "%s", b.s);
+	free(b.s);
+	b = (struct buf){ 0 };
+	report_write(REPORT_TAP, &s, r, 2, 1, &in);
+	cr_expect(strstr(b.s, "not ok 1 - abort-probe-pte\n") && strstr(b.s, "severity: abort") && strstr(b.s, "\nBail out! device not restored"),
+		  "%s", b.s);
+	free(b.s);
+	b = (struct buf){ 0 };
+	report_write(REPORT_JUNIT, &s, r, 2, 1, &in);
+	cr_expect(strstr(b.s, "errors=\"1\"") && strstr(b.s, "<error message=\"device not restored"), "%s", b.s);
+	free(b.s);
+	b = (struct buf){ 0 };
+	report_write(REPORT_IGT_JSON, &s, r, 2, 1, &in);
+	cr_expect(strstr(b.s, "\"result\":\"abort\"") && strstr(b.s, "\"abort\":1"), "%s", b.s);
+	free(b.s);
+	hw_close(dev);
+}
+
+Test(runner, an_abort_keeps_the_checks_own_skip_or_fail_beside_it)
+{
+	const struct check *probes[] = { &probe_skip, &probe_fail };
+	for (int k = 0; k < 2; k++) {
+		struct hw_device *dev = t_open("sim:skl");
+		struct check_result r = { 0 };
+		struct runner_opts o = { 0 };
+		runner_run(dev, &probes[k], 1, &o, &r);
+		cr_expect_eq(r.status, CHECK_ABORT, "%s: %s", probes[k]->name, check_status_name(r.status));
+		cr_expect(strstr(r.reason, "FENCE_REG_GEN6_LO_0 reads 0x") && strstr(r.reason, "001, not 0x0"), "%s", r.reason);
+		cr_expect(strstr(r.reason, k ? "the check itself: fail: the reason it failed" : "the check itself: skip: the reason it skipped"),
+			  "%s", r.reason);
+		hw_close(dev);
+	}
+}
+
+/* The IGT binaries exit 112 on an abort (they once matched a string that never came). */
+Test(runner, igt_binaries_exit_112_when_the_device_is_not_restored)
+{
+	char out[4096];
+
+	cr_expect_eq(t_run("GTTLAB_TEST_FAULT=freeze-fence ./build/igt/gtt_fence --run-subtest fence-readback 2>&1", out, sizeof(out)),
+		     112, "%s", out);
+	cr_expect(strstr(out, "device not restored") && strstr(out, "FENCE_REG_GEN6_LO_0"), "%s", out);
+	cr_expect_eq(t_run("GTTLAB_TEST_FAULT=freeze-fence ./build/igt/gtt_fence 2>&1", out, sizeof(out)), 112, "%s", out);
+	cr_expect(!strstr(out, "Starting subtest: fence-x-detile"), "a subtest ran after the abort:\n%s", out);
+	cr_expect_eq(t_run("GTTLAB_TEST_FAULT=nonsense ./build/igt/gtt_fence --run-subtest fence-readback >/dev/null 2>&1", out, sizeof(out)),
+		     77, "an unknown test fault leaves no usable device: skip");
 }

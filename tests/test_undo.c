@@ -9,6 +9,7 @@
 #include "hw/ggtt.h"
 #include "hw/pte.h"
 #include "regs/mmio.h"
+#include "harness/backends.h"
 #include "tests/helpers.h"
 
 /* Everything restore must bring back: the whole GSM and every fence register, read from BAR0. */
@@ -173,5 +174,78 @@ Test(undo, aperture_write_through_a_stale_tlb_is_undone_where_it_landed)
 	uint8_t b;
 	hw_aperture_read(dev, 20 * 4096, &b, 1, &err);
 	cr_expect_eq(b, 0x11, "PTE 20 is back on page A and in effect");
+	hw_close(dev);
+}
+
+/*
+ * Restore reads back every entry it writes. One that does not read back (a
+ * register that stopped taking writes) is named, with the rest still put back.
+ */
+Test(undo, restore_reads_back_and_names_what_did_not_go_back)
+{
+	struct hw_device *dev = t_open("sim:skl");
+	struct sim_device *sim = t_sim(dev);
+	struct gtt_err err = { 0 };
+	uint64_t f3, boot10 = sim_mmio_read64(sim, dev->info.gsm_offset + 10 * 8);
+
+	cr_assert_eq(hw_ggtt_write_pte(dev, 9, 0x123456000ull | 1, &err), 0);
+	cr_assert_eq(hw_ggtt_write_pte(dev, 10, 0x654321000ull | 1, &err), 0);
+	cr_assert_eq(hw_fence_write(dev, 3, 0x0017f01f00100001ull, &err), 0);
+	/* PTE 9 and fence 3's HI stop taking writes from now on */
+	sim_fault_freeze_after(sim, dev->info.gsm_offset + 9 * 8, 0);
+	sim_fault_freeze_after(sim, dev->info.gsm_offset + 9 * 8 + 4, 0);
+	sim_fault_freeze_after(sim, FENCE_REG_GEN6_HI(3), 0);
+	cr_expect_eq(hw_undo_restore(dev, &err), GTT_EIO);
+	cr_expect(strstr(err.msg, "PTE 9 reads 0x123456001, not 0x7ffff001"), "%s", err.msg);
+	cr_expect(strstr(err.msg, "FENCE_REG_GEN6_HI_3 reads 0x17f01f"), "%s", err.msg);
+	cr_expect(strstr(err.msg, "entries not restored"), "%s", err.msg);
+	cr_expect_eq(sim_mmio_read64(sim, dev->info.gsm_offset + 10 * 8), boot10, "PTE 10 is restored all the same");
+	cr_assert_eq(hw_fence_read(dev, 3, &f3, &err), 0);
+	cr_expect_eq((uint32_t)f3, 0, "fence 3's LO is restored (so the half-restored fence is off)");
+	hw_close(dev);
+}
+
+/* A restore needs no memory: the stale-TLB path once allocated, and lost the entry when it could not. */
+static bool starve;
+static void *starving_alloc(const struct gtt_env *env, size_t size)
+{
+	(void)env;
+	return starve ? NULL : calloc(1, size);
+}
+static void plain_free(const struct gtt_env *env, void *p)
+{
+	(void)env;
+	free(p);
+}
+
+Test(undo, restore_allocates_nothing)
+{
+	struct gtt_env env = *t_open("sim:skl")->env;	/* the posix env, with an allocator that can be starved */
+	struct hw_device *dev = NULL;
+	struct hw_page pg[2];
+	struct gtt_err err = { 0 };
+	uint64_t pa, pb;
+
+	env.alloc = starving_alloc;
+	env.free = plain_free;
+	cr_assert_eq(hw_open(&env, "sim:skl", gtt_posix_backends, gtt_num_posix_backends, NULL, &dev, &err), 0, "%s", err.msg);
+	cr_assert_eq(hw_alloc_test_pages(dev, 2, pg, &err), 0);
+	memset(pg[0].cpu, 0x11, 4096);
+	memset(pg[1].cpu, 0x22, 4096);
+	hw_pte_encode(dev->info.plat, pg[0].phys, HW_CACHE_NONE, &pa, &err);
+	hw_pte_encode(dev->info.plat, pg[1].phys, HW_CACHE_NONE, &pb, &err);
+	cr_assert_eq(hw_ggtt_write_pte(dev, 20, pa, &err), 0);
+	hw_ggtt_invalidate(dev);
+	size_t mark = hw_undo_mark(dev);
+	for (unsigned i = 0; i < 8; i++)
+		cr_assert_eq(hw_ggtt_write_pte(dev, 20 + i, pb, &err), 0);	/* not invalidated */
+	cr_assert_eq(hw_aperture_write(dev, 20 * 4096, "\x99", 1, &err), 0);	/* lands in A, the stale mapping */
+	hw_ggtt_invalidate(dev);
+	starve = true;
+	cr_expect_eq(hw_undo_restore_to(dev, mark, &err), 0, "restore needed memory: %s", err.msg);
+	starve = false;
+	cr_expect_eq(((uint8_t *)pg[0].cpu)[0], 0x11, "the byte written through the stale TLB is back");
+	cr_expect_eq(hw_undo_mark(dev), mark, "every entry was replayed");
+	hw_free_test_pages(dev, 2, pg);
 	hw_close(dev);
 }

@@ -101,6 +101,9 @@ const char *sim_access_name(enum sim_access kind);
  * ignores every write after.
  */
 int sim_fault_drop_writes(struct sim_device *sim, uint32_t off, int count /* -1: always */);
+/* The next `passes` writes to a register land; every later one is lost (a device that stops
+ * taking writes: what was written cannot be put back). */
+int sim_fault_freeze_after(struct sim_device *sim, uint32_t off, unsigned passes);
 int sim_fault_stick(struct sim_device *sim, uint32_t off, uint32_t value);
 void sim_fault_clear(struct sim_device *sim);
 void sim_fault_gone(struct sim_device *sim, bool gone);

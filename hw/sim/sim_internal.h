@@ -14,6 +14,7 @@ struct sim_fault {
 	bool stick;			/* reads return value, writes are ignored */
 	uint32_t value;
 	int drops;			/* writes still to drop; -1 forever */
+	unsigned passes;		/* writes still to let through before the drops begin */
 };
 
 struct sim_memory {

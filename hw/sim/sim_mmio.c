@@ -116,7 +116,9 @@ void sim_mmio_write32(struct sim_device *sim, uint32_t off, uint32_t val)
 	if (sim->gone || !sim_mem_decode_enabled(sim) || off % 4 || off >= sim->plat->bar0_size)
 		return;
 	f = sim_fault_find(sim, off);
-	if (f && (f->stick || f->drops)) {
+	if (f && f->passes)
+		f->passes--;
+	else if (f && (f->stick || f->drops)) {
 		if (f->drops > 0)
 			f->drops--;
 		return;
@@ -160,6 +162,15 @@ int sim_fault_drop_writes(struct sim_device *sim, uint32_t off, int count)
 	}
 	f->drops = count;
 	return GTT_OK;
+}
+
+int sim_fault_freeze_after(struct sim_device *sim, uint32_t off, unsigned passes)
+{
+	int rc = sim_fault_drop_writes(sim, off, -1);
+
+	if (!rc)
+		sim_fault_find(sim, off)->passes = passes;
+	return rc;
 }
 
 int sim_fault_stick(struct sim_device *sim, uint32_t off, uint32_t value)
