@@ -141,6 +141,9 @@ int cmd_check(struct cli *c, int argc, char **argv)
 	}
 	if (!format)
 		format = "human";
+	/* runner_select() takes no --run as "every check"; an empty pattern in it is a slip */
+	if (run && (!run[0] || run[0] == ',' || run[strlen(run) - 1] == ',' || strstr(run, ",,")))
+		return cli_error("--run '%s': an empty pattern names no check", run);
 	int fmt = report_format_parse(format);
 	if (fmt < 0)
 		return cli_error("format '%s' is not one of human, tap, junit, igt-json", format);

@@ -136,6 +136,9 @@ static int encode_fence(struct cli *c, int argc, char **argv)
 	ap = p->sim_aperture_size;
 	if (ap_s && cli_parse_u64("aperture", ap_s, &ap))
 		return EXIT_USAGE;
+	/* hw/ takes 0 as "no aperture to check against"; a user's 0 is a mistake */
+	if (ap_s && (!ap || (ap & (ap - 1))))
+		return cli_error("aperture %s is not a power of two (BAR2's size is)", ap_s);
 	if (hw_fence_encode(p, ap, &f, &val, &err))
 		return cli_report(&err);
 	if (c->json) {
@@ -255,7 +258,9 @@ int cmd_encode(struct cli *c, int argc, char **argv)
 		return encode_pte(c, argc, argv);
 	if (argc >= 2 && !strcmp(argv[1], "fence"))
 		return encode_fence(c, argc, argv);
-	return cli_error("encode: what to encode, 'pte' or 'fence'? (gttlab encode --help)");
+	if (argc < 2)
+		return cli_error("encode: what to encode, 'pte' or 'fence'? (gttlab encode --help)");
+	return cli_error("encode: '%s' is not 'pte' or 'fence' (gttlab encode --help)", argv[1]);
 }
 
 int cmd_decode(struct cli *c, int argc, char **argv)
@@ -268,5 +273,7 @@ int cmd_decode(struct cli *c, int argc, char **argv)
 		return decode_pte(c, argc, argv);
 	if (argc >= 2 && !strcmp(argv[1], "fence"))
 		return decode_fence(c, argc, argv);
-	return cli_error("decode: what to decode, 'pte' or 'fence'? (gttlab decode --help)");
+	if (argc < 2)
+		return cli_error("decode: what to decode, 'pte' or 'fence'? (gttlab decode --help)");
+	return cli_error("decode: '%s' is not 'pte' or 'fence' (gttlab decode --help)", argv[1]);
 }

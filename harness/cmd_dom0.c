@@ -56,8 +56,10 @@ int cmd_dom0(struct cli *c, int argc, char **argv)
 		fputs(help, stdout);
 		return EXIT_OK;
 	}
-	if (argc < 2 || strcmp(argv[1], "run"))
+	if (argc < 2)
 		return cli_error("dom0: the command is 'dom0 run FILE' (gttlab dom0 --help)");
+	if (strcmp(argv[1], "run"))
+		return cli_error("dom0: '%s' is not 'run'; the command is 'dom0 run FILE' (gttlab dom0 --help)", argv[1]);
 	for (int i = 2; i < argc; i++) {
 		int m = cli_opt(argc, argv, &i, "--trace", &v);
 		if (m < 0)
@@ -79,6 +81,8 @@ int cmd_dom0(struct cli *c, int argc, char **argv)
 	}
 	if (!file)
 		return cli_error("dom0 run: missing the scenario FILE");
+	if (!file[0])
+		return cli_error("dom0 run: the scenario FILE name is empty");
 	if (trace && !trace[0])
 		return cli_error("--trace: the file name is empty");
 	o.quiet = quiet;

@@ -208,8 +208,10 @@ int cmd_dump(struct cli *c, int argc, char **argv)
 		fputs(help, stdout);
 		return EXIT_OK;
 	}
-	if (argc < 2 || (strcmp(argv[1], "ggtt") && strcmp(argv[1], "fences")))
+	if (argc < 2)
 		return cli_error("dump: what to dump, 'ggtt' or 'fences'? (gttlab dump --help)");
+	if (strcmp(argv[1], "ggtt") && strcmp(argv[1], "fences"))
+		return cli_error("dump: '%s' is not 'ggtt' or 'fences' (gttlab dump --help)", argv[1]);
 	bool ggtt = !strcmp(argv[1], "ggtt");
 	struct ggtt_args a = { 0 };
 	if (ggtt && ggtt_args(argc, argv, &a))
