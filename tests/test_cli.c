@@ -226,6 +226,8 @@ Test(cli, mmio_seed_is_a_2_mib_regular_file_for_sim_devices)
 	refused(NULL, args, NULL, "--mmio-seed applies to simulated devices", "'auto'");
 	snprintf(args, sizeof(args), "--mmio-seed %s/seed --device sim:hsw info", dir);
 	cr_expect_eq(run_apart(NULL, "./build/gttlab", args, NULL, &o), 0, "%s", o.err);
+	snprintf(args, sizeof(args), "rm -rf %s", dir);
+	system(args);
 }
 
 Test(cli, json_strings_are_escaped)
