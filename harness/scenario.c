@@ -133,6 +133,10 @@ static int only_keys(struct scen *s, const struct line *l, int from, const char 
 			ok |= strlen(*k) == (size_t)(eq - l->argv[i]) && !strncmp(*k, l->argv[i], (size_t)(eq - l->argv[i]));
 		if (!ok)
 			return bad(s, "'%s' is not an argument of %s", l->argv[i], l->argv[0]);
+		/* a key given twice: which one would count is a guess, so neither does */
+		for (int j = from; j < i; j++)
+			if (!strncmp(l->argv[j], l->argv[i], (size_t)(eq - l->argv[i]) + 1))
+				return bad(s, "%.*s= is given twice on one %s line", (int)(eq - l->argv[i]), l->argv[i], l->argv[0]);
 	}
 	return 0;
 }

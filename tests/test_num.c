@@ -125,6 +125,9 @@ Test(num, scenario_numbers_are_never_truncated_or_wrapped)
 	MALFORMED("create a low=4M slots=1\nguest-pte a 0xfffff000 1 count=2\n", "inside the 0x100000000-byte GGTT");
 	MALFORMED("create a low=4M slots=1\nexpect slots a == 1-4294967296\n", "expect slots NAME == FIRST-LAST");
 	MALFORMED("create a low=4M slots=1\nexpect pvinfo a 4294967296 == 0\n", "pvinfo field '4294967296'");
+	/* a key given twice once let the last one win silently */
+	MALFORMED("config pool=8M pool=16M\n", "pool= is given twice");
+	MALFORMED("create b low=16M slots=1 low=32M\n", "low= is given twice");
 }
 
 Test(num, scenario_files_that_are_not_text_are_refused)
