@@ -6,6 +6,8 @@
 #   make mutants              every mutant of tests/mutants.sh makes the tests fail
 #   make igt     build/igt/: the IGT-protocol binaries and test-list.txt; make install PREFIX=...
 #   make efi     build/efi/gttlab.efi;  make qemu: boot it in QEMU/OVMF and judge the results
+#   make asan    the suite, the CLI and the IGT binaries under ASan+UBSan, with the bad-input corpus
+#   make fuzz    every libFuzzer harness for FUZZ_SECONDS (default 30)
 
 CC      ?= gcc
 BUILD   := build
@@ -17,7 +19,8 @@ ALL_CFLAGS := -std=c11 $(WARN) $(CFLAGS)
 # Debian packages the build, the tests and the later front-ends need.
 # What building and running gttlab needs (make run); make test wants all of DEB_PACKAGES.
 BUILD_PACKAGES := libpci-dev
-DEB_PACKAGES := libcriterion-dev libpci-dev pciutils gnu-efi qemu-system-x86 ovmf mtools intel-gpu-tools
+DEB_PACKAGES := libcriterion-dev libpci-dev pciutils gnu-efi qemu-system-x86 ovmf mtools intel-gpu-tools \
+	clang libclang-rt-14-dev
 
 # The freestanding core: no libc beyond stdint/stddef/stdbool/stdarg (design.md).
 CORE_SRCS := env/fmt.c env/err.c env/num.c regs/platform.c regs/reg_names.c \
@@ -194,6 +197,9 @@ test: deps
 	$(MAKE) --no-print-directory qemu-selftest
 	tests/igt-conformance.sh $(IGT_DIR)
 	tests/igt-conformance-selftest.sh
+	tests/bad-input.sh $(BUILD)
+	$(MAKE) --no-print-directory asan
+	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=30
 	./$(UNIT) --jobs 2
 
 # ---- fuzzing (libFuzzer) ----

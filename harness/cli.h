@@ -18,6 +18,7 @@
 #define EXIT_OK		0
 #define EXIT_FAIL	1
 #define EXIT_USAGE	2	/* bad input or an unusable device; nothing was written */
+#define EXIT_ABORT	3	/* gttlab check: the device could not be restored after a check */
 
 struct cli {
 	const struct gtt_env *env;

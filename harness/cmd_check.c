@@ -9,6 +9,7 @@
 #include "harness/cli.h"
 #include "harness/report.h"
 #include "harness/runner.h"
+#include "harness/test_faults.h"
 #include "hw/backend_sim.h"
 #include "hw/scanout.h"
 
@@ -28,9 +29,11 @@ static const char help[] =
 	"  --format F      human (default: live progress, then a table), tap (TAP 13),\n"
 	"                  junit (JUnit XML) or igt-json (IGT results.json, results_version 10)\n"
 	"  -o FILE         write the report to FILE instead of standard output\n"
-	"  --seed N        seed of the data patterns (default fixed, so runs repeat)\n"
+	"  --seed N        the run seed (default 0); a check's own seed comes from it and\n"
+	"                  the check's name, so --run NAME --seed N repeats that check\n"
 	"Exit 0 when nothing failed (skips allowed), 1 when a check failed or the run was\n"
-	"interrupted, 2 for a usage or device error. On a real device (pci:..., auto) it\n"
+	"interrupted, 2 for a usage or device error, 3 (abort) when the device could not be\n"
+	"restored after a check (named; nothing more runs). On a real device (pci:..., auto) it\n"
 	"needs root, refuses a device i915 is bound to, never touches the GGTT behind an\n"
 	"enabled display plane, and puts back every PTE and fence it wrote.\n";
 
@@ -173,6 +176,16 @@ int cmd_check(struct cli *c, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	struct runner_opts o = { .seed = seed, .cancel = &cancelled };
+	/* tests only, on the model only: prove that a failing or unrestorable device is reported */
+	const char *fault = getenv("GTTLAB_TEST_FAULT");
+	struct gtt_err ferr = { 0 };
+	if (fault && *fault && test_fault_inject(dev, fault, &ferr)) {
+		cli_close(dev);
+		if (out != stdout)
+			output_close(out);
+		free(res);
+		return cli_error("GTTLAB_TEST_FAULT: %s", ferr.msg);
+	}
 	if (!hw_sim_model(dev)) {
 		if (geteuid() != 0) {
 			cli_close(dev);
@@ -208,12 +221,17 @@ int cmd_check(struct cli *c, int argc, char **argv)
 	report_write((enum report_format)fmt, &sink, res, n, ran, &info);
 	struct run_totals t;
 	runner_totals(res, n, ran, &t);
+	/* an abort is said on its own line whatever the format: the device is not as it was found */
+	for (size_t i = 0; i < ran; i++)
+		if (res[i].status == CHECK_ABORT)
+			fprintf(stderr, "gttlab: ABORT after %s: %s\n", res[i].check->name, res[i].reason);
 	free(res);
-	/* every check was restored by the runner; nothing of the run is left on the device */
 	cli_close(dev);
 	/* stdout is main's to close and judge; a report file is judged here */
 	if (out != stdout && output_close(out))
 		return cli_error("-o '%s': cannot write the report: %s", out_path, strerror(errno));
+	if (t.abort)
+		return EXIT_ABORT;
 	if (ran < n) {
 		fprintf(stderr, "gttlab: interrupted after %zu of %zu checks; the device is restored\n", ran, n);
 		return EXIT_FAIL;

@@ -461,3 +461,17 @@ Test(runner, igt_binaries_exit_112_when_the_device_is_not_restored)
 	cr_expect_eq(t_run("GTTLAB_TEST_FAULT=nonsense ./build/igt/gtt_fence --run-subtest fence-readback >/dev/null 2>&1", out, sizeof(out)),
 		     77, "an unknown test fault leaves no usable device: skip");
 }
+
+/* gttlab check: exit 3 on an abort, with the entries named on stderr, whatever the format. */
+Test(runner, gttlab_check_exits_3_when_the_device_is_not_restored)
+{
+	char out[8192];
+
+	cr_expect_eq(t_run("GTTLAB_TEST_FAULT=freeze-fence ./build/gttlab check --run fence --format junit 2>&1 >/dev/null", out,
+			   sizeof(out)), 3, "%s", out);
+	cr_expect(strstr(out, "gttlab: ABORT after fence-readback: device not restored") && strstr(out, "FENCE_REG_GEN6_LO_0"),
+		  "%s", out);
+	cr_expect_eq(t_run("GTTLAB_TEST_FAULT=drop-flush ./build/gttlab check --run ggtt-invalidate >/dev/null 2>&1", out,
+			   sizeof(out)), 1, "a check that fails is exit 1, not an abort");
+	cr_expect_eq(t_run("GTTLAB_TEST_FAULT=nonsense ./build/gttlab check 2>&1", out, sizeof(out)), 2, "%s", out);
+}
