@@ -16,7 +16,7 @@ mutants=(
 "hw/fence.c~0,/hw_mmio_write32(dev, FENCE_REG_GEN6_LO(i), 0)/s//GTT_OK/~fence programmed without turning it off first"
 "hw/fence.c~s/f->stride % X_TILE_WIDTH/f->stride % FENCE_PITCH_UNIT/~X-tiled stride not checked against 512"
 "hw/ggtt.c~s/GFX_FLSH_CNTL_GEN6, GFX_FLSH_CNTL_EN)/GFX_FLSH_CNTL_GEN6, 0)/~GGTT invalidate writes 0"
-"hw/undo.c~/case HW_UNDO_MMIO32:/{n;s/.*/;/}~undo log skips 32-bit registers"
+"hw/undo.c~s/^			mmio_put(dev, e, e->old);/			if (e->kind == HW_UNDO_MMIO64) mmio_put(dev, e, e->old);/~undo log skips 32-bit registers"
 "hw/detect.c~s/ggms ? (1ull << ggms) \* MiB/ggms ? ggms * MiB/~gen8 GGMS decoded like gen6"
 "hw/sim/sim_translate.c~s/return sim->plat->gen < 80 \&\&/return 0 \&\&/~model never swizzles"
 "hw/sim/sim_translate.c~s/(SIM_Y_COLUMN \* SIM_Y_ROWS)/(SIM_Y_COLUMN * 16)/~model Y-tile column of 256 bytes"
@@ -27,7 +27,7 @@ mutants=(
 "dom0/fence_pool.c~s/	pool.start = nf.pool_gm;/	pool.start = f.start;/~pool fence programmed with the guest's range"
 "dom0/slots.c~s/	gone += dom0_phys_release(rt, base + old_first \* pps, L \* pps, id);/	(void)gone;/~reduction leaves a released slot mapped"
 "dom0/slots_select.c~0,/		if (minimum > count) {/s//		if (minimum >= count) {/~Algorithm 1 expansion ties broken the other way"
-"dom0/ladder.c~s/uint8_t \*page = frame >= 0 ? v->mem\[frame\].cpu : rt->scratch.cpu;/uint8_t *page = frame < -1 ? NULL : rt->scratch.cpu;/~ladder map ignored: guest access hits scratch"
+"dom0/ladder.c~s/uint8_t \*page = frame >= 0 ? v->mem\[frame\].cpu : v->scratch.cpu;/uint8_t *page = frame < -1 ? NULL : v->scratch.cpu;/~ladder map ignored: guest access hits scratch"
 "dom0/vgpu.c~s/	if (dom0_phys_release(rt, 0, rt->dev->info.n_ptes, id))/	if (0)/~destroy leaves the vGPU's entries in the GTT"
 "dom0/vgpu.c~s/	v->scratch = v->mem\[mem_pages\];/	v->scratch = slot_id > 1 \&\& rt->v[1].used ? rt->v[1].scratch : v->mem[mem_pages];/~vGPUs share one scratch page"
 "dom0/fence_pool.c~s/	if (f.size % row) {/	if (0 \&\& f.size % row) {/~guest fence ending inside a tile row accepted"
@@ -39,6 +39,9 @@ mutants=(
 "regs/gtt_pte.h~s/0x0000007ffffff000ull/0x000000fffffff000ull/~regs: gen8 PTE address mask widened to bit 39"
 "regs/gtt_pte.h~s/#define GEN6_PTE_ADDR_HI_MASK		0x00000ff0u/#define GEN6_PTE_ADDR_HI_MASK		0x000007f0u/~regs: gen6/7 PTE high address field one bit short"
 "regs/fence_reg.h~s/#define GEN6_FENCE_PITCH_MASK		0xfffu/#define GEN6_FENCE_PITCH_MASK		0x3ffu/~regs: fence pitch field two bits short"
+"hw/undo.c~s/			if (mmio_get(dev, e) != e->old)/			if (0)/~restore does not read back what it wrote"
+"harness/runner.c~s/			return i + 1;	\/\* nothing more runs/			(void)0;	\/* nothing more runs/~the run goes on after an abort"
+"harness/check_ctx.c~s/ \&\& gm - c->claim_gm <= c->claim_pages \* 4096 - len;/;/~claim enforcement lets a check write past its claim"
 "harness/scenario_parse.c~s/	if (memchr(buf, '\\\\0', len)) {/	if (0) {/~a NUL byte in a scenario ends it silently"
 )
 

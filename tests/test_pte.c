@@ -146,3 +146,22 @@ Test(pte, gen8_bits_above_38_are_not_address_bits)
 	hw_free_test_pages(dev, 1, &pg);
 	hw_close(dev);
 }
+
+/*
+ * gen6/7 keep physical address bits 39:32 in PTE bits 11:4 (docs/hardware.md
+ * §2.1): turning a guest PTE into a host one must carry bit 39 too.
+ */
+Test(pte, with_addr_carries_bit_39_on_gen6_and_gen7)
+{
+	static const char *const plats[] = { "snb", "ivb" };
+	for (int k = 0; k < 2; k++) {
+		const struct gtt_platform *p = gtt_platform_by_name(plats[k]);
+		uint64_t out;
+		struct hw_pte d;
+		/* a guest PTE whose bits 11:4 name another high frame; the host page has bit 39 set */
+		cr_assert_eq(hw_pte_with_addr(p, 0x000017f3, 0x8000002000ull, &out, NULL), 0);
+		cr_expect_eq(out, doc_gen6(0x8000002000ull) | 0x3, "%s: 0x%llx", plats[k], (unsigned long long)out);
+		hw_pte_decode(p, out, &d);
+		cr_expect_eq(d.addr, 0x8000002000ull, "%s: decodes to 0x%llx", plats[k], (unsigned long long)d.addr);
+	}
+}

@@ -475,3 +475,38 @@ Test(runner, gttlab_check_exits_3_when_the_device_is_not_restored)
 			   sizeof(out)), 1, "a check that fails is exit 1, not an abort");
 	cr_expect_eq(t_run("GTTLAB_TEST_FAULT=nonsense ./build/gttlab check 2>&1", out, sizeof(out)), 2, "%s", out);
 }
+
+/* Below the claim, and through every helper: PTE, aperture, fence; each refused with nothing written. */
+static int rogue_refused;
+static enum check_status rogue_below(struct check_ctx *c)
+{
+	uint64_t first = c->claim_gm / 4096;
+	char b = 'x';
+	int refused = (ck_pte_write(c, first - 1, 0x1001) != 0) + (ck_aperture_write(c, c->claim_gm - 1, &b, 1) != 0) +
+		      (ck_aperture_write(c, c->claim_gm + c->claim_pages * 4096 - 1, "xy", 2) != 0) +
+		      (ck_fence_write(c, c->claim_fence_first + c->claim_fences, 0) != 0);
+	rogue_refused = refused;
+	return CHECK_FAIL;
+}
+
+Test(runner, a_check_cannot_touch_below_its_claim_or_beyond_its_fences)
+{
+	struct hw_device *dev = t_open("sim:skl");
+	static const struct check k = { "rogue-below", "test", "writes below its claim", 0, 4, 1, rogue_below };
+	const struct check *sel[1] = { &k };
+	struct runner_opts o = { 0 };
+	struct check_result r;
+	size_t n0, n1;
+	uint8_t *before = NULL, *after = NULL;
+	struct d0 t = { .dev = dev, .sim = t_sim(dev) };
+
+	before = d0_capture(&t, &n0);
+	cr_assert_eq(runner_run(dev, sel, 1, &o, &r), 1);
+	cr_expect_eq(rogue_refused, 4, "only %d of 4 writes outside the claim were refused", rogue_refused);
+	cr_expect(strstr(r.reason, "outside its claim") && strstr(r.reason, "PTE index 0x"), "%s", r.reason);
+	after = d0_capture(&t, &n1);
+	cr_expect(!memcmp(before, after, n0), "a refused write reached the GGTT or a fence");
+	free(before);
+	free(after);
+	hw_close(dev);
+}
