@@ -176,7 +176,7 @@ ASAN_DIR   := $(BUILD)/asan
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 ASAN_ENV   = ASAN_OPTIONS=detect_leaks=1:log_path=$(abspath $(ASAN_DIR))/reports/asan \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:log_path=$(abspath $(ASAN_DIR))/reports/ubsan \
-	LSAN_OPTIONS=suppressions=$(abspath tests/lsan.supp)
+	LSAN_OPTIONS=suppressions=$(abspath tests/lsan.supp):print_suppressions=0
 
 asan-build:
 	$(MAKE) --no-print-directory BUILD=$(ASAN_DIR) CFLAGS="$(ASAN_FLAGS)" $(ASAN_DIR)/gttlab $(ASAN_DIR)/tests/unit

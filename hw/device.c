@@ -45,7 +45,7 @@ int hw_open(const struct gtt_env *env, const char *spec, const struct hw_backend
 	if (split_spec(spec, scheme, sizeof(scheme), &arg))
 		return unknown_device(spec, backends, n_backends, err);
 	/* "sim:" or "auto:": a colon promises an argument (sim: once meant skl, auto: meant auto) */
-	if (arg > spec && arg[-1] == ':' && !*arg)
+	if (spec[gtt_strlen(scheme)] == ':' && !*arg)
 		return gtt_err_set(err, GTT_EINVAL, "device '%s' has nothing after the colon: write '%s' or name the argument",
 				   spec, scheme);
 	for (size_t i = 0; i < n_backends; i++) {
