@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libFuzzer harness for booting the simulated device from an MMIO seed
+ * (hw_open_opts.sim_mmio_seed, loaded by hw/sim/sim_snapshot.c) and for
+ * everything that then reads MMIO: the fence registers and their decoding,
+ * the scanout scan of the display planes and cursors, GGTT PTE reads, and
+ * CPU reads through the aperture, which the model translates through the
+ * fence registers the seed set.
+ *
+ * A seed is exactly 2 MiB, far more than a fuzzer input, so the input is a
+ * list of patches to an all-zero seed:
+ *
+ *   byte 0     bits 2:0 pick the platform (sim:snb, sim:ivb, ...); bits 7:6
+ *              both set pass the input's own length as the seed's length
+ *              instead, which must be refused unless it is 2 MiB
+ *   then       7-byte records: a 3-byte little-endian register offset
+ *              (dword aligned, within 2 MiB) and a 4-byte value
+ *
+ * so a few bytes reach any register, and seeds in the corpus name the
+ * interesting ones (fences, planes, cursors, the flush register).
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "env/env_posix.h"
+#include "harness/backends.h"
+#include "hw/aperture.h"
+#include "hw/fence.h"
+#include "hw/ggtt.h"
+#include "hw/scanout.h"
+#include "regs/mmio.h"
+#include "regs/platform.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define REC 7
+#define MAX_PATCHES 512
+
+static void broken(const char *spec, const char *what)
+{
+	fprintf(stderr, "fuzz_mmio_seed: %s: %s\n", spec, what);
+	abort();
+}
+
+/* The registers-only checks: nothing here may fail on any seed. */
+static void exercise(struct hw_device *dev, const char *spec, const uint8_t *data, size_t size)
+{
+	const struct hw_info *in = &dev->info;
+	struct gtt_err err = { 0 };
+	struct hw_scanout sc[16];
+	uint8_t buf[64];
+	uint64_t v;
+
+	if (!in->plat || !in->n_ptes || in->n_ptes * in->pte_size != in->gsm_size ||
+	    in->gsm_offset + in->gsm_size > in->bar0_size || in->aperture_size > in->ggtt_size)
+		broken(spec, "inconsistent device facts");
+	for (unsigned i = 0; i < in->num_fences; i++) {
+		struct hw_fence f;
+		if (hw_fence_read(dev, i, &v, &err))
+			broken(spec, err.msg);
+		hw_fence_decode(in->plat, v, &f);
+		if (!f.valid || hw_fence_validate(in->plat, in->aperture_size, &f, &err))
+			continue;
+		/* through the fence, where the model detiles: its first and last bytes */
+		hw_aperture_read(dev, f.start, buf, sizeof(buf), &err);
+		hw_aperture_read(dev, f.start + f.size - sizeof(buf), buf, sizeof(buf), &err);
+	}
+	size_t n = hw_scanout_ranges(dev, sc, sizeof(sc) / sizeof(sc[0]));
+	if (n > sizeof(sc) / sizeof(sc[0]))
+		broken(spec, "hw_scanout_ranges filled more ranges than asked");
+	for (size_t i = 0; i < n; i++)
+		if (sc[i].start >= sc[i].end || !sc[i].what)
+			broken(spec, "a scanout range is empty or unnamed");
+	uint64_t idx[4] = { 0, in->n_ptes - 1, 0, 0 };
+	if (size >= 8) {
+		memcpy(&idx[2], data + size - 8, 4);
+		memcpy(&idx[3], data + size - 4, 4);
+	}
+	for (size_t i = 0; i < 4; i++) {
+		uint64_t pte;
+		if (hw_ggtt_read_pte(dev, idx[i] % in->n_ptes, &pte, &err))
+			broken(spec, err.msg);
+		hw_aperture_read(dev, (idx[i] % in->n_ptes) * 4096 % in->aperture_size, buf, 16, &err);
+	}
+	if (!hw_ggtt_read_pte(dev, in->n_ptes, &v, &err))
+		broken(spec, "a PTE beyond the GGTT was read");
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static uint8_t seed[GTT_MMIO_SIZE];
+	uint32_t patched[MAX_PATCHES];
+	size_t n_patched = 0;
+	char spec[32];
+
+	if (!size)
+		return 0;
+	const struct gtt_platform *p = &gtt_platforms[(data[0] & 7) % gtt_num_platforms];
+	bool raw_len = (data[0] & 0xc0) == 0xc0;
+	snprintf(spec, sizeof(spec), "sim:%s", p->name);
+	for (size_t off = 1; off + REC <= size && n_patched < MAX_PATCHES; off += REC) {
+		uint32_t reg = (data[off] | data[off + 1] << 8 | (uint32_t)data[off + 2] << 16) & (GTT_MMIO_SIZE - 4);
+		memcpy(seed + reg, data + off + 3, 4);
+		patched[n_patched++] = reg;
+	}
+
+	struct hw_open_opts o = { .sim_mmio_seed = seed, .sim_mmio_seed_len = raw_len ? size : sizeof(seed) };
+	struct hw_device *dev = NULL;
+	struct gtt_err err = { 0 };
+	int rc = hw_open(gtt_env_posix(GTT_LOG_ERROR), spec, gtt_posix_backends, gtt_num_posix_backends, &o, &dev,
+			 &err);
+	if (raw_len && size != sizeof(seed)) {
+		if (rc != GTT_EINVAL)
+			broken(spec, "a seed of the wrong length was not refused");
+	} else if (rc) {
+		broken(spec, err.msg);
+	} else {
+		exercise(dev, spec, data, size);
+	}
+	if (!rc)
+		hw_close(dev);
+	for (size_t i = 0; i < n_patched; i++)
+		memset(seed + patched[i], 0, 4);
+	return 0;
+}
