@@ -99,9 +99,10 @@ static size_t bytes(struct in *in, uint8_t *out, size_t max)
 	return len;
 }
 
+/* O_NONBLOCK: the input may have made this path a FIFO already; building the tree must not wait on it */
 static void write_file(const char *path, const void *buf, size_t len)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0644);
 
 	if (fd < 0)
 		return;
@@ -112,7 +113,7 @@ static void write_file(const char *path, const void *buf, size_t len)
 
 static void sparse_file(const char *path, off_t size)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0644);
 
 	if (fd < 0)
 		return;
