@@ -223,6 +223,7 @@ $(FUZZ_DIR)/obj/%.o: %.c
 # The MMIO seed loader copies 2 MiB per input in a counted loop whose compares teach the fuzzer
 # nothing; tracing them cost fuzz_mmio_seed two thirds of its time. Edges are still traced.
 $(FUZZ_DIR)/obj/hw/sim/sim_snapshot.o: FUZZ_CFLAGS += -fno-sanitize-coverage=trace-cmp
+$(FUZZ_DIR)/obj/hw/sim/sim_snapshot.o: Makefile
 
 $(FUZZ_DIR)/libgttlab.a: $(FUZZ_OBJS)
 	@rm -f $@
