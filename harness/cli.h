@@ -44,6 +44,23 @@ int cli_parse_u64(const char *what, const char *s, uint64_t *out);
  */
 int cli_opt(int argc, char **argv, int *i, const char *name, const char **val);
 
+/* An option given a second time: a mistake more likely than an override. `first` NULL for a flag. */
+int cli_twice(const char *opt, const char *first, const char *second);
+
+/*
+ * The files the CLI writes its reports, traces and snapshots to. Every
+ * command that writes a file needs the same two rules: opening never blocks (a FIFO with no reader is refused with
+ * ENXIO instead of hanging before the device is even opened), and closing
+ * reports a write that failed at any point, not only at the last flush.
+ *
+ * output_open() creates or truncates `path` for writing and returns NULL with
+ * errno set when it cannot. output_close() flushes and closes `f` (also when
+ * it fails) and returns 0, or -1 with errno set when anything written to `f`
+ * was lost.
+ */
+FILE *output_open(const char *path);
+int output_close(FILE *f);
+
 /* The platform named by --platform, or the default device's platform when NULL. */
 const struct gtt_platform *cli_platform(const struct cli *c, const char *name);
 

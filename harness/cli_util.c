@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: MIT */
+#define _POSIX_C_SOURCE 200809L
 #include "harness/cli.h"
 #include "harness/backends.h"
 #include "env/num.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int cli_error(const char *fmt, ...)
 {
@@ -109,4 +113,47 @@ const char *cli_gen(unsigned gen, char *buf, size_t n)
 	else
 		snprintf(buf, n, "%u", gen / 10);
 	return buf;
+}
+
+int cli_twice(const char *opt, const char *first, const char *second)
+{
+	if (!first)
+		return cli_error("option %s given twice: give it once", opt);
+	return cli_error("option %s given twice ('%s', then '%s'): give it once", opt, first, second);
+}
+
+FILE *output_open(const char *path)
+{
+	int fd, fl;
+	FILE *f;
+
+	/* O_NONBLOCK only for the open: a FIFO nobody reads fails with ENXIO */
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_CLOEXEC, 0666);
+	if (fd < 0)
+		return NULL;
+	if ((fl = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0 || !(f = fdopen(fd, "w"))) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return NULL;
+	}
+	return f;
+}
+
+int output_close(FILE *f)
+{
+	int err = 0;
+
+	errno = 0;
+	if (fflush(f))
+		err = errno ? errno : EIO;
+	else if (ferror(f))
+		err = EIO;	/* an earlier write failed; its errno is gone */
+	if (fclose(f) && !err)
+		err = errno ? errno : EIO;
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	return 0;
 }

@@ -127,7 +127,7 @@ int cmd_check(struct cli *c, int argc, char **argv)
 			if ((m = cli_opt(argc, argv, &i, names[k], &v)) <= 0)
 				continue;
 			if (*dst[k])
-				return cli_error("option %s given twice ('%s', then '%s'): give it once", names[k], *dst[k], v);
+				return cli_twice(names[k], *dst[k], v);
 			*dst[k] = v;
 		}
 		if (m < 0)
@@ -136,7 +136,7 @@ int cmd_check(struct cli *c, int argc, char **argv)
 			continue;
 		if (!strcmp(argv[i], "--list")) {
 			if (do_list)
-				return cli_error("option --list given twice: give it once");
+				return cli_twice("--list", NULL, NULL);
 			do_list = true;
 		} else {
 			return cli_error("check: unexpected '%s' (gttlab check --help)", argv[i]);

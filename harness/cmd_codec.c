@@ -23,11 +23,6 @@ static const char decode_help[] =
 	"end, size, stride, tiling, valid).\n";
 
 /* Options take effect once; a second one is more likely a mistake than an override. */
-static int twice(const char *opt, const char *first, const char *second)
-{
-	return cli_error("option %s given twice ('%s', then '%s'): give it once", opt, first, second);
-}
-
 /*
  * An option-looking word: "-x" or "--x", but not "-" alone nor "-1", which
  * is a (negative, so refused by the number grammar) value, not an option.
@@ -50,13 +45,13 @@ static int encode_pte(struct cli *c, int argc, char **argv)
 			if (m < 0)
 				return EXIT_USAGE;
 			if (plat)
-				return twice("--platform", plat, v);
+				return cli_twice("--platform", plat, v);
 			plat = v;
 		} else if ((m = cli_opt(argc, argv, &i, "--cache", &v))) {
 			if (m < 0)
 				return EXIT_USAGE;
 			if (cache)
-				return twice("--cache", cache, v);
+				return cli_twice("--cache", cache, v);
 			cache = v;
 		} else if (is_option(argv[i])) {
 			return cli_error("encode pte: unknown option '%s'", argv[i]);
@@ -108,7 +103,7 @@ static int encode_fence(struct cli *c, int argc, char **argv)
 			if ((m = cli_opt(argc, argv, &i, names[k], &v)) <= 0)
 				continue;
 			if (*dst[k])
-				return twice(names[k], *dst[k], v);
+				return cli_twice(names[k], *dst[k], v);
 			*dst[k] = v;
 		}
 		if (m < 0)
@@ -165,7 +160,7 @@ static int decode_args(struct cli *c, int argc, char **argv, const struct gtt_pl
 		if (m < 0)
 			return EXIT_USAGE;
 		if (m && plat)
-			return twice("--platform", plat, v);
+			return cli_twice("--platform", plat, v);
 		if (m)
 			plat = v;
 		else if (is_option(argv[i]))

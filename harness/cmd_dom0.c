@@ -65,11 +65,11 @@ int cmd_dom0(struct cli *c, int argc, char **argv)
 		if (m < 0)
 			return EXIT_USAGE;
 		if (m && trace)
-			return cli_error("option --trace given twice ('%s', then '%s'): give it once", trace, v);
+			return cli_twice("--trace", trace, v);
 		if (m)
 			trace = v;
 		else if (!strcmp(argv[i], "--quiet") && quiet)
-			return cli_error("option --quiet given twice: give it once");
+			return cli_twice("--quiet", NULL, NULL);
 		else if (!strcmp(argv[i], "--quiet"))
 			quiet = true;
 		else if (argv[i][0] == '-' && argv[i][1])

@@ -74,7 +74,7 @@ static int ggtt_args(int argc, char **argv, struct ggtt_args *a)
 			if (m < 0)
 				return EXIT_USAGE;
 			if (start_s)
-				return cli_error("option --start given twice ('%s', then '%s'): give it once", start_s, v);
+				return cli_twice("--start", start_s, v);
 			if (cli_parse_u64("start", v, &a->start))
 				return EXIT_USAGE;
 			start_s = v;
@@ -82,7 +82,7 @@ static int ggtt_args(int argc, char **argv, struct ggtt_args *a)
 			if (m < 0)
 				return EXIT_USAGE;
 			if (end_s)
-				return cli_error("option --end given twice ('%s', then '%s'): give it once", end_s, v);
+				return cli_twice("--end", end_s, v);
 			if (cli_parse_u64("end", v, &a->end))
 				return EXIT_USAGE;
 			end_s = v;

@@ -1,11 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-#define _POSIX_C_SOURCE 200809L
 #include "harness/json.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
-#include <unistd.h>
 
 void json_init(struct json *j, FILE *f)
 {
@@ -147,40 +143,4 @@ void json_bool(struct json *j, const char *k, bool v)
 void json_finish(struct json *j)
 {
 	fputc('\n', j->f);
-}
-
-FILE *output_open(const char *path)
-{
-	int fd, fl;
-	FILE *f;
-
-	/* O_NONBLOCK only for the open: a FIFO nobody reads fails with ENXIO */
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_CLOEXEC, 0666);
-	if (fd < 0)
-		return NULL;
-	if ((fl = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0 || !(f = fdopen(fd, "w"))) {
-		int e = errno;
-		close(fd);
-		errno = e;
-		return NULL;
-	}
-	return f;
-}
-
-int output_close(FILE *f)
-{
-	int err = 0;
-
-	errno = 0;
-	if (fflush(f))
-		err = errno ? errno : EIO;
-	else if (ferror(f))
-		err = EIO;	/* an earlier write failed; its errno is gone */
-	if (fclose(f) && !err)
-		err = errno ? errno : EIO;
-	if (err) {
-		errno = err;
-		return -1;
-	}
-	return 0;
 }

@@ -29,19 +29,4 @@ void json_bool(struct json *j, const char *key, bool v);
 /* Ends the document with a newline. */
 void json_finish(struct json *j);
 
-/*
- * The files the CLI writes its reports, traces and snapshots to. They live
- * here, with the writer, because every command that writes a file needs the
- * same two rules: opening never blocks (a FIFO with no reader is refused with
- * ENXIO instead of hanging before the device is even opened), and closing
- * reports a write that failed at any point, not only at the last flush.
- *
- * output_open() creates or truncates `path` for writing and returns NULL with
- * errno set when it cannot. output_close() flushes and closes `f` (also when
- * it fails) and returns 0, or -1 with errno set when anything written to `f`
- * was lost.
- */
-FILE *output_open(const char *path);
-int output_close(FILE *f);
-
 #endif

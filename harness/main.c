@@ -103,12 +103,6 @@ static bool is_sim(const char *device)
 	return !strcmp(device, "sim") || !strncmp(device, "sim:", 4);
 }
 
-/* Options take effect once; a second one is more likely a mistake than an override. */
-static int twice(const char *opt, const char *first, const char *second)
-{
-	return cli_error("option %s given twice ('%s', then '%s'): give it once", opt, first, second);
-}
-
 static int parse_and_run(struct cli *c, int argc, char **argv, char **rest)
 {
 	const char *device = NULL, *seed = NULL, *sysfs = NULL;
@@ -122,27 +116,27 @@ static int parse_and_run(struct cli *c, int argc, char **argv, char **rest)
 			if (m < 0)
 				return EXIT_USAGE;
 			if (device)
-				return twice("--device", device, v);
+				return cli_twice("--device", device, v);
 			device = v;
 		} else if ((m = cli_opt(argc, argv, &i, "--mmio-seed", &v))) {
 			if (m < 0)
 				return EXIT_USAGE;
 			if (seed)
-				return twice("--mmio-seed", seed, v);
+				return cli_twice("--mmio-seed", seed, v);
 			seed = v;
 		} else if ((m = cli_opt(argc, argv, &i, "--sysfs-root", &v))) {
 			if (m < 0)
 				return EXIT_USAGE;
 			if (sysfs)
-				return twice("--sysfs-root", sysfs, v);
+				return cli_twice("--sysfs-root", sysfs, v);
 			sysfs = v;
 		} else if (!strcmp(argv[i], "--json")) {
 			if (json)
-				return cli_error("option --json given twice: give it once");
+				return cli_twice("--json", NULL, NULL);
 			json = true;
 		} else if (!strcmp(argv[i], "--allow-i915")) {
 			if (allow)
-				return cli_error("option --allow-i915 given twice: give it once");
+				return cli_twice("--allow-i915", NULL, NULL);
 			allow = true;
 		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			c->help = true;

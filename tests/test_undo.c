@@ -9,6 +9,7 @@
 #include "hw/ggtt.h"
 #include "hw/pte.h"
 #include "regs/mmio.h"
+#include "env/env_posix.h"
 #include "harness/backends.h"
 #include "tests/helpers.h"
 
@@ -148,11 +149,14 @@ Test(undo, counters_count_what_went_to_the_device)
 	hw_close(dev);
 }
 
-/* A write through a stale TLB goes back through that same stale translation. */
-Test(undo, aperture_write_through_a_stale_tlb_is_undone_where_it_landed)
+/*
+ * Pages A (0x11s) and B (0x22s); PTE 20 on A and invalidated; then PTEs
+ * 20..20+n-1 rewritten to B without an invalidate and one byte 0x99 written
+ * through the aperture at PTE 20, where the stale TLB still sends it: to A.
+ * Returns the undo mark taken before the rewrite.
+ */
+static size_t write_through_stale_tlb(struct hw_device *dev, struct hw_page pg[2], unsigned n)
 {
-	struct hw_device *dev = t_open("sim:skl");
-	struct hw_page pg[2];
 	struct gtt_err err = { 0 };
 	uint64_t pa, pb;
 
@@ -164,8 +168,20 @@ Test(undo, aperture_write_through_a_stale_tlb_is_undone_where_it_landed)
 	cr_assert_eq(hw_ggtt_write_pte(dev, 20, pa, &err), 0);
 	hw_ggtt_invalidate(dev);
 	size_t mark = hw_undo_mark(dev);
-	cr_assert_eq(hw_ggtt_write_pte(dev, 20, pb, &err), 0);		/* not invalidated yet */
-	cr_assert_eq(hw_aperture_write(dev, 20 * 4096, "\x99", 1, &err), 0);	/* lands in A, the stale mapping */
+	for (unsigned i = 0; i < n; i++)
+		cr_assert_eq(hw_ggtt_write_pte(dev, 20 + i, pb, &err), 0);
+	cr_assert_eq(hw_aperture_write(dev, 20 * 4096, "\x99", 1, &err), 0);
+	return mark;
+}
+
+/* A write through a stale TLB goes back through that same stale translation. */
+Test(undo, aperture_write_through_a_stale_tlb_is_undone_where_it_landed)
+{
+	struct hw_device *dev = t_open("sim:skl");
+	struct hw_page pg[2];
+	struct gtt_err err = { 0 };
+	size_t mark = write_through_stale_tlb(dev, pg, 1);
+
 	cr_expect_eq(((uint8_t *)pg[0].cpu)[0], 0x99);
 	hw_ggtt_invalidate(dev);
 	cr_assert_eq(hw_undo_restore_to(dev, mark, &err), 0, "%s", err.msg);
@@ -220,26 +236,15 @@ static void plain_free(const struct gtt_env *env, void *p)
 
 Test(undo, restore_allocates_nothing)
 {
-	struct gtt_env env = *t_open("sim:skl")->env;	/* the posix env, with an allocator that can be starved */
+	struct gtt_env env = *gtt_env_posix(GTT_LOG_ERROR);	/* with an allocator that can be starved */
 	struct hw_device *dev = NULL;
 	struct hw_page pg[2];
 	struct gtt_err err = { 0 };
-	uint64_t pa, pb;
 
 	env.alloc = starving_alloc;
 	env.free = plain_free;
 	cr_assert_eq(hw_open(&env, "sim:skl", gtt_posix_backends, gtt_num_posix_backends, NULL, &dev, &err), 0, "%s", err.msg);
-	cr_assert_eq(hw_alloc_test_pages(dev, 2, pg, &err), 0);
-	memset(pg[0].cpu, 0x11, 4096);
-	memset(pg[1].cpu, 0x22, 4096);
-	hw_pte_encode(dev->info.plat, pg[0].phys, HW_CACHE_NONE, &pa, &err);
-	hw_pte_encode(dev->info.plat, pg[1].phys, HW_CACHE_NONE, &pb, &err);
-	cr_assert_eq(hw_ggtt_write_pte(dev, 20, pa, &err), 0);
-	hw_ggtt_invalidate(dev);
-	size_t mark = hw_undo_mark(dev);
-	for (unsigned i = 0; i < 8; i++)
-		cr_assert_eq(hw_ggtt_write_pte(dev, 20 + i, pb, &err), 0);	/* not invalidated */
-	cr_assert_eq(hw_aperture_write(dev, 20 * 4096, "\x99", 1, &err), 0);	/* lands in A, the stale mapping */
+	size_t mark = write_through_stale_tlb(dev, pg, 8);
 	hw_ggtt_invalidate(dev);
 	starve = true;
 	cr_expect_eq(hw_undo_restore_to(dev, mark, &err), 0, "restore needed memory: %s", err.msg);
