@@ -24,7 +24,7 @@ DEB_PACKAGES := libcriterion-dev libpci-dev pciutils gnu-efi qemu-system-x86 ovm
 
 # The freestanding core: no libc beyond stdint/stddef/stdbool/stdarg (design.md).
 CORE_SRCS := env/fmt.c env/err.c env/num.c regs/platform.c regs/reg_names.c \
-	hw/device.c hw/detect.c hw/undo.c hw/pte.c hw/ggtt.c hw/fence.c hw/aperture.c \
+	hw/device.c hw/detect.c hw/undo.c hw/journal.c hw/restore_faults.c hw/pte.c hw/ggtt.c hw/fence.c hw/aperture.c \
 	hw/backend_sim.c hw/scanout.c \
 	hw/sim/sim_device.c hw/sim/sim_config.c hw/sim/sim_mmio.c hw/sim/sim_translate.c \
 	hw/sim/sim_access.c hw/sim/sim_memory.c hw/sim/sim_trace.c hw/sim/sim_snapshot.c hw/sim/sim_format.c \
@@ -33,10 +33,11 @@ CORE_SRCS := env/fmt.c env/err.c env/num.c regs/platform.c regs/reg_names.c \
 	harness/check_ctx.c harness/check_table.c harness/checks_ggtt.c harness/checks_fence.c \
 	harness/checks_dom0.c harness/runner.c harness/report.c harness/report_igt.c harness/test_faults.c
 # Hosted pieces: the POSIX environment and the linux backend.
-POSIX_SRCS := env/env_posix.c hw/linux/backend_linux.c harness/backends.c harness/scenario.c harness/scenario_parse.c
+POSIX_SRCS := env/env_posix.c hw/linux/backend_linux.c harness/backends.c harness/scenario.c harness/scenario_parse.c \
+	harness/journal_file.c
 CLI_SRCS := harness/main.c harness/cli_util.c harness/json.c \
 	harness/cmd_info.c harness/cmd_codec.c harness/cmd_dump.c harness/cmd_snapshot.c \
-	harness/cmd_dom0.c harness/cmd_check.c
+	harness/cmd_dom0.c harness/cmd_check.c harness/cmd_restore.c
 TEST_SRCS := $(wildcard tests/*.c)
 
 CORE_OBJS  := $(CORE_SRCS:%.c=$(BUILD)/%.o)

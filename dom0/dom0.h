@@ -93,8 +93,13 @@ uint64_t dom0_default_host_low(uint64_t aperture_size);
 /* Start the runtime on an open device; snapshots the physical GTT and fences it will manage. */
 int dom0_init(struct hw_device *dev, const struct dom0_config *cfg, struct dom0_runtime **out,
 	      struct gtt_err *err);
-/* Destroy every vGPU, put the GGTT and fences back byte-identical, free the runtime. */
-void dom0_fini(struct dom0_runtime *rt);
+/*
+ * Destroy every vGPU, put the GGTT and fences back byte-identical, read every
+ * PTE and fence back against the snapshot, free the runtime. GTT_EIO naming
+ * the entries (the first three and how many) that do not read back as found;
+ * err may be NULL.
+ */
+int dom0_fini(struct dom0_runtime *rt, struct gtt_err *err);
 const struct dom0_layout *dom0_layout(const struct dom0_runtime *rt);
 const struct dom0_counters *dom0_counters(const struct dom0_runtime *rt);
 struct hw_device *dom0_device(const struct dom0_runtime *rt);

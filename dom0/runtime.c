@@ -8,6 +8,7 @@
 #include "hw/fence.h"
 #include "hw/ggtt.h"
 #include "hw/pte.h"
+#include "hw/restore_faults.h"
 
 #define MiB (1ull << 20)
 
@@ -122,12 +123,31 @@ fail:
 	return rc;
 }
 
-void dom0_fini(struct dom0_runtime *rt)
+/* Every PTE and fence against the snapshot, after the restore. */
+static int verify(struct dom0_runtime *rt, struct gtt_err *err)
+{
+	struct hw_device *dev = rt->dev;
+	struct hw_restore_faults f = { 0 };
+	uint64_t v;
+
+	for (uint64_t i = 0; i < dev->info.n_ptes; i++)
+		if (!hw_ggtt_read_pte(dev, i, &v, NULL) && v != rt->orig[i])
+			hw_restore_fault(&f, "PTE %llu reads 0x%llx, not 0x%llx", (unsigned long long)i, (unsigned long long)v,
+					 (unsigned long long)rt->orig[i]);
+	for (unsigned i = 0; i < dev->info.num_fences; i++)
+		if (!hw_fence_read(dev, i, &v, NULL) && v != rt->orig_fence[i])
+			hw_restore_fault(&f, "fence %u reads 0x%llx, not 0x%llx", i, (unsigned long long)v,
+					 (unsigned long long)rt->orig_fence[i]);
+	return hw_restore_result(&f, err);
+}
+
+int dom0_fini(struct dom0_runtime *rt, struct gtt_err *err)
 {
 	const struct gtt_env *env;
+	int rc;
 
 	if (!rt)
-		return;
+		return GTT_OK;
 	for (int id = 1; id <= DOM0_MAX_VGPUS; id++)
 		if (rt->v[id].used)
 			dom0_vgpu_destroy(rt, id, NULL);
@@ -136,12 +156,14 @@ void dom0_fini(struct dom0_runtime *rt)
 		dom0_phys_release(rt, 0, rt->dev->info.n_ptes, id);
 	dom0_invalidate(rt);
 	dom0_undo_settle(rt);
+	rc = verify(rt, err);
 	env = rt->env;
 	env->free(env, rt->orig);
 	env->free(env, rt->owner);
 	env->free(env, rt->pool_map);
 	env->free(env, rt->slot_occ);
 	env->free(env, rt);
+	return rc;
 }
 
 const struct dom0_layout *dom0_layout(const struct dom0_runtime *rt) { return &rt->lay; }

@@ -10,6 +10,7 @@ struct ex {
 	const struct gtt_env *env;
 	EFI_PCI_IO_PROTOCOL *io;
 	struct sim_device *sim;		/* the application's own simulated instance, or NULL */
+	UINTN loc[4];			/* segment, bus, device, function */
 };
 
 size_t efi_pci_list(struct efi_pci_dev *out, size_t max)
@@ -192,6 +193,15 @@ static void x_close(void *ctx)
 	x->env->free(x->env, x);
 }
 
+static int x_location(void *ctx, char *spec, size_t n)
+{
+	struct ex *x = ctx;
+	int len = gtt_snprintf(spec, n, "efi:%04llx:%02llx:%02llx.%llx", (unsigned long long)x->loc[0],
+			       (unsigned long long)x->loc[1], (unsigned long long)x->loc[2], (unsigned long long)x->loc[3]);
+
+	return len < 0 || (size_t)len >= n ? -1 : 0;
+}
+
 static const struct hw_backend_ops efi_ops = {
 	.name = "efi",
 	.cfg_read = x_cfg_read,
@@ -206,6 +216,7 @@ static const struct hw_backend_ops efi_ops = {
 	.free_pages = x_free_pages,
 	.gpu_read = x_gpu_read,
 	.gpu_write = x_gpu_write,
+	.location = x_location,
 	.model = x_model,
 	.close = x_close,
 };
@@ -256,6 +267,8 @@ static int efi_open(const struct gtt_env *env, const char *arg, const struct hw_
 		x->env = env;
 		x->io = d->io;
 		x->sim = pciio_sim_model(d->io);
+		for (int f = 0; f < 4; f++)
+			x->loc[f] = loc[f];
 		d->io->Attributes(d->io, EfiPciIoAttributeOperationEnable,
 				  EFI_PCI_IO_ATTRIBUTE_MEMORY | EFI_PCI_IO_ATTRIBUTE_BUS_MASTER, NULL);
 		*ops = &efi_ops;

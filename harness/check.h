@@ -59,6 +59,7 @@ struct check_ctx {
 	unsigned claim_fence_first, claim_fences;
 	const struct check_faults *faults;
 	char reason[256];
+	char unrestored[GTT_ERR_MSG_MAX];	/* what a check's own restore could not put back: the runner aborts */
 	struct { struct hw_page *pages; size_t n; } allocs[4];	/* test pages, freed by the runner */
 	unsigned n_allocs;
 };
@@ -69,6 +70,8 @@ extern const size_t gtt_num_checks;
 /* Record why the check failed (or is skipped) and return status. */
 enum check_status ck_fail(struct check_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 enum check_status ck_skip(struct check_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A restore the check made itself (the Dom0 runtime's) did not read back: the run ends in abort. */
+void ck_unrestored(struct check_ctx *c, const char *what, const struct gtt_err *err);
 /* Record a library error as the failure reason. */
 enum check_status ck_error(struct check_ctx *c, const char *what, const struct gtt_err *err);
 

@@ -39,6 +39,12 @@ enum check_status ck_skip(struct check_ctx *c, const char *fmt, ...)
 	return CHECK_SKIP;
 }
 
+void ck_unrestored(struct check_ctx *c, const char *what, const struct gtt_err *err)
+{
+	if (!c->unrestored[0])
+		gtt_snprintf(c->unrestored, sizeof(c->unrestored), "%s: %s", what, err->msg);
+}
+
 enum check_status ck_error(struct check_ctx *c, const char *what, const struct gtt_err *err)
 {
 	return ck_fail(c, "%s: %s", what, err->msg[0] ? err->msg : gtt_strerror(err->code));

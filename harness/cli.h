@@ -14,11 +14,12 @@
 #include "env/env.h"
 #include "hw/device.h"
 #include "harness/json.h"
+#include "harness/journal_file.h"
 
 #define EXIT_OK		0
 #define EXIT_FAIL	1
 #define EXIT_USAGE	2	/* bad input or an unusable device; nothing was written */
-#define EXIT_ABORT	3	/* gttlab check: the device could not be restored after a check */
+#define EXIT_ABORT	3	/* the device could not be restored (check, dom0 run, restore) */
 
 struct cli {
 	const struct gtt_env *env;
@@ -27,6 +28,7 @@ struct cli {
 	bool help;			/* --help anywhere on the line */
 	struct hw_open_opts opts;
 	void *seed;			/* --mmio-seed contents */
+	const char *journal;		/* --journal FILE: where a real device's crash journal goes */
 };
 
 /* Print "gttlab: <message>" to stderr; returns EXIT_USAGE. */
@@ -67,6 +69,24 @@ const struct gtt_platform *cli_platform(const struct cli *c, const char *name);
 int cli_open(struct cli *c, struct hw_device **dev);
 void cli_close(struct hw_device *dev);
 
+/*
+ * Before the first write to a device that is not the model: root, and the
+ * crash journal (--journal FILE or the device's default under
+ * /var/lib/gttlab), refused when one is left from a run that did not
+ * restore. On the model nothing is journaled (jf->fd stays -1). Returns 0 or
+ * EXIT_USAGE after printing the one line.
+ */
+int cli_journal_begin(struct cli *c, struct hw_device *dev, struct journal_file *jf);
+/*
+ * After the run, before the device is closed. When the run restored the
+ * device, the journal is replayed too (what the undo log does not hold goes
+ * back: aperture bytes the Dom0 runtime wrote, GFX_FLSH_CNTL_GEN6) and then
+ * removed; when not, or when the replay does not read back, it is kept and
+ * stderr says to run gttlab restore. Returns 0, EXIT_ABORT (kept after a
+ * failed replay) or EXIT_USAGE (it could not be removed).
+ */
+int cli_journal_end(struct hw_device *dev, struct journal_file *jf, bool restored);
+
 /* "4 GiB", "256 MiB", "12 KiB", "100 bytes". */
 const char *cli_size(uint64_t bytes, char *buf, size_t n);
 /* "9", "7.5" */
@@ -79,5 +99,6 @@ int cmd_dump(struct cli *c, int argc, char **argv);
 int cmd_snapshot(struct cli *c, int argc, char **argv);
 int cmd_dom0(struct cli *c, int argc, char **argv);
 int cmd_check(struct cli *c, int argc, char **argv);
+int cmd_restore(struct cli *c, int argc, char **argv);
 
 #endif

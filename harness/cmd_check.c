@@ -204,6 +204,15 @@ int cmd_check(struct cli *c, int argc, char **argv)
 		}
 		o.n_exclude = (unsigned)ns;
 	}
+	/* a real device gets its crash journal before the first write */
+	struct journal_file jf;
+	if (cli_journal_begin(c, dev, &jf)) {
+		cli_close(dev);
+		if (out != stdout)
+			output_close(out);
+		free(res);
+		return EXIT_USAGE;
+	}
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
@@ -226,12 +235,15 @@ int cmd_check(struct cli *c, int argc, char **argv)
 		if (res[i].status == CHECK_ABORT)
 			fprintf(stderr, "gttlab: ABORT after %s: %s\n", res[i].check->name, res[i].reason);
 	free(res);
+	int jrc = cli_journal_end(dev, &jf, !t.abort);
 	cli_close(dev);
 	/* stdout is main's to close and judge; a report file is judged here */
 	if (out != stdout && output_close(out))
 		return cli_error("-o '%s': cannot write the report: %s", out_path, strerror(errno));
-	if (t.abort)
+	if (t.abort || jrc == EXIT_ABORT)
 		return EXIT_ABORT;
+	if (jrc)
+		return jrc;
 	if (ran < n) {
 		fprintf(stderr, "gttlab: interrupted after %zu of %zu checks; the device is restored\n", ran, n);
 		return EXIT_FAIL;

@@ -14,8 +14,9 @@ static const char help[] =
 	"Run a scenario of the Dom0 runtime (vGPUs, guest PTE and fence writes, switches,\n"
 	"resizes, expects; see docs/dom0.md) and print what happened and a summary.\n"
 	"Exit 0 when every command ran and every expect held, 1 when one failed (named\n"
-	"as FILE:LINE), 2 for a malformed scenario (nothing is run) or an unusable device.\n"
-	"The device is left as it was found.\n";
+	"as FILE:LINE), 2 for a malformed scenario (nothing is run) or an unusable device,\n"
+	"3 (abort) when the runtime's restore did not read back as found (named).\n"
+	"The device is left as it was found; a real one is journaled (gttlab restore).\n";
 
 /*
  * With --trace there are two outputs, and a run whose trace was lost must
@@ -110,8 +111,22 @@ int cmd_dom0(struct cli *c, int argc, char **argv)
 		}
 		return EXIT_USAGE;
 	}
+	/* a real device gets its crash journal before the first write */
+	struct journal_file jf;
+	if (cli_journal_begin(c, dev, &jf)) {
+		cli_close(dev);
+		if (trace) {
+			fclose(o.out);
+			free(held_text);
+			output_close(o.trace);
+		}
+		return EXIT_USAGE;
+	}
 	enum scenario_result r = scenario_run_file(dev, file, &o);
+	int jrc = cli_journal_end(dev, &jf, r != SCENARIO_UNRESTORED);
 	cli_close(dev);
+	if (jrc && r != SCENARIO_UNRESTORED)
+		r = (enum scenario_result)jrc;
 	if (!trace)
 		return (int)r;
 	if (r == SCENARIO_MALFORMED) {

@@ -35,6 +35,7 @@ static const char usage[] =
 	"  dump fences                every fence register, decoded\n"
 	"  snapshot FILE              BAR0's 2 MiB MMIO space as an intel_reg snapshot\n"
 	"  dom0 run FILE [--trace F.csv]   run a Dom0 runtime scenario (docs/dom0.md)\n"
+	"  restore [--journal FILE]   put a real device back from a crashed run's journal\n"
 	"\n"
 	"global options:\n"
 	"  --device D        sim, sim:PLATFORM (snb ivb hsw bdw skl kbl), pci:DDDD:BB:DD.F,\n"
@@ -43,6 +44,8 @@ static const char usage[] =
 	"  --allow-i915      use a real device even though i915 is bound to it\n"
 	"  --mmio-seed FILE  boot a simulated device with this intel_reg MMIO snapshot\n"
 	"  --sysfs-root DIR  where sysfs is (default /sys; tests use a fake tree)\n"
+	"  --journal FILE    the crash journal of a real device (default\n"
+	"                    /var/lib/gttlab/DDDD:BB:DD.F.journal; docs/journal.md)\n"
 	"  --help            this text, or a command's with COMMAND --help\n"
 	"\n"
 	"Bad input exits 2 with one line naming the value and the rule; nothing is\n"
@@ -105,7 +108,7 @@ static bool is_sim(const char *device)
 
 static int parse_and_run(struct cli *c, int argc, char **argv, char **rest)
 {
-	const char *device = NULL, *seed = NULL, *sysfs = NULL;
+	const char *device = NULL, *seed = NULL, *sysfs = NULL, *journal = NULL;
 	bool json = false, allow = false;
 	int nrest = 0;
 
@@ -130,6 +133,12 @@ static int parse_and_run(struct cli *c, int argc, char **argv, char **rest)
 			if (sysfs)
 				return cli_twice("--sysfs-root", sysfs, v);
 			sysfs = v;
+		} else if ((m = cli_opt(argc, argv, &i, "--journal", &v))) {
+			if (m < 0)
+				return EXIT_USAGE;
+			if (journal)
+				return cli_twice("--journal", journal, v);
+			journal = v;
 		} else if (!strcmp(argv[i], "--json")) {
 			if (json)
 				return cli_twice("--json", NULL, NULL);
@@ -152,12 +161,13 @@ static int parse_and_run(struct cli *c, int argc, char **argv, char **rest)
 	c->json = json;
 	c->opts.allow_i915 = allow;
 	c->opts.sysfs_root = sysfs;
+	c->journal = journal;
 	if (!nrest) {
 		if (c->help) {
 			fputs(usage, stdout);
 			return EXIT_OK;
 		}
-		return cli_error("no command given: one of check, info, encode, decode, dump, snapshot, dom0 (gttlab --help)");
+		return cli_error("no command given: one of check, info, encode, decode, dump, snapshot, dom0, restore (gttlab --help)");
 	}
 	if (seed && !is_sim(c->device))
 		return cli_error("--mmio-seed applies to simulated devices (sim:...) only, not to --device '%s'", c->device);
@@ -179,13 +189,15 @@ static int parse_and_run(struct cli *c, int argc, char **argv, char **rest)
 		return cmd_dom0(c, nrest, rest);
 	if (!strcmp(cmd, "check"))
 		return cmd_check(c, nrest, rest);
+	if (!strcmp(cmd, "restore"))
+		return cmd_restore(c, nrest, rest);
 	if (!strcmp(cmd, "help")) {
 		if (nrest > 1)
 			return cli_error("help takes no arguments, got '%s' (gttlab COMMAND --help)", rest[1]);
 		fputs(usage, stdout);
 		return EXIT_OK;
 	}
-	return cli_error("unknown command '%s': one of check, info, encode, decode, dump, snapshot, dom0 (see gttlab --help)", cmd);
+	return cli_error("unknown command '%s': one of check, info, encode, decode, dump, snapshot, dom0, restore (see gttlab --help)", cmd);
 }
 
 int main(int argc, char **argv)

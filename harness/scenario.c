@@ -51,6 +51,8 @@ struct scen {
 	struct dom0_runtime *rt;
 	struct dom0_config cfg;
 	bool started;
+	bool unrestored;		/* dom0_fini did not read back as found */
+	struct gtt_err fini_err;
 	struct name names[MAX_NAMES];
 	int n_names;
 	int cur_line;
@@ -964,9 +966,14 @@ enum scenario_result scenario_run_file(struct hw_device *dev, const char *path, 
 	}
 	if (s->started) {
 		summary(s);
-		dom0_fini(s->rt);
+		if (dom0_fini(s->rt, &s->fini_err))
+			s->unrestored = true;
 	}
 	rc = s->failures ? SCENARIO_FAILED : SCENARIO_PASSED;
+	if (s->unrestored) {
+		fprintf(s->errors, "%s: ABORT: the device was not put back: %s\n", path, s->fini_err.msg);
+		rc = SCENARIO_UNRESTORED;
+	}
 	scen_script_free(&sc);
 	free(s);
 	return (enum scenario_result)rc;

@@ -17,6 +17,7 @@ enum scenario_result {
 	SCENARIO_PASSED = 0,	/* every command ran, every expect held */
 	SCENARIO_FAILED = 1,	/* an expect or a command failed */
 	SCENARIO_MALFORMED = 2,	/* the file is not a valid scenario: nothing was run */
+	SCENARIO_UNRESTORED = 3,	/* the runtime's restore did not read back: the device is not as found */
 };
 
 struct scenario_opts {

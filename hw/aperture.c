@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "hw/aperture.h"
+#include "hw/journal.h"
 
 static int check(const struct hw_device *dev, uint64_t off, size_t len, struct gtt_err *err)
 {
@@ -28,6 +29,9 @@ int hw_aperture_write(struct hw_device *dev, uint64_t off, const void *buf, size
 
 	if (rc)
 		return rc;
+	if ((rc = hw_journal_aperture(dev, off, len)))
+		return gtt_err_set(err, rc, "aperture bytes 0x%llx+0x%zx not written: %s", (unsigned long long)off, len,
+				   hw_write_refused(dev));
 	/* record what is overwritten, in chunks, before writing */
 	for (size_t done = 0; done < len;) {
 		size_t n = len - done < sizeof(chunk) ? len - done : sizeof(chunk);

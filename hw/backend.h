@@ -15,6 +15,7 @@
 #include "env/err.h"
 
 struct sim_device;
+struct hw_journal_sink;
 
 /* A test page: a physical page the caller owns, with a CPU pointer to it. */
 struct hw_page {
@@ -45,6 +46,12 @@ struct hw_backend_ops {
 	/* Optional: GPU-side access to any GGTT address; NULL where the backend has none. */
 	int (*gpu_read)(void *ctx, uint64_t gm, void *buf, size_t len);
 	int (*gpu_write)(void *ctx, uint64_t gm, const void *buf, size_t len);
+	/*
+	 * Optional: the device string that opens this very device again
+	 * (pci:DDDD:BB:DD.F for one found by auto), for its journal; nonzero
+	 * when it does not fit. NULL for the model, which needs no journal.
+	 */
+	int (*location)(void *ctx, char *spec, size_t n);
 	/* Optional: the simulated device behind this backend, for its trace and fault injection. */
 	struct sim_device *(*model)(void *ctx);
 	void (*close)(void *ctx);
@@ -56,6 +63,8 @@ struct hw_open_opts {
 	const char *sysfs_root;		/* linux: sysfs root (tests use a fake tree); NULL = /sys */
 	const void *sim_mmio_seed;	/* sim: an intel_reg MMIO snapshot to load at boot */
 	size_t sim_mmio_seed_len;
+	/* Journal every write from the start, BAR sizing included (hw/journal.h); NULL: none. */
+	const struct hw_journal_sink *journal;
 };
 
 /*

@@ -5,6 +5,7 @@
  * and BAR sizes come from the OS or from sizing the BARs in config space.
  */
 #include "hw/device.h"
+#include "hw/journal.h"
 #include "regs/pci_config.h"
 
 #define MiB (1ull << 20)
@@ -59,6 +60,10 @@ static int size_bar(struct hw_device *dev, unsigned bar, uint64_t *base, uint64_
 		return gtt_err_set(err, rc, "cannot read BAR%u from config space", bar);
 	if (lo & PCI_BAR_IO || (lo & 6) != PCI_BAR_MEM_TYPE_64)
 		return gtt_err_set(err, GTT_EIO, "BAR%u (0x%08x) is not a 64-bit memory BAR", bar, lo);
+	/* the sizing writes put everything back themselves, but a crash between them would not */
+	if ((rc = hw_journal_cfg(dev, PCI_CFG_COMMAND, 2)) || (rc = hw_journal_cfg(dev, off, 4)) ||
+	    (rc = hw_journal_cfg(dev, off + 4, 4)))
+		return gtt_err_set(err, rc, "cannot size BAR%u: %s", bar, hw_write_refused(dev));
 	o->cfg_write(dev->ctx, PCI_CFG_COMMAND, 2, cmd & ~PCI_CMD_MEM_SPACE);
 	o->cfg_write(dev->ctx, off, 4, 0xffffffffu);
 	o->cfg_write(dev->ctx, off + 4, 4, 0xffffffffu);

@@ -2,6 +2,7 @@
 /* Opening a device by its string, raw access with counters and undo logging. */
 #include "hw/device.h"
 #include "env/fmt.h"
+#include "hw/journal.h"
 
 static int split_spec(const char *spec, char *scheme, size_t n, const char **arg)
 {
@@ -61,6 +62,11 @@ int hw_open(const struct gtt_env *env, const char *spec, const struct hw_backend
 			env->free(env, dev);
 			return rc;
 		}
+		/* before detection: sizing BARs through config space writes it */
+		if (opts->journal && (rc = hw_journal_attach(dev, opts->journal, opts, err))) {
+			hw_close(dev);
+			return rc;
+		}
 		rc = hw_detect(dev, err);
 		if (rc) {
 			hw_close(dev);
@@ -78,8 +84,16 @@ void hw_close(struct hw_device *dev)
 		return;
 	if (dev->ops && dev->ops->close)
 		dev->ops->close(dev->ctx);
+	hw_journal_detach(dev);
 	hw_undo_fini(dev);
 	dev->env->free(dev->env, dev);
+}
+
+const char *hw_write_refused(const struct hw_device *dev)
+{
+	const char *j = hw_journal_error(dev);
+
+	return j[0] ? j : dev->undo.error ? "undo log out of memory" : "";
 }
 
 void hw_counters_reset(struct hw_device *dev)
@@ -100,6 +114,8 @@ int hw_cfg_write(struct hw_device *dev, unsigned off, unsigned width, uint32_t v
 
 	if (rc)
 		return rc;
+	if ((rc = hw_journal_cfg(dev, off, width)))
+		return rc;
 	rc = hw_undo_record(dev, HW_UNDO_CFG, width, off, old);
 	if (rc)
 		return rc;
@@ -115,8 +131,10 @@ uint32_t hw_mmio_read32(struct hw_device *dev, uint32_t off)
 
 int hw_mmio_write32(struct hw_device *dev, uint32_t off, uint32_t val)
 {
-	int rc = hw_undo_record(dev, HW_UNDO_MMIO32, 4, off, dev->ops->mmio_read32(dev->ctx, off));
+	int rc = hw_journal_mmio(dev, off, 4);
 
+	if (!rc)
+		rc = hw_undo_record(dev, HW_UNDO_MMIO32, 4, off, dev->ops->mmio_read32(dev->ctx, off));
 	if (rc)
 		return rc;
 	dev->counters.mmio_writes++;
@@ -134,8 +152,10 @@ uint64_t hw_mmio_read64(struct hw_device *dev, uint32_t off)
 
 int hw_mmio_write64(struct hw_device *dev, uint32_t off, uint64_t val)
 {
-	int rc = hw_undo_record(dev, HW_UNDO_MMIO64, 8, off, dev->ops->mmio_read64(dev->ctx, off));
+	int rc = hw_journal_mmio(dev, off, 8);
 
+	if (!rc)
+		rc = hw_undo_record(dev, HW_UNDO_MMIO64, 8, off, dev->ops->mmio_read64(dev->ctx, off));
 	if (rc)
 		return rc;
 	dev->counters.mmio_writes++;

@@ -12,6 +12,8 @@
 #include "hw/undo.h"
 #include "regs/platform.h"
 
+struct hw_journal;
+
 struct hw_info {
 	const struct gtt_platform *plat;
 	uint16_t vendor, devid;
@@ -48,6 +50,7 @@ struct hw_device {
 	struct hw_info info;
 	struct hw_counters counters;
 	struct hw_undo undo;
+	struct hw_journal *journal;	/* the crash journal (hw/journal.h), NULL for none */
 	bool ptes_unflushed;		/* PTEs written since the last GGTT invalidate */
 };
 
@@ -60,7 +63,13 @@ int hw_open(const struct gtt_env *env, const char *spec, const struct hw_backend
 	    size_t n_backends, const struct hw_open_opts *opts, struct hw_device **out,
 	    struct gtt_err *err);
 
-/* Close the device; the undo log is NOT replayed (call hw_undo_restore first). */
+/*
+ * Why a write was refused before it reached the device: the journal could
+ * not make the old value durable, or the undo log ran out of memory.
+ */
+const char *hw_write_refused(const struct hw_device *dev);
+
+/* Close the device; the undo log is NOT replayed (call hw_undo_restore first); a journal is detached. */
 void hw_close(struct hw_device *dev);
 
 /* Raw access. Writes record the old value in the undo log first. */

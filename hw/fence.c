@@ -107,5 +107,5 @@ int hw_fence_write(struct hw_device *dev, unsigned i, uint64_t val, struct gtt_e
 	dev->counters.fence_writes++;
 	return GTT_OK;
 oom:
-	return gtt_err_set(err, rc, "undo log out of memory while writing fence %u (left disabled)", i);
+	return gtt_err_set(err, rc, "fence %u not written (left disabled if it was touched): %s", i, hw_write_refused(dev));
 }

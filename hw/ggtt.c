@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "hw/ggtt.h"
+#include "hw/journal.h"
 #include "regs/mmio.h"
 
 uint32_t hw_ggtt_pte_offset(const struct hw_device *dev, uint64_t index)
@@ -57,7 +58,7 @@ int hw_ggtt_write_pte(struct hw_device *dev, uint64_t index, uint64_t pte, struc
 	if (!rc)
 		rc = check_width(dev, pte, err);
 	if (!rc && (rc = write_one(dev, index, pte)))
-		gtt_err_set(err, rc, "undo log out of memory: PTE %llu not written", (unsigned long long)index);
+		gtt_err_set(err, rc, "PTE %llu not written: %s", (unsigned long long)index, hw_write_refused(dev));
 	return rc;
 }
 
@@ -80,6 +81,10 @@ int hw_ggtt_write_range(struct hw_device *dev, uint64_t first, size_t n, const u
 		rc = check_width(dev, ptes[i], err);
 	if (rc)
 		return rc;
+	/* the chunks the range touches reach the journal in one append */
+	if ((rc = hw_journal_ptes(dev, first, n)))
+		return gtt_err_set(err, rc, "PTEs %llu+%zu not written: %s", (unsigned long long)first, n,
+				   hw_write_refused(dev));
 	if (dev->ops->pte_write_bulk) {
 		/* log every old value first, then one bulk write */
 		for (size_t i = 0; i < n; i++) {
@@ -89,7 +94,8 @@ int hw_ggtt_write_range(struct hw_device *dev, uint64_t first, size_t n, const u
 			rc = hw_undo_record(dev, dev->info.pte_size == 8 ? HW_UNDO_MMIO64 : HW_UNDO_MMIO32,
 					    dev->info.pte_size, off, old);
 			if (rc)
-				return gtt_err_set(err, rc, "undo log out of memory: PTEs not written");
+				return gtt_err_set(err, rc, "PTEs %llu+%zu not written: %s", (unsigned long long)first, n,
+						   hw_write_refused(dev));
 		}
 		dev->ptes_unflushed = true;
 		dev->ops->pte_write_bulk(dev->ctx, hw_ggtt_pte_offset(dev, first), ptes, n, dev->info.pte_size);
@@ -99,8 +105,8 @@ int hw_ggtt_write_range(struct hw_device *dev, uint64_t first, size_t n, const u
 	}
 	for (size_t i = 0; i < n; i++)
 		if ((rc = write_one(dev, first + i, ptes[i])))
-			return gtt_err_set(err, rc, "undo log out of memory: PTE %llu not written",
-					   (unsigned long long)(first + i));
+			return gtt_err_set(err, rc, "PTE %llu not written: %s", (unsigned long long)(first + i),
+					   hw_write_refused(dev));
 	return GTT_OK;
 }
 

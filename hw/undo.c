@@ -3,7 +3,8 @@
 #include "hw/device.h"
 #include "hw/ggtt.h"
 #include "env/fmt.h"
-#include "regs/reg_names.h"
+#include "hw/journal.h"
+#include "hw/restore_faults.h"
 
 static int grow(struct hw_device *dev, void **buf, size_t *cap, size_t need, size_t elem)
 {
@@ -76,51 +77,22 @@ static void mmio_put(struct hw_device *dev, const struct hw_undo_entry *e, uint6
 		dev->ops->mmio_write32(dev->ctx, (uint32_t)e->off, (uint32_t)v);
 }
 
-/* What could not be put back: counted, the first few named. */
-struct restore_faults {
-	unsigned n;
-	char what[GTT_ERR_MSG_MAX];
-	size_t len;
-};
-
-static void name_of(const struct hw_device *dev, const struct hw_undo_entry *e, char *buf, size_t n)
-{
-	if (e->kind == HW_UNDO_CFG) {
-		gtt_snprintf(buf, n, "config 0x%02llx", (unsigned long long)e->off);
-		return;
-	}
-	if (e->kind == HW_UNDO_APERTURE) {
-		gtt_snprintf(buf, n, "aperture bytes 0x%llx+%zu", (unsigned long long)e->off, e->len);
-		return;
-	}
-	if (is_pte(dev, e)) {
-		gtt_snprintf(buf, n, "PTE %llu", (unsigned long long)((e->off - dev->info.gsm_offset) / dev->info.pte_size));
-		return;
-	}
-	for (size_t i = 0; i < gtt_num_reg_names; i++)
-		if (gtt_reg_names[i].offset == e->off) {
-			gtt_snprintf(buf, n, "%s", gtt_reg_names[i].name);
-			return;
-		}
-	gtt_snprintf(buf, n, "MMIO 0x%llx", (unsigned long long)e->off);
-}
-
-static void fault(struct restore_faults *f, const struct hw_device *dev, const struct hw_undo_entry *e, uint64_t got)
+/* Name what did not read back; the rest of the replay goes on. */
+static void fault(struct hw_restore_faults *f, const struct hw_device *dev, const struct hw_undo_entry *e, uint64_t got)
 {
 	char name[64];
 
-	if (f->n++ >= 3 || f->len >= sizeof(f->what) - 1)
+	if (e->kind == HW_UNDO_CFG) {
+		hw_restore_fault(f, "config 0x%02llx reads 0x%llx, not 0x%llx", (unsigned long long)e->off,
+				 (unsigned long long)got, (unsigned long long)e->old);
 		return;
-	name_of(dev, e, name, sizeof(name));
-	if (e->kind == HW_UNDO_APERTURE)
-		f->len += (size_t)gtt_snprintf(f->what + f->len, sizeof(f->what) - f->len, "%s%s differ after the write",
-					       f->n > 1 ? "; " : "", name);
-	else
-		f->len += (size_t)gtt_snprintf(f->what + f->len, sizeof(f->what) - f->len, "%s%s reads 0x%llx, not 0x%llx",
-					       f->n > 1 ? "; " : "", name, (unsigned long long)got,
-					       (unsigned long long)e->old);
-	if (f->len >= sizeof(f->what))
-		f->len = sizeof(f->what) - 1;
+	}
+	if (e->kind == HW_UNDO_APERTURE) {
+		hw_restore_fault(f, "aperture bytes 0x%llx+%zu differ after the write", (unsigned long long)e->off, e->len);
+		return;
+	}
+	hw_mmio_name(dev, e->off, name, sizeof(name));
+	hw_restore_fault(f, "%s reads 0x%llx, not 0x%llx", name, (unsigned long long)got, (unsigned long long)e->old);
 }
 
 /* Put aperture bytes back and read them back; false when they differ. */
@@ -177,7 +149,7 @@ int hw_undo_restore_to(struct hw_device *dev, size_t mark, struct gtt_err *err)
 	const struct hw_backend_ops *o = dev->ops;
 	uint32_t gsm_lo = dev->info.gsm_offset;
 	uint64_t gsm_hi = gsm_lo + dev->info.gsm_size;
-	struct restore_faults f = { 0 };
+	struct hw_restore_faults f = { 0 };
 	bool ptes_dirty = false;
 	uint32_t got32;
 
@@ -223,11 +195,9 @@ int hw_undo_restore_to(struct hw_device *dev, size_t mark, struct gtt_err *err)
 	}
 	if (ptes_dirty)
 		hw_ggtt_invalidate_unlogged(dev);
+	hw_journal_put_flush_reg(dev);
 	u->error = GTT_OK;
-	if (f.n)
-		return gtt_err_set(err, GTT_EIO, "%u entr%s not restored: %s%s", f.n, f.n == 1 ? "y" : "ies", f.what,
-				   f.n > 3 ? "; ..." : "");
-	return GTT_OK;
+	return hw_restore_result(&f, err);
 }
 
 int hw_undo_restore(struct hw_device *dev, struct gtt_err *err)

@@ -17,7 +17,9 @@ void d0_start(struct d0 *t, const char *spec, const struct dom0_config *cfg)
 
 void d0_stop(struct d0 *t)
 {
-	dom0_fini(t->rt);
+	struct gtt_err err = { 0 };
+
+	cr_assert_eq(dom0_fini(t->rt, &err), 0, "dom0_fini: %s", err.msg);
 	hw_close(t->dev);
 }
 

@@ -142,7 +142,7 @@ static void run(const char *spec, uint64_t seed)
 		if (step % 10 == 0 || step == 299)
 			check(&t, holder, boot, step);
 	}
-	dom0_fini(t.rt);
+	cr_assert_eq(dom0_fini(t.rt, NULL), 0, "dom0_fini read back what it did not put back");
 	for (uint64_t i = 0; i < n; i++)
 		cr_assert_eq(d0_phys(&t, i), boot[i], "PTE %llu not restored at the end", (unsigned long long)i);
 	free(boot);

@@ -436,6 +436,14 @@ static void lx_close(void *ctx)
 	free(l);
 }
 
+static int lx_location(void *ctx, char *spec, size_t n)
+{
+	struct lx *l = ctx;
+	int len = snprintf(spec, n, "pci:%s", l->bdf);
+
+	return len < 0 || (size_t)len >= n ? -1 : 0;
+}
+
 static const struct hw_backend_ops linux_ops = {
 	.name = "linux",
 	.cfg_read = lx_cfg_read,
@@ -450,6 +458,7 @@ static const struct hw_backend_ops linux_ops = {
 	.bar_info = lx_bar_info,
 	.alloc_pages = lx_alloc_pages,
 	.free_pages = lx_free_pages,
+	.location = lx_location,
 	.close = lx_close,
 };
 

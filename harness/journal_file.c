@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: MIT */
+#define _GNU_SOURCE
+#include "harness/journal_file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int dir_of(const char *path, char *dir, size_t n)
+{
+	const char *slash = strrchr(path, '/');
+	size_t len = slash ? (size_t)(slash - path) : 1;
+
+	if (len >= n)
+		return -1;
+	if (!slash)
+		memcpy(dir, ".", 2);
+	else if (!len)
+		memcpy(dir, "/", 2);
+	else {
+		memcpy(dir, path, len);
+		dir[len] = '\0';
+	}
+	return 0;
+}
+
+/* Make a file's appearance or removal durable. */
+static void sync_dir(const char *path)
+{
+	char dir[1024];
+	int fd;
+
+	if (dir_of(path, dir, sizeof(dir)))
+		return;
+	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+}
+
+static int append(void *ctx, const void *buf, size_t len, struct gtt_err *err)
+{
+	struct journal_file *jf = ctx;
+	const char *p = buf;
+
+	while (len) {
+		ssize_t w = write(jf->fd, p, len);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return gtt_err_set(err, GTT_EIO, "cannot write the journal %s: %s", jf->path,
+					   w < 0 ? strerror(errno) : "no progress");
+		p += w;
+		len -= (size_t)w;
+	}
+	if (fdatasync(jf->fd))
+		return gtt_err_set(err, GTT_EIO, "cannot sync the journal %s to disk: %s", jf->path, strerror(errno));
+	return GTT_OK;
+}
+
+int journal_default_path(const char *spec, const char *sysfs_root, char *out, size_t n)
+{
+	const char *bdf = strchr(spec, ':') ? strchr(spec, ':') + 1 : spec;
+	int len;
+
+	if (!sysfs_root || !strcmp(sysfs_root, "/sys")) {
+		len = snprintf(out, n, "%s/%s.journal", JOURNAL_DIR, bdf);
+	} else {
+		uint32_t h = 0x811c9dc5u;
+		for (const unsigned char *p = (const unsigned char *)sysfs_root; *p; p++)
+			h = (h ^ *p) * 0x01000193u;
+		len = snprintf(out, n, "%s/%s@%08x.journal", JOURNAL_DIR, bdf, h);
+	}
+	return len < 0 || (size_t)len >= n ? -1 : 0;
+}
+
+/* The pid holding a write lock on fd, 0 when none does. */
+static pid_t holder(int fd)
+{
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+
+	if (fcntl(fd, F_GETLK, &fl) || fl.l_type == F_UNLCK)
+		return 0;
+	return fl.l_pid ? fl.l_pid : -1;
+}
+
+static int lock(int fd)
+{
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+
+	return fcntl(fd, F_SETLK, &fl);
+}
+
+/* Why an existing journal stands in the way. */
+static int existing(const char *path, struct gtt_err *err)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	pid_t pid = fd >= 0 ? holder(fd) : 0;
+
+	if (fd >= 0)
+		close(fd);
+	if (pid > 0)
+		return gtt_err_set(err, GTT_EBUSY, "the device is in use: gttlab (pid %d) is running on it with the journal %s",
+				   (int)pid, path);
+	return gtt_err_set(err, GTT_EBUSY,
+			   "the journal %s is left from a run that did not restore the device: run 'gttlab restore --journal %s' first",
+			   path, path);
+}
+
+int journal_file_create(struct journal_file *jf, const char *path, struct gtt_err *err)
+{
+	char dir[1024];
+
+	jf->fd = -1;
+	if (snprintf(jf->path, sizeof(jf->path), "%s", path) >= (int)sizeof(jf->path))
+		return gtt_err_set(err, GTT_EINVAL, "journal path '%s' is too long", path);
+	if (dir_of(path, dir, sizeof(dir)))
+		return gtt_err_set(err, GTT_EINVAL, "journal path '%s' is too long", path);
+	if (!strcmp(dir, JOURNAL_DIR) && mkdir(dir, 0700) && errno != EEXIST)
+		return gtt_err_set(err, GTT_EPERM, "cannot create the journal directory %s: %s", dir, strerror(errno));
+	jf->fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (jf->fd < 0) {
+		if (errno == EEXIST)
+			return existing(path, err);
+		return gtt_err_set(err, errno == EACCES || errno == EPERM ? GTT_EPERM : GTT_EIO,
+				   "cannot create the journal %s: %s", path, strerror(errno));
+	}
+	if (lock(jf->fd)) {
+		int e = errno;
+		close(jf->fd);
+		unlink(path);
+		jf->fd = -1;
+		return gtt_err_set(err, GTT_EIO, "cannot lock the journal %s: %s", path, strerror(e));
+	}
+	sync_dir(path);
+	jf->sink = (struct hw_journal_sink){ append, jf };
+	return GTT_OK;
+}
+
+int journal_file_close(struct journal_file *jf, bool remove, struct gtt_err *err)
+{
+	int rc = GTT_OK;
+
+	if (jf->fd < 0)
+		return GTT_OK;
+	if (remove) {
+		if (unlink(jf->path))
+			rc = gtt_err_set(err, GTT_EIO, "cannot remove the journal %s: %s", jf->path, strerror(errno));
+		else
+			sync_dir(jf->path);
+	}
+	close(jf->fd);		/* releases the lock */
+	jf->fd = -1;
+	return rc;
+}
+
+static int read_all(struct journal_file *jf, void **buf, size_t *len, struct gtt_err *err)
+{
+	struct stat st;
+	size_t got = 0;
+
+	if (fstat(jf->fd, &st))
+		return gtt_err_set(err, GTT_EIO, "cannot stat the journal %s: %s", jf->path, strerror(errno));
+	if (!(*buf = malloc(st.st_size ? (size_t)st.st_size : 1)))
+		return gtt_err_set(err, GTT_ENOMEM, "out of memory reading the journal %s", jf->path);
+	while (got < (size_t)st.st_size) {
+		ssize_t r = pread(jf->fd, (char *)*buf + got, (size_t)st.st_size - got, (off_t)got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	*len = got;
+	return GTT_OK;
+}
+
+int journal_file_contents(struct journal_file *jf, void **buf, size_t *len, struct gtt_err *err)
+{
+	*buf = NULL;
+	*len = 0;
+	return read_all(jf, buf, len, err);
+}
+
+int journal_file_load(struct journal_file *jf, const char *path, void **buf, size_t *len, struct gtt_err *err)
+{
+	struct stat st;
+	pid_t pid;
+
+	*buf = NULL;
+	*len = 0;
+	if (snprintf(jf->path, sizeof(jf->path), "%s", path) >= (int)sizeof(jf->path))
+		return gtt_err_set(err, GTT_EINVAL, "journal path '%s' is too long", path);
+	jf->fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW);
+	if (jf->fd < 0)
+		return gtt_err_set(err, errno == ENOENT ? GTT_ENODEV : GTT_EIO, "cannot open the journal %s: %s", path,
+				   strerror(errno));
+	if (fstat(jf->fd, &st) || !S_ISREG(st.st_mode)) {
+		journal_file_close(jf, false, NULL);
+		return gtt_err_set(err, GTT_EINVAL, "the journal %s is not a regular file", path);
+	}
+	if (lock(jf->fd)) {
+		pid = holder(jf->fd);
+		journal_file_close(jf, false, NULL);
+		return gtt_err_set(err, GTT_EBUSY, "the journal %s belongs to a running gttlab (pid %d): it restores the device itself",
+				   path, (int)pid);
+	}
+	int rc = read_all(jf, buf, len, err);
+	if (rc)
+		journal_file_close(jf, false, NULL);
+	return rc;
+}

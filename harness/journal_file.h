@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The crash journal's file on a POSIX system (hosted). One file per device,
+ * by default /var/lib/gttlab/DDDD:BB:DD.F.journal. The run that writes it
+ * holds a write lock on it (fcntl), so a second gttlab can tell a live run
+ * from a dead one; every append is write() then fdatasync(), and the
+ * directory is synced when the file appears and when it goes.
+ */
+#ifndef HARNESS_JOURNAL_FILE_H
+#define HARNESS_JOURNAL_FILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "hw/journal.h"
+
+#define JOURNAL_DIR "/var/lib/gttlab"
+
+struct journal_file {
+	int fd;
+	char path[1024];
+	struct hw_journal_sink sink;
+};
+
+/*
+ * The default journal of a device: JOURNAL_DIR/BDF.journal for a device
+ * under /sys, JOURNAL_DIR/BDF@HASH.journal under another sysfs root (a
+ * test tree), HASH being FNV-1a-32 of the root. `spec` is the backend's
+ * location ("pci:0000:00:02.0").
+ */
+int journal_default_path(const char *spec, const char *sysfs_root, char *out, size_t n);
+
+/*
+ * Create the journal at `path` (its directory too) and lock it. When a
+ * journal is there already: GTT_EBUSY saying whether a running gttlab (its
+ * pid) holds it or it is left from a run that did not restore, then to run
+ * `gttlab restore`.
+ */
+int journal_file_create(struct journal_file *jf, const char *path, struct gtt_err *err);
+
+/* The journal as written so far (malloc'ed into *buf), for the replay that ends a run. */
+int journal_file_contents(struct journal_file *jf, void **buf, size_t *len, struct gtt_err *err);
+
+/* End the run's journal: removed when the device was restored, kept (for gttlab restore) when not. */
+int journal_file_close(struct journal_file *jf, bool remove, struct gtt_err *err);
+
+/*
+ * Open an existing journal for restoring: locked (GTT_EBUSY naming the pid
+ * of a run that holds it), read whole into *buf (malloc'ed). GTT_ENODEV when
+ * there is none.
+ */
+int journal_file_load(struct journal_file *jf, const char *path, void **buf, size_t *len, struct gtt_err *err);
+
+#endif
