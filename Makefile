@@ -199,6 +199,7 @@ test: deps
 	tests/igt-conformance.sh $(IGT_DIR)
 	tests/igt-conformance-selftest.sh
 	tests/bad-input.sh $(BUILD)
+	tests/kill-restore.sh $(BUILD) 100
 	$(MAKE) --no-print-directory asan
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=30
 	./$(UNIT) --jobs 2

@@ -6,6 +6,7 @@
 #include "hw/restore_faults.h"
 #include "env/fmt.h"
 #include "regs/mmio.h"
+#include "regs/pci_config.h"
 
 #define REC_MAGIC	0x4a525447u	/* "GTRJ" little-endian */
 #define HEADER_TEXT	"gttlab-journal 1\n"
@@ -14,6 +15,7 @@
 struct hw_journal {
 	struct hw_journal_sink sink;
 	char error[GTT_ERR_MSG_MAX];	/* set once an append failed: every later write is refused */
+	char refused[GTT_ERR_MSG_MAX];	/* why the last write was refused, when the journal is fine */
 	size_t records;
 	uint8_t cfg_map[CFG_BYTES / 8];	/* per config byte */
 	bool maps_ready;
@@ -127,12 +129,31 @@ static int failed(const struct hw_journal *j)
 	return j->error[0] ? GTT_EIO : GTT_OK;
 }
 
+/*
+ * Before an original is read from a BAR: with memory decoding off, BAR reads
+ * return all ones, so the original cannot be read (and the write would be
+ * lost anyway). Refused, rather than journaled as all ones; not a failure of
+ * the journal, so writes go on once decoding is back.
+ */
+static int decoding(struct hw_device *dev)
+{
+	uint32_t cmd = 0;
+
+	if (dev->ops->cfg_read(dev->ctx, PCI_CFG_COMMAND, 2, &cmd) || !(cmd & PCI_CMD_MEM_SPACE)) {
+		gtt_snprintf(dev->journal->refused, sizeof(dev->journal->refused),
+			     "journal: memory decoding is off (PCI_COMMAND 0x%04x): a BAR's original cannot be read", cmd);
+		return GTT_EIO;
+	}
+	return GTT_OK;
+}
+
 /* The per-range maps, once the device's sizes are known. */
 static int maps(struct hw_device *dev)
 {
 	struct hw_journal *j = dev->journal;
 	const struct hw_info *in = &dev->info;
 
+	j->refused[0] = '\0';
 	if (j->maps_ready)
 		return GTT_OK;
 	if (!in->bar0_size || !in->gsm_size || !in->aperture_size || !in->pte_size) {
@@ -192,12 +213,14 @@ int hw_journal_attach(struct hw_device *dev, const struct hw_journal_sink *sink,
 	if (d) {
 		gtt_memcpy(d, text, (size_t)tlen);
 		/* invalidates write GFX_FLSH_CNTL_GEN6 outside the undo log: its value is journaled up front */
-		j->flush_orig = dev->ops->mmio_read32(dev->ctx, GFX_FLSH_CNTL_GEN6);
-		d = rec_add(dev, HW_JOURNAL_FLUSH_REG, 4, GFX_FLSH_CNTL_GEN6, 0, 8);
-	}
-	if (d) {
-		put_le(d, j->flush_orig, 8);
-		j->flush_saved = true;
+		if (!decoding(dev)) {
+			j->flush_orig = dev->ops->mmio_read32(dev->ctx, GFX_FLSH_CNTL_GEN6);
+			d = rec_add(dev, HW_JOURNAL_FLUSH_REG, 4, GFX_FLSH_CNTL_GEN6, 0, 8);
+			if (d) {
+				put_le(d, j->flush_orig, 8);
+				j->flush_saved = true;
+			}
+		}
 	}
 	if (!d || rec_flush(dev)) {
 		gtt_err_set(err, GTT_EIO, "%s", j->error);
@@ -233,7 +256,9 @@ size_t hw_journal_records(const struct hw_device *dev)
 
 const char *hw_journal_error(const struct hw_device *dev)
 {
-	return dev->journal ? dev->journal->error : "";
+	if (!dev->journal)
+		return "";
+	return dev->journal->error[0] ? dev->journal->error : dev->journal->refused;
 }
 
 int hw_journal_cfg(struct hw_device *dev, unsigned off, unsigned width)
@@ -281,6 +306,8 @@ static int add_ptes(struct hw_device *dev, uint64_t first, size_t n)
 	for (uint64_t c = first / per; n && c <= (first + n - 1) / per && c < j->chunks; c++) {
 		if (bit(j->pte_map, (size_t)c) || j->pte_copy[c])
 			continue;
+		if (decoding(dev))
+			return GTT_EIO;
 		uint64_t off = dev->info.gsm_offset + c * HW_JOURNAL_CHUNK;
 		uint64_t len = dev->info.gsm_size - c * HW_JOURNAL_CHUNK < HW_JOURNAL_CHUNK ?
 			dev->info.gsm_size - c * HW_JOURNAL_CHUNK : HW_JOURNAL_CHUNK;
@@ -351,6 +378,8 @@ int hw_journal_mmio(struct hw_device *dev, uint32_t off, unsigned width)
 		return GTT_OK;		/* the backend refuses such an access */
 	if (bit(j->mmio_map, first) && bit(j->mmio_map, last))
 		return GTT_OK;
+	if ((rc = decoding(dev)))
+		return rc;
 	uint8_t *d = rec_add(dev, HW_JOURNAL_MMIO, width, off, 0, 8);
 	if (!d)
 		return GTT_EIO;
@@ -406,6 +435,10 @@ int hw_journal_aperture(struct hw_device *dev, uint64_t off, size_t len)
 	for (uint64_t p = p0; p <= p1 && p < j->ap_pages; p++) {
 		if (bit(j->ap_orig, (size_t)p) && bit(j->ap_own, (size_t)p))
 			continue;
+		if (decoding(dev)) {
+			j->len = 0;
+			return GTT_EIO;
+		}
 		uint64_t now = pte_in_effect(dev, p);
 		bool orig = now == pte_original(dev, p);
 		if (bit(orig ? j->ap_orig : j->ap_own, (size_t)p))
@@ -670,7 +703,14 @@ int hw_journal_replay(struct hw_device *dev, const void *buf, size_t len, struct
 	len = (size_t)info->bytes;
 	for (size_t before = at; next_rec(b, len, &at, &r, &bad); before = at)
 		offs[n++] = before;
-	/* every journaled fence disabled first, so none is valid while half restored */
+	/* config space first: with memory decoding off, no register or PTE would take its value */
+	for (size_t i = n; i-- > 1;) {
+		at = offs[i];
+		next_rec(b, len, &at, &r, &bad);
+		if (r.kind == HW_JOURNAL_CFG)
+			replay_state(dev, &r, &f);
+	}
+	/* every journaled fence disabled next, so none is valid while half restored */
 	for (size_t i = 1; i < n; i++) {
 		at = offs[i];
 		next_rec(b, len, &at, &r, &bad);
@@ -678,7 +718,7 @@ int hw_journal_replay(struct hw_device *dev, const void *buf, size_t len, struct
 			if (r.off == FENCE_REG_GEN6_LO(k) || r.off == FENCE_REG_GEN6_HI(k))
 				dev->ops->mmio_write32(dev->ctx, FENCE_REG_GEN6_LO(k), 0);
 	}
-	/* config, registers and PTEs, newest first: the oldest original is written last */
+	/* registers and PTEs, newest first: the oldest original is written last */
 	for (size_t i = n; i-- > 1;) {
 		at = offs[i];
 		next_rec(b, len, &at, &r, &bad);
@@ -686,7 +726,8 @@ int hw_journal_replay(struct hw_device *dev, const void *buf, size_t len, struct
 			flush = get_le(r.data, 8);
 			have_flush = true;
 		}
-		replay_state(dev, &r, &f);
+		if (r.kind != HW_JOURNAL_CFG)
+			replay_state(dev, &r, &f);
 	}
 	hw_ggtt_invalidate_unlogged(dev);
 	/* aperture pages, newest first, each through the translation it was written through */

@@ -88,8 +88,8 @@ int hw_journal_scan(const void *buf, size_t len, struct hw_journal_info *info, s
 
 /*
  * Put back everything the journal holds on dev (opened afresh, with no journal
- * attached): every journaled fence disabled first, then config, registers and
- * PTEs newest first, an invalidate, the aperture pages newest first each
+ * attached): config space first (memory decoding), every journaled fence
+ * disabled, registers and PTEs newest first, an invalidate, the aperture pages newest first each
  * through its translation, and GFX_FLSH_CNTL_GEN6 last. Every entry is read
  * back; those that do not read back are named in err (GTT_EIO, the first
  * three and how many) and the rest still go back. Running it twice is the

@@ -12,8 +12,8 @@
 #   tests/bad-input/invocations.txt   one command line per line (see its header)
 #   tests/bad-input/scenarios/*.scn   malformed scenarios, each run as `dom0 run FILE`
 #
-# Real-device paths run against fake sysfs trees built here (the shell twin
-# of fake_device() in tests/test_linux_backend.c): config, resource0 (16 MiB)
+# Real-device paths run against fake sysfs trees built here (tests/fake_sysfs.sh,
+# the shell twin of fake_device() in tests/test_linux_backend.c): config, resource0 (16 MiB)
 # and resource2 (256 MiB) are plain files the linux backend maps, so a write
 # to the "device" is a changed byte in them. Their sha256 sums are taken when
 # a tree is built and checked after every case that uses the tree (see
@@ -53,50 +53,8 @@ failed=0
 
 # ---- fake sysfs trees ----
 
-# put FILE BYTES...: a binary file from hex bytes
-put_bytes() {
-	local f=$1 s="" b
-	shift
-	for b in "$@"; do s+="\\x$b"; done
-	printf "%b" "$s" >"$f"
-}
-
-# fake_device ROOT BDF VENDOR DEVICE CLASS gpu|other: one device directory
-fake_device() {
-	local dir=$1/bus/pci/devices/$2 vendor=$3 devid=$4 klass=$5 kind=$6
-	local -a cfg
-	local i
-
-	mkdir -p "$dir"
-	for ((i = 0; i < 256; i++)); do cfg[i]=00; done
-	cfg[0]=${vendor:4:2}; cfg[1]=${vendor:2:2}
-	cfg[2]=${devid:4:2}; cfg[3]=${devid:2:2}
-	cfg[4]=06				# PCI_COMMAND: memory space, bus master
-	cfg[10]=${klass:4:2}; cfg[11]=${klass:2:2}	# subclass, base class
-	printf '%s\n' "$vendor" >"$dir/vendor"
-	printf '%s\n' "$devid" >"$dir/device"
-	printf '0x%s\n' "${klass:2}" >"$dir/class"
-	if [ "$kind" != gpu ]; then
-		put_bytes "$dir/config" "${cfg[@]}"
-		: >"$dir/resource"
-		return
-	fi
-	cfg[16]=04; cfg[17]=00; cfg[18]=00; cfg[19]=f0	# BAR0 0xf0000004: 64-bit memory
-	cfg[24]=0c; cfg[25]=00; cfg[26]=00; cfg[27]=c0	# BAR2 0xc000000c: 64-bit prefetchable
-	cfg[80]=c0; cfg[81]=01				# GMCH: GGMS 3 (8 MiB GSM), GMS 1 (32 MiB stolen)
-	put_bytes "$dir/config" "${cfg[@]}"
-	cat >"$dir/resource" <<'EOF'
-0x00000000f0000000 0x00000000f0ffffff 0x0000000000140204
-0x0000000000000000 0x0000000000000000 0x0000000000000000
-0x00000000c0000000 0x00000000cfffffff 0x000000000014220c
-0x0000000000000000 0x0000000000000000 0x0000000000000000
-0x000000000000f000 0x000000000000f03f 0x0000000000040101
-0x0000000000000000 0x0000000000000000 0x0000000000000000
-0x0000000000000000 0x0000000000000000 0x0000000000000000
-EOF
-	truncate -s 16M "$dir/resource0"
-	truncate -s 256M "$dir/resource2"
-}
+# put_bytes and fake_device
+. "$here/fake_sysfs.sh"
 
 # make_tree NAME: the tree @NAME@ stands for, in $tmp/tree-NAME
 make_tree() {
