@@ -78,3 +78,49 @@ int efi_write_file(EFI_HANDLE image, const char *dir, const char *name, const vo
 	root->Close(root);
 	return rc;
 }
+
+EFI_FILE_HANDLE efi_open_append(EFI_HANDLE image, const char *dir, const char *name)
+{
+	EFI_FILE_HANDLE root = root_of(image), d, f = NULL;
+	CHAR16 p[256];
+
+	if (!root)
+		return NULL;
+	wide(dir, p, 256);
+	if (root->Open(root, &d, p, EFI_FILE_MODE_READ | EFI_FILE_MODE_WRITE | EFI_FILE_MODE_CREATE, EFI_FILE_DIRECTORY) == EFI_SUCCESS) {
+		wide(name, p, 256);
+		if (d->Open(d, &f, p, EFI_FILE_MODE_READ | EFI_FILE_MODE_WRITE | EFI_FILE_MODE_CREATE, 0) != EFI_SUCCESS)
+			f = NULL;
+		else if (f->SetPosition(f, 0xffffffffffffffffull) != EFI_SUCCESS) {	/* the end of the file */
+			f->Close(f);
+			f = NULL;
+		}
+		d->Close(d);
+	}
+	root->Close(root);
+	return f;
+}
+
+int efi_append(EFI_FILE_HANDLE f, const void *data, size_t len)
+{
+	UINTN n = len;
+
+	if (f->Write(f, &n, (void *)data) != EFI_SUCCESS || n != len)
+		return -1;
+	return f->Flush(f) == EFI_SUCCESS ? 0 : -1;
+}
+
+int efi_delete_file(EFI_HANDLE image, const char *path)
+{
+	EFI_FILE_HANDLE root = root_of(image), f;
+	CHAR16 p[256];
+	int rc = 0;
+
+	if (!root)
+		return -1;
+	wide(path, p, 256);
+	if (root->Open(root, &f, p, EFI_FILE_MODE_READ | EFI_FILE_MODE_WRITE, 0) == EFI_SUCCESS)
+		rc = f->Delete(f) == EFI_SUCCESS ? 0 : -1;	/* Delete closes the handle */
+	root->Close(root);
+	return rc;
+}

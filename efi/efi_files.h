@@ -11,4 +11,11 @@ char *efi_read_file(EFI_HANDLE image, const char *path, size_t *len);
 /* Create or replace a file, creating its directory if needed; 0 on success. */
 int efi_write_file(EFI_HANDLE image, const char *dir, const char *name, const void *data, size_t len);
 
+/* Open a file for appending, creating it and its directory; NULL on failure. */
+EFI_FILE_HANDLE efi_open_append(EFI_HANDLE image, const char *dir, const char *name);
+/* Append and flush to the medium; 0 on success. */
+int efi_append(EFI_FILE_HANDLE f, const void *data, size_t len);
+/* Delete a file (ASCII path); 0 when it is gone or was never there. */
+int efi_delete_file(EFI_HANDLE image, const char *path);
+
 #endif

@@ -17,6 +17,8 @@ int hw_aperture_read(struct hw_device *dev, uint64_t off, void *buf, size_t len,
 	if (rc)
 		return rc;
 	dev->counters.aperture_read_bytes += len;
+	if (dev->ops->cache_sync)
+		dev->ops->cache_sync(dev->ctx);
 	rc = dev->ops->aperture_read(dev->ctx, off, buf, len);
 	return rc ? gtt_err_set(err, rc, "aperture read at 0x%llx failed", (unsigned long long)off) : GTT_OK;
 }
@@ -42,6 +44,10 @@ int hw_aperture_write(struct hw_device *dev, uint64_t off, const void *buf, size
 		done += n;
 	}
 	dev->counters.aperture_write_bytes += len;
+	if (dev->ops->cache_sync)
+		dev->ops->cache_sync(dev->ctx);
 	rc = dev->ops->aperture_write(dev->ctx, off, buf, len);
+	if (dev->ops->cache_sync)
+		dev->ops->cache_sync(dev->ctx);	/* the CPU must not read stale lines of what went to memory */
 	return rc ? gtt_err_set(err, rc, "aperture write at 0x%llx failed", (unsigned long long)off) : GTT_OK;
 }

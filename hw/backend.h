@@ -43,6 +43,14 @@ struct hw_backend_ops {
 	/* Physical test pages. */
 	int (*alloc_pages)(void *ctx, size_t n, struct hw_page *pages, struct gtt_err *err);
 	void (*free_pages)(void *ctx, size_t n, struct hw_page *pages);
+	/*
+	 * Optional: make the test pages coherent with the device side. Called
+	 * before and after every aperture or GPU-side access: CPU writes to
+	 * test pages reach memory before the GPU side reads them, and the CPU
+	 * reads what the GPU side wrote, not stale cache lines. NULL where the
+	 * device side snoops (the model).
+	 */
+	void (*cache_sync)(void *ctx);
 	/* Optional: GPU-side access to any GGTT address; NULL where the backend has none. */
 	int (*gpu_read)(void *ctx, uint64_t gm, void *buf, size_t len);
 	int (*gpu_write)(void *ctx, uint64_t gm, const void *buf, size_t len);

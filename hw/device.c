@@ -191,7 +191,11 @@ int hw_gpu_read(struct hw_device *dev, uint64_t gm, void *buf, size_t len, struc
 	if (!dev->ops->gpu_read)
 		return gtt_err_set(err, GTT_ENOTSUP, "%s backend has no GPU-side accessor", dev->ops->name);
 	int rc = gpu_range(dev, gm, len, err);
-	return rc ? rc : dev->ops->gpu_read(dev->ctx, gm, buf, len);
+	if (rc)
+		return rc;
+	if (dev->ops->cache_sync)
+		dev->ops->cache_sync(dev->ctx);
+	return dev->ops->gpu_read(dev->ctx, gm, buf, len);
 }
 
 int hw_gpu_write(struct hw_device *dev, uint64_t gm, const void *buf, size_t len, struct gtt_err *err)
@@ -199,5 +203,12 @@ int hw_gpu_write(struct hw_device *dev, uint64_t gm, const void *buf, size_t len
 	if (!dev->ops->gpu_write)
 		return gtt_err_set(err, GTT_ENOTSUP, "%s backend has no GPU-side accessor", dev->ops->name);
 	int rc = gpu_range(dev, gm, len, err);
-	return rc ? rc : dev->ops->gpu_write(dev->ctx, gm, buf, len);
+	if (rc)
+		return rc;
+	if (dev->ops->cache_sync)
+		dev->ops->cache_sync(dev->ctx);
+	rc = dev->ops->gpu_write(dev->ctx, gm, buf, len);
+	if (dev->ops->cache_sync)
+		dev->ops->cache_sync(dev->ctx);
+	return rc;
 }

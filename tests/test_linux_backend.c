@@ -223,6 +223,39 @@ Test(linux_backend, a_journal_replay_puts_every_bar_byte_back)
 	hw_close(dev);
 }
 
+static void (*real_sync)(void *ctx);
+static int syncs;
+static void counting_sync(void *ctx)
+{
+	syncs++;
+	real_sync(ctx);
+}
+
+/* Test pages are write-back memory the GGTT maps uncached: every aperture access is bracketed by a flush. */
+Test(linux_backend, test_pages_are_flushed_around_every_aperture_access)
+{
+	struct hw_device *dev = NULL;
+	struct gtt_err err = { 0 };
+	struct hw_page pg;
+	char buf[8];
+
+	cr_assert_eq(lx_open("pci:0000:00:02.0", false, &dev, &err), 0, "%s", err.msg);
+	cr_assert(dev->ops->cache_sync, "the linux backend flushes test pages");
+	struct hw_backend_ops ops = *dev->ops;
+	real_sync = ops.cache_sync;
+	ops.cache_sync = counting_sync;
+	dev->ops = &ops;
+	cr_assert_eq(hw_alloc_test_pages(dev, 1, &pg, &err), 0, "%s", err.msg);
+	syncs = 0;
+	cr_assert_eq(hw_aperture_write(dev, 0x2000, "abc", 3, &err), 0);
+	cr_expect_eq(syncs, 2, "a write: before (CPU writes reach memory) and after (no stale lines)");
+	cr_assert_eq(hw_aperture_read(dev, 0x2000, buf, 3, &err), 0);
+	cr_expect_eq(syncs, 3, "a read: before");
+	hw_undo_restore(dev, &err);
+	hw_free_test_pages(dev, 1, &pg);
+	hw_close(dev);
+}
+
 Test(linux_backend, refuses_a_device_bound_to_i915)
 {
 	struct hw_device *dev = NULL;

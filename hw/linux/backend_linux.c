@@ -419,6 +419,29 @@ static void lx_free_pages(void *ctx, size_t n, struct hw_page *pages)
 	}
 }
 
+/*
+ * Test pages are ordinary write-back memory; the GGTT maps them uncached, so
+ * the GPU side and the aperture reach DRAM and miss what sits in the CPU's
+ * caches (i915 clflushes objects it maps uncached for the same reason:
+ * drm_clflush_sg). Every line of every test page is flushed (written back
+ * and invalidated) around each device-side access.
+ */
+static void lx_cache_sync(void *ctx)
+{
+	struct lx *l = ctx;
+
+#if defined(__x86_64__) || defined(__i386__)
+	__asm__ volatile("mfence" ::: "memory");
+	for (size_t i = 0; i < 64; i++)
+		for (size_t off = 0; l->maps[i].base && off < l->maps[i].n * 4096; off += 64)
+			__asm__ volatile("clflush %0" : "+m"(*(volatile char *)((char *)l->maps[i].base + off)));
+	__asm__ volatile("mfence" ::: "memory");
+#else
+	(void)l;
+	__sync_synchronize();
+#endif
+}
+
 static void lx_close(void *ctx)
 {
 	struct lx *l = ctx;
@@ -458,6 +481,7 @@ static const struct hw_backend_ops linux_ops = {
 	.bar_info = lx_bar_info,
 	.alloc_pages = lx_alloc_pages,
 	.free_pages = lx_free_pages,
+	.cache_sync = lx_cache_sync,
 	.location = lx_location,
 	.close = lx_close,
 };

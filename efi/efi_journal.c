@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: MIT */
+#include "efi/efi_journal.h"
+#include "efi/efi_env.h"
+#include "efi/efi_files.h"
+#include "env/fmt.h"
+#include "hw/device.h"
+
+#include <efilib.h>
+
+static int append(void *ctx, const void *buf, size_t len, struct gtt_err *err)
+{
+	struct efi_journal *j = ctx;
+
+	if (efi_append(j->f, buf, len))
+		return gtt_err_set(err, GTT_EIO, "cannot write %zu bytes to %s on the boot volume", len, EFI_JOURNAL_PATH);
+	return GTT_OK;
+}
+
+int efi_journal_create(EFI_HANDLE image, struct efi_journal *j, struct gtt_err *err)
+{
+	size_t len;
+	char *old = efi_read_file(image, EFI_JOURNAL_PATH, &len);
+
+	j->image = image;
+	j->f = NULL;
+	if (old) {
+		BS->FreePool(old);
+		return gtt_err_set(err, GTT_EBUSY, "%s is still on the boot volume: the device was not restored", EFI_JOURNAL_PATH);
+	}
+	if (!(j->f = efi_open_append(image, EFI_JOURNAL_DIR, EFI_JOURNAL_NAME)))
+		return gtt_err_set(err, GTT_EIO, "cannot create %s on the boot volume", EFI_JOURNAL_PATH);
+	j->sink = (struct hw_journal_sink){ append, j };
+	return GTT_OK;
+}
+
+void *efi_journal_contents(struct efi_journal *j, size_t *len)
+{
+	return efi_read_file(j->image, EFI_JOURNAL_PATH, len);
+}
+
+void efi_journal_close(struct efi_journal *j, bool remove)
+{
+	if (!j->f)
+		return;
+	if (remove) {
+		j->f->Delete(j->f);	/* closes it too */
+	} else {
+		j->f->Flush(j->f);
+		j->f->Close(j->f);
+	}
+	j->f = NULL;
+}
+
+int efi_journal_restore(EFI_HANDLE image, const struct gtt_env *env, const struct hw_backend_factory *const *backends,
+			size_t n_backends, bool *did, struct gtt_err *err)
+{
+	struct hw_journal_info info;
+	struct hw_device *dev = NULL;
+	char line[GTT_ERR_MSG_MAX + 160];
+	size_t len;
+	char *buf = efi_read_file(image, EFI_JOURNAL_PATH, &len);
+	int rc;
+
+	*did = false;
+	if (!buf)
+		return GTT_OK;
+	if ((rc = hw_journal_scan(buf, len, &info, err)) ||
+	    (rc = hw_open(env, info.spec, backends, n_backends, NULL, &dev, err))) {
+		BS->FreePool(buf);
+		return rc;
+	}
+	rc = hw_journal_replay(dev, buf, len, &info, err);
+	hw_close(dev);
+	BS->FreePool(buf);
+	if (rc)
+		return rc;
+	if (efi_delete_file(image, EFI_JOURNAL_PATH))
+		return gtt_err_set(err, GTT_EIO, "restored %s, but cannot delete %s", info.spec, EFI_JOURNAL_PATH);
+	*did = true;
+	int n = gtt_snprintf(line, sizeof(line),
+			     "restored %s from %s: %u config, %u register, %u PTE chunk and %u aperture page records%s\n",
+			     info.spec, EFI_JOURNAL_PATH, info.cfg, info.mmio + info.flush_reg, info.pte_chunks,
+			     info.ap_orig + info.ap_own, info.torn ? " (the last was cut short: its write never happened)" : "");
+	efi_print(line);
+	efi_write_file(image, EFI_JOURNAL_DIR, "restore.txt", line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
+	return GTT_OK;
+}
