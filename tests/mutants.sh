@@ -44,6 +44,17 @@ mutants=(
 "harness/runner.c~s/			return i + 1;	\/\* nothing more runs/			(void)0;	\/* nothing more runs/~the run goes on after an abort"
 "harness/check_ctx.c~s/ \&\& gm - c->claim_gm <= c->claim_pages \* 4096 - len;/;/~claim enforcement lets a check write past its claim"
 "harness/scenario_parse.c~s/	if (memchr(buf, '\\\\0', len)) {/	if (0) {/~a NUL byte in a scenario ends it silently"
+"hw/journal.c~s/bool orig = now == pte_original(dev, p);/bool orig = true;/~journal: aperture bytes written through a test page put back through the original translation"
+"hw/journal.c~s/^	if (!dev->ptes_unflushed)$/	if (1)/~journal: the PTE in effect read from the register while the TLB is stale"
+"hw/journal.c~s/^		if (bit(j->pte_map, (size_t)c) || j->pte_copy\[c\])$/		if (0)/~journal: a chunk of PTEs journaled again at every write"
+"hw/journal.c~/aperture pages, newest first/{n;s/for (size_t i = n; i-- > 1;) {/for (size_t i = 1; i < n; i++) {/}~journal: aperture pages replayed oldest first"
+"hw/journal.c~s/^		if (r.kind == HW_JOURNAL_CFG)$/		if (0)/~journal: config space never replayed"
+"hw/device.c~s/int rc = hw_journal_mmio(dev, off, [48]);/int rc = GTT_OK;/g~a register or PTE written before its original is journaled"
+"hw/linux/backend_linux.c~s/^	.cache_sync = lx_cache_sync,$//~linux backend: test pages never flushed around device-side accesses"
+"hw/aperture.c~0,/		dev->ops->cache_sync(dev->ctx);/s//		(void)0;/~aperture read: test pages not flushed before the device side reads them"
+"hw/linux/backend_linux.c~s/return off % width == 0 \&\& (uint64_t)off + width <= l->bar0_len;/return off % width == 0;/~linux backend: MMIO past the end of BAR0 not refused"
+"dom0/runtime.c~s/^	rc = verify(rt, err);$/	rc = GTT_OK;/~dom0_fini does not read back what it restored"
+"hw/scanout.c~s/^				if (!(ctl \& PLANE_CTL_ENABLE))$/				if (1)/~scanout: an enabled gen9 plane is never seen"
 )
 
 # the sources and the plain build only (the sanitizer, fuzzing and QEMU outputs are not needed)

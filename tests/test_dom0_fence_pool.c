@@ -180,3 +180,27 @@ Test(dom0_fence_pool, partial_tile_rows_are_refused)
 	free(after);
 	d0_stop(&t);
 }
+
+/* dom0_fini reads every fence back: one that no longer takes writes is named, not hidden. */
+Test(dom0_fence_pool, an_unrestorable_fence_is_named_by_dom0_fini)
+{
+	struct d0 t;
+	struct gtt_err err = { 0 };
+
+	d0_start(&t, "sim:skl", NULL);
+	int a = d0_create(&t, 16 * MiB, 1, 4);
+	struct dom0_vgpu_info in;
+	dom0_vgpu_info(t.rt, a, &in);
+	uint64_t start = in.low_base + 64 * 4096;
+	for (uint64_t i = 0; i < 8; i++)
+		cr_assert_eq(dom0_guest_pte_write(t.rt, a, (start >> 12) + i, d0_guest_pte(&t, 20 + i), &err), 0);
+	cr_assert_eq(dom0_guest_fence_write(t.rt, a, 2, doc_fence(start, 8 * 4096, 2048, 0), &err), 0, "%s", err.msg);
+	int pf = fence_with_start(&t, dom0_layout(t.rt)->pool_base);
+	cr_assert_geq(pf, 0);
+	cr_assert_eq(sim_fault_freeze_after(t.sim, FENCE_REG_GEN6_LO((unsigned)pf), 0), 0);
+	cr_assert_eq(dom0_fini(t.rt, &err), GTT_EIO, "a fence that was not put back went unnoticed");
+	char want[32];
+	snprintf(want, sizeof(want), "fence %d reads", pf);
+	cr_expect(strstr(err.msg, want), "the fault names the fence: %s", err.msg);
+	hw_close(t.dev);
+}
