@@ -698,6 +698,8 @@ int hw_journal_replay(struct hw_device *dev, const void *buf, size_t len, struct
 
 	if ((rc = hw_journal_scan(buf, len, info, err)))
 		return rc;
+	if (!info->cfg && !info->mmio && !info->pte_chunks && !info->ap_orig && !info->ap_own)
+		return GTT_OK;		/* nothing was written: nothing to put back, not even an invalidate */
 	if (!(offs = gtt_calloc(dev->env, info->records, sizeof(*offs))))
 		return gtt_err_set(err, GTT_ENOMEM, "out of memory reading the journal");
 	len = (size_t)info->bytes;

@@ -93,7 +93,7 @@ int hw_journal_scan(const void *buf, size_t len, struct hw_journal_info *info, s
  * through its translation, and GFX_FLSH_CNTL_GEN6 last. Every entry is read
  * back; those that do not read back are named in err (GTT_EIO, the first
  * three and how many) and the rest still go back. Running it twice is the
- * same as once.
+ * same as once. A journal of a run that wrote nothing touches nothing.
  */
 int hw_journal_replay(struct hw_device *dev, const void *buf, size_t len, struct hw_journal_info *info,
 		      struct gtt_err *err);
