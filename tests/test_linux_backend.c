@@ -460,6 +460,8 @@ Test(linux_backend, mmio_outside_bar0_or_misaligned_is_refused)
 	dev->ops->mmio_write32(dev->ctx, 0x100002, 0x12345678);
 	cr_expect_eq(file_u64("resource0", 0x100000, 8), 0, "a misaligned write landed");
 	cr_expect_eq(dev->ops->mmio_read32(dev->ctx, (16 << 20) - 4), 0, "the last dword is in range");
+	cr_expect_eq(dev->ops->mmio_read32(dev->ctx, 16 << 20), 0xffffffffu, "the first dword past BAR0 is refused");
+	cr_expect_eq(dev->ops->mmio_read64(dev->ctx, (16 << 20) - 4), ~0ull, "a qword straddling the end is refused");
 	hw_close(dev);
 }
 
