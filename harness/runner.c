@@ -163,6 +163,12 @@ size_t runner_run(struct hw_device *dev, const struct check *const *sel, size_t 
 		}
 		struct gtt_err err = { 0 };
 		bool restored = !hw_undo_restore_to(dev, mark, &err);
+		if (c.unrestored[0]) {
+			/* a restore the check made itself (the Dom0 runtime's) did not read back */
+			if (restored)
+				gtt_snprintf(err.msg, sizeof(err.msg), "%s", c.unrestored);
+			restored = false;
+		}
 		if (st != CHECK_PASS && !c.reason[0])
 			gtt_snprintf(c.reason, sizeof(c.reason), "%s without a reason", check_status_name(st));
 		if (restored) {

@@ -188,3 +188,21 @@ Test(check_faults, every_check_has_a_fault_test)
 		cr_expect(found, "check %s has no fault-injection test", gtt_checks[i].name);
 	}
 }
+
+static void freeze_pool_fence(struct hw_device *dev, struct sim_device *sim, uint64_t claim_index)
+{
+	(void)dev;
+	(void)claim_index;
+	/* the runtime's first pool fence is the first after the host's four: its LO takes the
+	 * check's two writes (LO = 0, LO = value), then nothing, so dom0_fini cannot put it back */
+	cr_assert_eq(sim_fault_freeze_after(sim, FENCE_REG_GEN6_LO(4), 2), 0);
+}
+
+/* A Dom0 check's runtime restore that does not read back ends the run in abort, naming the fence. */
+Test(check_faults, a_dom0_check_whose_runtime_cannot_restore_aborts)
+{
+	struct check_result r = run_one("sim:skl", "fence-pool-guest-fence", freeze_pool_fence, NULL);
+
+	cr_expect_eq(r.status, CHECK_ABORT, "%s: %s", check_status_name(r.status), r.reason);
+	cr_expect(strstr(r.reason, "Dom0 runtime's restore") && strstr(r.reason, "fence 4 reads"), "%s", r.reason);
+}
