@@ -98,70 +98,26 @@ void cli_close(struct hw_device *dev)
 int cli_journal_begin(struct cli *c, struct hw_device *dev, struct journal_file *jf)
 {
 	struct gtt_err err = { 0 };
-	char path[1024], spec[96];
 
 	jf->fd = -1;
-	if (hw_sim_model(dev)) {
-		if (c->journal)
-			return cli_error("--journal '%s': the simulated device %s keeps no journal (it dies with the process)",
-					 c->journal, dev->name);
-		return 0;
-	}
-	if (geteuid() != 0)
+	if (!hw_sim_model(dev) && geteuid() != 0)
 		return cli_error("writing the real device %s needs root (it writes the GGTT, fences and config space)",
 				 dev->name);
-	if (c->journal) {
-		if (!c->journal[0])
-			return cli_error("--journal: the file name is empty");
-		snprintf(path, sizeof(path), "%s", c->journal);
-	} else if (!dev->ops->location || dev->ops->location(dev->ctx, spec, sizeof(spec)) ||
-		   journal_default_path(spec, c->opts.sysfs_root, path, sizeof(path))) {
-		return cli_error("%s: no default journal for this device; give --journal FILE", dev->name);
-	}
-	if (journal_file_create(jf, path, &err))
+	if (journal_begin(dev, c->journal, &c->opts, jf, &err))
 		return cli_report(&err);
-	if (hw_journal_attach(dev, &jf->sink, &c->opts, &err)) {
-		journal_file_close(jf, true, NULL);
-		return cli_report(&err);
-	}
 	return 0;
 }
 
 int cli_journal_end(struct hw_device *dev, struct journal_file *jf, bool restored)
 {
 	struct gtt_err err = { 0 };
-	struct hw_journal_info info;
-	void *buf;
-	size_t len;
+	bool kept = jf->fd >= 0 && !restored;
+	int rc = journal_end(dev, jf, restored, &err);
 
-	if (jf->fd < 0)
+	if (!rc)
 		return 0;
-	hw_journal_detach(dev);
-	if (restored && journal_file_contents(jf, &buf, &len, &err) == GTT_OK) {
-		if (hw_journal_replay(dev, buf, len, &info, &err)) {
-			fprintf(stderr, "gttlab: ABORT: the journal's replay did not read back: %s\n", err.msg);
-			restored = false;
-		}
-		free(buf);
-		if (!restored) {
-			journal_file_close(jf, false, NULL);
-			fprintf(stderr, "gttlab: the journal %s keeps what the device held: run 'gttlab restore --journal %s'\n",
-				jf->path, jf->path);
-			return EXIT_ABORT;
-		}
-	} else if (restored) {
-		fprintf(stderr, "gttlab: %s\n", err.msg);
-		restored = false;
-	}
-	if (!restored) {
-		fprintf(stderr, "gttlab: the journal %s keeps what the device held: run 'gttlab restore --journal %s'\n",
-			jf->path, jf->path);
-		journal_file_close(jf, false, NULL);
-		return 0;
-	}
-	if (journal_file_close(jf, true, &err))
-		return cli_report(&err);
-	return 0;
+	cli_error("%s", err.msg);
+	return kept || rc == GTT_EIO ? EXIT_ABORT : EXIT_USAGE;
 }
 
 const char *cli_size(uint64_t b, char *buf, size_t n)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #define _GNU_SOURCE
 #include "harness/journal_file.h"
+#include "hw/backend_sim.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -213,4 +214,59 @@ int journal_file_load(struct journal_file *jf, const char *path, void **buf, siz
 	if (rc)
 		journal_file_close(jf, false, NULL);
 	return rc;
+}
+
+int journal_begin(struct hw_device *dev, const char *path, const struct hw_open_opts *opts, struct journal_file *jf,
+		  struct gtt_err *err)
+{
+	char def[1024], spec[96];
+	int rc;
+
+	jf->fd = -1;
+	if (hw_sim_model(dev)) {
+		if (path)
+			return gtt_err_set(err, GTT_EINVAL,
+					   "journal '%s': the simulated device %s keeps no journal (it dies with the process)",
+					   path, dev->name);
+		return GTT_OK;
+	}
+	if (path && !path[0])
+		return gtt_err_set(err, GTT_EINVAL, "the journal's file name is empty");
+	if (!path) {
+		if (!dev->ops->location || dev->ops->location(dev->ctx, spec, sizeof(spec)) ||
+		    journal_default_path(spec, opts ? opts->sysfs_root : NULL, def, sizeof(def)))
+			return gtt_err_set(err, GTT_EINVAL, "%s: no default journal for this device; name one", dev->name);
+		path = def;
+	}
+	if ((rc = journal_file_create(jf, path, err)))
+		return rc;
+	if ((rc = hw_journal_attach(dev, &jf->sink, opts, err)))
+		journal_file_close(jf, true, NULL);
+	return rc;
+}
+
+int journal_end(struct hw_device *dev, struct journal_file *jf, bool restored, struct gtt_err *err)
+{
+	struct hw_journal_info info;
+	void *buf = NULL;
+	size_t len;
+	int rc = GTT_OK;
+
+	if (jf->fd < 0)
+		return GTT_OK;
+	hw_journal_detach(dev);
+	if (!restored)
+		rc = gtt_err_set(err, GTT_EIO, "the device was not restored");
+	else if (!(rc = journal_file_contents(jf, &buf, &len, err)) && (rc = hw_journal_replay(dev, buf, len, &info, err)))
+		gtt_err_set(err, GTT_EIO, "the journal's replay did not read back: %s", err->msg);
+	free(buf);
+	if (rc) {
+		char why[GTT_ERR_MSG_MAX];
+		snprintf(why, sizeof(why), "%s", err->msg);
+		gtt_err_set(err, GTT_EIO, "%s; the journal %s keeps what the device held: run 'gttlab restore --journal %s'",
+			    why, jf->path, jf->path);
+		journal_file_close(jf, false, NULL);
+		return GTT_EIO;
+	}
+	return journal_file_close(jf, true, err);
 }

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "hw/device.h"
 #include "hw/journal.h"
 
 #define JOURNAL_DIR "/var/lib/gttlab"
@@ -51,5 +52,24 @@ int journal_file_close(struct journal_file *jf, bool remove, struct gtt_err *err
  * there is none.
  */
 int journal_file_load(struct journal_file *jf, const char *path, void **buf, size_t *len, struct gtt_err *err);
+
+/*
+ * Journal a device that is not the model before its first write: the file
+ * at `path` (NULL: the device's default), created, locked and attached. On
+ * the model nothing is done (jf->fd stays -1); a path given for the model is
+ * GTT_EINVAL. Errors name the file (an unrestored journal says to run
+ * `gttlab restore`).
+ */
+int journal_begin(struct hw_device *dev, const char *path, const struct hw_open_opts *opts, struct journal_file *jf,
+		  struct gtt_err *err);
+
+/*
+ * End it, before the device is closed. `restored`: the run put the device
+ * back; the journal is replayed once more (what the undo log does not hold:
+ * aperture bytes the Dom0 runtime wrote, GFX_FLSH_CNTL_GEN6; a run that wrote
+ * nothing replays nothing) and removed. Not restored, or a replay that does
+ * not read back: kept, GTT_EIO with the reason and the restore command.
+ */
+int journal_end(struct hw_device *dev, struct journal_file *jf, bool restored, struct gtt_err *err);
 
 #endif

@@ -3,6 +3,7 @@
 #include "igt-tests/igt_frontend.h"
 #include "env/env_posix.h"
 #include "harness/backends.h"
+#include "harness/journal_file.h"
 #include "harness/runner.h"
 #include "harness/test_faults.h"
 #include "hw/backend_sim.h"
@@ -22,6 +23,8 @@ struct fe {
 	const struct check *checks[MAX_SUBTESTS];
 	size_t n_checks;
 	struct hw_device *dev;		/* opened on first need, never for listing */
+	struct journal_file jf;		/* a real device's crash journal (GTTLAB_JOURNAL or the default) */
+	struct hw_open_opts opts;	/* GTTLAB_SYSFS_ROOT: where sysfs is (tests use a fake tree) */
 	bool dev_tried;
 	char dev_error[400];
 	int opened;			/* devices opened, for GTTLAB_ACCESS_LOG */
@@ -61,6 +64,8 @@ static void usage(FILE *out, const char *bin)
 		"  --dynamic-subtest NAMES    with --run-subtest: only these dynamic subtests\n"
 		"  --device D                 sim[:PLATFORM], pci:DDDD:BB:DD.F or auto (or GTTLAB_DEVICE;\n"
 		"                             default sim:skl)\n"
+		"Environment: GTTLAB_DEVICE, GTTLAB_SYSFS_ROOT (where sysfs is; default /sys),\n"
+		"GTTLAB_JOURNAL (a real device's crash journal; default /var/lib/gttlab/BDF.journal).\n"
 		"  --help                     this text\n"
 		"Without --run-subtest every subtest runs. Exit: 0 success, 77 skip, 79 invalid,\n"
 		"98 failure, 112 abort.\n",
@@ -94,7 +99,7 @@ static struct hw_device *device(struct fe *f)
 	if (f->dev_tried)
 		return f->dev;
 	f->dev_tried = true;
-	if (hw_open(gtt_env_posix(GTT_LOG_ERROR), f->device, gtt_posix_backends, gtt_num_posix_backends, NULL, &f->dev,
+	if (hw_open(gtt_env_posix(GTT_LOG_ERROR), f->device, gtt_posix_backends, gtt_num_posix_backends, &f->opts, &f->dev,
 		    &err)) {
 		snprintf(f->dev_error, sizeof(f->dev_error), "no usable device %s: %s", f->device, err.msg);
 		f->dev = NULL;
@@ -105,6 +110,14 @@ static struct hw_device *device(struct fe *f)
 	const char *fault = getenv("GTTLAB_TEST_FAULT");
 	if (fault && *fault && test_fault_inject(f->dev, fault, &err)) {
 		snprintf(f->dev_error, sizeof(f->dev_error), "GTTLAB_TEST_FAULT: %s", err.msg);
+		hw_close(f->dev);
+		f->dev = NULL;
+		return NULL;
+	}
+	/* a real device is journaled before its first write; an unrestored journal makes it unusable */
+	const char *journal = getenv("GTTLAB_JOURNAL");
+	if (journal_begin(f->dev, journal && *journal ? journal : NULL, &f->opts, &f->jf, &err)) {
+		snprintf(f->dev_error, sizeof(f->dev_error), "no usable device %s: %s", f->device, err.msg);
 		hw_close(f->dev);
 		f->dev = NULL;
 	}
@@ -228,7 +241,10 @@ static bool valid_dynamic(const char *dyn)
 
 int igt_frontend_main(const char *suite, int argc, char **argv)
 {
-	struct fe f = { .suite = suite };
+	struct fe f = { .suite = suite, .jf = { .fd = -1 } };
+	const char *sysfs = getenv("GTTLAB_SYSFS_ROOT");
+
+	f.opts.sysfs_root = sysfs && *sysfs ? sysfs : NULL;
 	const char *run = NULL, *dyn = NULL;
 	bool list = false;
 	char binary[64];
@@ -322,10 +338,15 @@ int igt_frontend_main(const char *suite, int argc, char **argv)
 			run_check(&f, f.checks[i]);
 	if (want[f.n_checks] && !f.aborted)
 		run_platforms(&f, dyn);
-	if (f.dev)
-		access_log(&f), hw_close(f.dev);
-	else
-		access_log(&f);
+	access_log(&f);
+	if (f.dev) {
+		struct gtt_err err = { 0 };
+		if (journal_end(f.dev, &f.jf, !f.aborted, &err)) {
+			fprintf(stderr, "%s: %s\n", argv[0], err.msg);
+			f.aborted++;
+		}
+		hw_close(f.dev);
+	}
 	if (f.aborted)
 		return IGT_EXIT_ABORT;
 	if (f.fail)
