@@ -15,6 +15,7 @@
 #include "efi/backend_efi.h"
 #include "efi/efi_env.h"
 #include "efi/efi_files.h"
+#include "efi/efi_journal.h"
 #include "efi/ivshmem_check.h"
 #include "efi/pciio_sim.h"
 #include "env/fmt.h"
@@ -39,11 +40,15 @@ struct args {
 	uint64_t seed;
 	bool ivshmem, debug_exit, no_shutdown;
 	const char *fault;		/* test only: a model fault, to prove a failing run is seen */
+	bool journal_model;		/* test only: journal the model too, as a real device is */
+	unsigned crash_before;		/* test only: reset the machine before check N runs (1-based; 0 never) */
 };
 
 static const char usage[] =
 	"usage: gttlab.efi [--device sim[:PLATFORM]|pci:SSSS:BB:DD.F|auto] [--run PATTERNS] [--seed N]\n"
 	"                  [--debug-exit] [--no-shutdown] [--ivshmem-check]\n"
+	"A real device is journaled in \\gttlab\\journal.bin; a journal left there is restored at the\n"
+	"next boot, before anything else (\\gttlab\\restore.txt says what went back).\n"
 	"Arguments come from the load options, or from gttlab.cfg beside the application.\n"
 	"Results: \\gttlab\\summary.txt, results.tap and results.json on this volume.\n";
 
@@ -145,6 +150,16 @@ static int parse(int argc, char **argv, struct args *a)
 			a->no_shutdown = true;
 		} else if (!gtt_strcmp(o, "--fault") && i + 1 < argc) {
 			a->fault = argv[++i];
+		} else if (!gtt_strcmp(o, "--journal-model")) {
+			a->journal_model = true;
+		} else if (!gtt_strcmp(o, "--crash-before") && i + 1 < argc) {
+			const char *why;
+			uint64_t v;
+			if (gtt_parse_u64(argv[++i], &v, &why) || !v || v > 64) {
+				efi_printf("gttlab: --crash-before '%s': a check number from 1 to 64\n", argv[i]);
+				return -1;
+			}
+			a->crash_before = (unsigned)v;
 		} else {
 			efi_printf("gttlab: unknown argument '%s'\n%s", o, usage);
 			return -1;
@@ -154,7 +169,7 @@ static int parse(int argc, char **argv, struct args *a)
 }
 
 /* The device string for the efi backend: a real Intel GPU, or the simulated one installed now. */
-static int resolve(const struct gtt_env *env, const char *dev, char *spec, size_t n, struct gtt_err *err)
+static int resolve(const struct gtt_env *env, const char *dev, char *spec, size_t n, bool *model, struct gtt_err *err)
 {
 	struct efi_pci_dev devs[64];
 	const char *plat = NULL;
@@ -189,6 +204,7 @@ static int resolve(const struct gtt_env *env, const char *dev, char *spec, size_
 	int rc = pciio_sim_install(env, p, &h, err);
 	if (rc)
 		return rc;
+	*model = true;
 	gtt_snprintf(spec, n, "efi:%04x:00:02.0", PCIIO_SIM_SEGMENT);
 	return GTT_OK;
 }
@@ -237,7 +253,13 @@ static void console_write(void *ctx, const char *s, size_t n)
 
 static void progress(void *ctx, size_t i, size_t total, const struct check *c, const struct check_result *r)
 {
-	(void)ctx;
+	const struct args *a = ctx;
+
+	if (!r && a->crash_before == i + 1) {
+		/* test only: the machine goes down mid-run; the journal on the ESP is what is left */
+		efi_printf("gttlab: --crash-before %u: resetting before %s, nothing restored\n", a->crash_before, c->name);
+		RT->ResetSystem(EfiResetCold, EFI_SUCCESS, 0, NULL);
+	}
 	if (r)
 		efi_printf("[%2zu/%zu] %-4s %-26s %5llu ms  %s\n", i + 1, total, check_status_name(r->status), c->name,
 			   (unsigned long long)(r->ns / 1000000u), r->reason);
@@ -301,10 +323,37 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	const struct check *sel[64];
 	size_t n;
 	char spec[64];
+	bool model = false, restored_at_boot;
 	struct hw_device *dev = NULL;
+	struct efi_journal ej = { 0 };
+	struct hw_open_opts oo = { 0 };
 	static const struct hw_backend_factory *const backends[] = { &hw_efi_backend };
-	if (runner_select(a.run, sel, 64, &n, &err) || resolve(env, a.device, spec, sizeof(spec), &err) ||
-	    hw_open(env, spec, backends, 1, NULL, &dev, &err)) {
+	if (runner_select(a.run, sel, 64, &n, &err) || resolve(env, a.device, spec, sizeof(spec), &model, &err)) {
+		efi_printf("gttlab: %s\n", err.msg);
+		efi_write_file(image, RESULTS_DIR, "error.txt", err.msg, gtt_strlen(err.msg));
+		finish(&a, EXIT_ERROR);
+		return EFI_DEVICE_ERROR;
+	}
+	/* a journal left by a run that did not restore goes back before anything else */
+	if (efi_journal_restore(image, env, backends, 1, &restored_at_boot, &err)) {
+		efi_printf("gttlab: ABORT: %s is left from an earlier run and could not be restored: %s\n", EFI_JOURNAL_PATH,
+			   err.msg);
+		efi_write_file(image, RESULTS_DIR, "error.txt", err.msg, gtt_strlen(err.msg));
+		finish(&a, err.code == GTT_EIO ? EXIT_ABORT : EXIT_ERROR);
+		return EFI_DEVICE_ERROR;
+	}
+	/* a real device (the model too under --journal-model, a test) is journaled from its open on */
+	if (!model || a.journal_model) {
+		if (efi_journal_create(image, &ej, &err)) {
+			efi_printf("gttlab: %s\n", err.msg);
+			efi_write_file(image, RESULTS_DIR, "error.txt", err.msg, gtt_strlen(err.msg));
+			finish(&a, EXIT_ERROR);
+			return EFI_DEVICE_ERROR;
+		}
+		oo.journal = &ej.sink;
+	}
+	if (hw_open(env, spec, backends, 1, &oo, &dev, &err)) {
+		efi_journal_close(&ej, true);
 		efi_printf("gttlab: %s\n", err.msg);
 		efi_write_file(image, RESULTS_DIR, "error.txt", err.msg, gtt_strlen(err.msg));
 		finish(&a, EXIT_ERROR);
@@ -314,7 +363,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		   dev->info.plat->name, dev->info.plat->gen, dev->info.devid, (unsigned long long)(dev->info.ggtt_size >> 20),
 		   (unsigned long long)(dev->info.aperture_size >> 20), dev->info.num_fences, n);
 
-	struct runner_opts o = { .seed = a.seed, .progress = progress };
+	struct runner_opts o = { .seed = a.seed, .progress = progress, .ctx = &a };
 	if (a.fault) {
 		/* test only, and only on the model */
 		struct gtt_err ferr = { 0 };
@@ -357,6 +406,25 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 				efi_printf("NOT everything restored after %s: %s\n", res[i].check->name, res[i].reason);
 	} else {
 		efi_printf("every PTE and fence restored\n");
+	}
+	if (ej.f) {
+		/* restored: the journal is replayed once more (what the undo log does not hold) and deleted;
+		 * not restored, or a replay that does not read back: kept for the next boot */
+		bool ok = !t.abort;
+		size_t jlen;
+		void *jbuf = ok ? efi_journal_contents(&ej, &jlen) : NULL;
+		struct hw_journal_info ji;
+		hw_journal_detach(dev);
+		if (ok && (!jbuf || hw_journal_replay(dev, jbuf, jlen, &ji, &err))) {
+			efi_printf("gttlab: ABORT: the journal's replay did not read back: %s\n", jbuf ? err.msg : "unreadable");
+			ok = false;
+			t.abort++;
+		}
+		if (jbuf)
+			BS->FreePool(jbuf);
+		efi_journal_close(&ej, ok);
+		if (!ok)
+			efi_printf("gttlab: %s keeps what the device held; it is restored at the next boot\n", EFI_JOURNAL_PATH);
 	}
 	hw_close(dev);
 	finish(&a, t.abort ? EXIT_ABORT : t.fail ? EXIT_FAIL : EXIT_PASS);

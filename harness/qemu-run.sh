@@ -6,7 +6,8 @@
 # assumed); QEMU's exit status comes from isa-debug-exit ((value << 1) | 1: 33 pass, 35 fail,
 # 37 error, 39 abort); the results are copied back with mcopy and checked. Then one boot with an
 # ivshmem-plain device backed by a host file: the application writes a GGTT-shaped pattern into
-# its BAR through the efi backend's BAR path, and this script finds those bytes in the file.
+# its BAR through the efi backend's BAR path, and this script finds those bytes in the file. Then a
+# pair of boots on one image: a journaled run reset in its middle, and the boot that restores it.
 # Exit 0 only when every check passed, every results file is well formed and the bytes match.
 set -u
 app=${1:?usage: qemu-run.sh EFI_APP WORKDIR [PLATFORM ...]}
@@ -27,7 +28,7 @@ OVMF_VARS=/usr/share/OVMF/OVMF_VARS_4M.fd
 for f in "$OVMF_CODE" "$OVMF_VARS" "$app"; do
 	[ -f "$f" ] || { echo "qemu-run: $f is missing (make efi; apt-get install ovmf)"; exit 2; }
 done
-for t in qemu-system-x86_64 mformat mcopy mmd timeout; do
+for t in qemu-system-x86_64 mformat mcopy mmd mdel timeout; do
 	command -v "$t" >/dev/null || { echo "qemu-run: $t is not installed (make deps)"; exit 2; }
 done
 mkdir -p "$work"
@@ -129,10 +130,44 @@ else
 	fail "ivshmem: cannot build the FAT image"
 fi
 
+# the journal pair: a run on the model, journaled as a real device is (--journal-model), resets
+# the machine before its third check; the next boot must find \gttlab\journal.bin, restore the
+# device it names before anything else, say so in \gttlab\restore.txt, delete the journal and pass
+img="$work/esp-journal.img"
+if [ -n "${GTTLAB_QEMU_NO_JOURNAL:-}" ]; then
+	:
+elif make_esp "$img" "--device sim:skl --debug-exit --run ggtt-* --journal-model --crash-before 3"; then
+	echo "qemu-run: booting gttlab.efi to reset the machine in the middle of a journaled run"
+	boot "$img" "$work/serial-journal-1.log"
+	rm -f "$work/journal.bin" "$work/restore.txt"
+	if ! mcopy -n -i "$img" ::/gttlab/journal.bin "$work/journal.bin" 2>/dev/null || [ ! -s "$work/journal.bin" ]; then
+		fail "journal: no \\gttlab\\journal.bin after the reset (QEMU exit $status); serial log: $work/serial-journal-1.log"
+	else
+		# the self-test's fault: the journal is lost between the boots
+		[ "$inject" = journal-lost ] && mdel -i "$img" ::/gttlab/journal.bin
+		printf '%s\n' "--device sim:skl --debug-exit --run ggtt-*" > "$work/gttlab.cfg"
+		mcopy -o -i "$img" "$work/gttlab.cfg" ::/EFI/BOOT/gttlab.cfg
+		boot "$img" "$work/serial-journal-2.log"
+		echo "qemu-run: journal: next boot $(verdict_of $status), ${elapsed}s"
+		[ "$status" = 33 ] || fail "journal: the boot after the reset: $(verdict_of $status); serial log: $work/serial-journal-2.log"
+		if mcopy -n -i "$img" ::/gttlab/restore.txt "$work/restore.txt" 2>/dev/null &&
+			grep -q 'restored efi:ffff:00:02.0 from .gttlab.journal.bin: [0-9]* config, [0-9]* register, [1-9][0-9]* PTE chunk' "$work/restore.txt"; then
+			echo "qemu-run: journal: $(cat "$work/restore.txt")"
+		else
+			fail "journal: \\gttlab\\restore.txt missing or wrong: $(cat "$work/restore.txt" 2>/dev/null)"
+		fi
+		mcopy -n -i "$img" ::/gttlab/journal.bin "$work/journal-after.bin" 2>/dev/null &&
+			fail "journal: \\gttlab\\journal.bin is still there after the restore"
+	fi
+else
+	fail "journal: cannot build the FAT image"
+fi
+
 if [ "$failures" -gt 0 ]; then
 	echo "qemu-run: $failures failure(s)"
 	exit 1
 fi
 ivshmem_note=", ivshmem"
 [ -n "$no_ivshmem" ] && ivshmem_note=""
+[ -z "${GTTLAB_QEMU_NO_JOURNAL:-}" ] && ivshmem_note="$ivshmem_note, journal across a reset"
 echo "qemu-run: every boot passed (${platforms[*]:-no platform}$ivshmem_note)"

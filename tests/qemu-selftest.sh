@@ -2,7 +2,8 @@
 # The QEMU pipeline must fail when it should: a check that fails inside the EFI application, a
 # device that cannot be restored (verdict ABORT, isa-debug-exit 0x13), a
 # run that never reaches a verdict (timeout), results that are never written, and ivshmem bytes
-# that differ from what the application wrote. Each case runs harness/qemu-run.sh and requires
+# that differ from what the application wrote, and a journal lost between a reset and the next
+# boot. Each case runs harness/qemu-run.sh and requires
 # a non-zero exit with the reason.
 #   tests/qemu-selftest.sh EFI_APP WORKDIR
 set -u
@@ -15,7 +16,7 @@ expect_failure() {
 	local name=$1 needle=$2
 	shift 2
 	local out
-	out=$(env "$@" harness/qemu-run.sh "$app" "$work/$name" ${PLATFORMS:-hsw} 2>&1)
+	out=$(env GTTLAB_QEMU_NO_JOURNAL=1 "$@" harness/qemu-run.sh "$app" "$work/$name" ${PLATFORMS:-hsw} 2>&1)
 	local rc=$?
 	if [ "$rc" -ne 0 ] && grep -q -- "$needle" <<<"$out"; then
 		echo "qemu-selftest: $name: caught ($needle)"
@@ -33,5 +34,7 @@ expect_failure abort "ABORT: the device could not be restored" GTTLAB_QEMU_NO_IV
 expect_failure timeout "timed out" GTTLAB_QEMU_NO_IVSHMEM=1 GTTLAB_QEMU_TIMEOUT=2
 expect_failure no-results "results.json was not written" GTTLAB_QEMU_NO_IVSHMEM=1 "GTTLAB_QEMU_ARGS=--run no-such-check"
 PLATFORMS=none expect_failure ivshmem-bytes "backing file differs" GTTLAB_QEMU_INJECT=ivshmem-byte
+PLATFORMS=none expect_failure journal-lost "restore.txt missing" GTTLAB_QEMU_NO_JOURNAL= GTTLAB_QEMU_NO_IVSHMEM=1 \
+	GTTLAB_QEMU_INJECT=journal-lost
 echo "qemu-selftest: $passed of $((passed + failed)) failure modes caught"
 [ "$failed" -eq 0 ]
