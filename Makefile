@@ -198,6 +198,7 @@ test: deps
 	$(MAKE) --no-print-directory qemu-selftest
 	tests/igt-conformance.sh $(IGT_DIR)
 	tests/igt-conformance-selftest.sh
+	tests/scanout-frontends.sh $(BUILD)
 	tests/bad-input.sh $(BUILD)
 	tests/kill-restore.sh $(BUILD) 100
 	$(MAKE) --no-print-directory asan

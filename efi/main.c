@@ -24,7 +24,6 @@
 #include "harness/runner.h"
 #include "harness/test_faults.h"
 #include "hw/backend_sim.h"
-#include "hw/scanout.h"
 #include "regs/mmio.h"
 #include "regs/pci_config.h"
 
@@ -277,7 +276,7 @@ static void save(EFI_HANDLE image, const struct gtt_env *env, enum report_format
 	env->free(env, b.s);
 }
 
-/* The GGTT range behind the GOP framebuffer, if it lies in the aperture. */
+/* The GGTT range behind the GOP framebuffer, if it lies in the aperture: the registers do not say it. */
 static void gop_exclusion(struct hw_device *dev, struct runner_opts *o)
 {
 	EFI_GRAPHICS_OUTPUT_PROTOCOL *gop;
@@ -285,14 +284,11 @@ static void gop_exclusion(struct hw_device *dev, struct runner_opts *o)
 	if (BS->LocateProtocol(&GraphicsOutputProtocol, NULL, (void **)&gop) != EFI_SUCCESS || !gop->Mode)
 		return;
 	uint64_t fb = gop->Mode->FrameBufferBase, size = gop->Mode->FrameBufferSize;
-	if (fb < dev->info.bar2_base || fb >= dev->info.bar2_base + dev->info.aperture_size || o->n_exclude >= RUNNER_MAX_EXCLUDE)
+	if (fb < dev->info.bar2_base || fb >= dev->info.bar2_base + dev->info.aperture_size || o->n_extra >= RUNNER_MAX_EXTRA)
 		return;
 	uint64_t gm = fb - dev->info.bar2_base;
-	o->exclude[o->n_exclude][0] = gm > (1u << 20) ? gm - (1u << 20) : 0;
-	o->exclude[o->n_exclude][1] = gm + size + (1u << 20);
-	o->n_exclude++;
-	efi_printf("gttlab: keeping off GGTT 0x%llx+0x%llx behind the GOP framebuffer\n", (unsigned long long)gm,
-		   (unsigned long long)size);
+	o->extra[o->n_extra++] = (struct runner_exclusion){ gm > (1u << 20) ? gm - (1u << 20) : 0, gm + size + (1u << 20),
+							    "GOP framebuffer", -1 };
 }
 
 /* Called by crt0-efi-x86_64.o with the System V ABI (not EFIAPI). */
@@ -374,16 +370,15 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		}
 		efi_printf("gttlab: test fault injected: %s\n", a.fault);
 	}
-	if (!hw_sim_model(dev)) {
-		struct hw_scanout sc[RUNNER_MAX_EXCLUDE];
-		size_t k = hw_scanout_ranges(dev, sc, RUNNER_MAX_EXCLUDE - 1);
-		for (size_t i = 0; i < k; i++) {
-			o.exclude[i][0] = sc[i].start;
-			o.exclude[i][1] = sc[i].end;
-		}
-		o.n_exclude = (unsigned)k;
+	/* the runner keeps every check off the scanout surfaces; the GOP framebuffer is this front-end's to add */
+	if (!hw_sim_model(dev))
 		gop_exclusion(dev, &o);
-	}
+	struct runner_exclusion ex[RUNNER_MAX_EXCLUDE + RUNNER_MAX_EXTRA];
+	size_t nex = runner_exclusions(dev, &o, ex, sizeof(ex) / sizeof(ex[0]));
+	for (size_t i = 0; i < nex; i++)
+		efi_printf("gttlab: keeping off GGTT 0x%llx-0x%llx: %s%s%c\n", (unsigned long long)ex[i].start,
+			   (unsigned long long)ex[i].end, ex[i].what, ex[i].pipe >= 0 ? " of pipe " : "",
+			   ex[i].pipe >= 0 ? 'A' + ex[i].pipe : ' ');
 	struct check_result *res = env->alloc(env, sizeof(*res) * (n ? n : 1));
 	for (size_t i = 0; i < n; i++)
 		res[i].check = sel[i];

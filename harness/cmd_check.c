@@ -11,7 +11,6 @@
 #include "harness/runner.h"
 #include "harness/test_faults.h"
 #include "hw/backend_sim.h"
-#include "hw/scanout.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -186,24 +185,12 @@ int cmd_check(struct cli *c, int argc, char **argv)
 		free(res);
 		return cli_error("GTTLAB_TEST_FAULT: %s", ferr.msg);
 	}
-	if (!hw_sim_model(dev)) {
-		if (geteuid() != 0) {
-			cli_close(dev);
-			if (out != stdout)
-				output_close(out);
-			free(res);
-			return cli_error("checking the real device %s needs root (it writes the GGTT and fences)", dev->name);
-		}
-		struct hw_scanout sc[RUNNER_MAX_EXCLUDE];
-		size_t ns = hw_scanout_ranges(dev, sc, RUNNER_MAX_EXCLUDE);
-		for (size_t i = 0; i < ns; i++) {
-			o.exclude[i][0] = sc[i].start;
-			o.exclude[i][1] = sc[i].end;
-			fprintf(stderr, "gttlab: keeping off GGTT 0x%" PRIx64 "-0x%" PRIx64 ": %s of pipe %c is enabled\n", sc[i].start,
-				sc[i].end, sc[i].what, 'A' + sc[i].pipe);
-		}
-		o.n_exclude = (unsigned)ns;
-	}
+	/* the runner keeps every check off what the display scans out; say what that is */
+	struct runner_exclusion ex[RUNNER_MAX_EXCLUDE + RUNNER_MAX_EXTRA];
+	size_t nex = runner_exclusions(dev, &o, ex, sizeof(ex) / sizeof(ex[0]));
+	for (size_t i = 0; i < nex; i++)
+		fprintf(stderr, "gttlab: keeping off GGTT 0x%" PRIx64 "-0x%" PRIx64 ": %s of pipe %c is enabled\n", ex[i].start,
+			ex[i].end, ex[i].what, 'A' + ex[i].pipe);
 	/* a real device gets its crash journal before the first write */
 	struct journal_file jf;
 	if (cli_journal_begin(c, dev, &jf)) {

@@ -114,6 +114,8 @@ static void tap(struct report_sink *s, const struct check_result *r, size_t n, s
 		sink_printf(s, "  ---\n  suite: %s\n  seed: 0x%016llx\n  duration_ms: %llu.%03llu\n", r[i].check->suite,
 			    (unsigned long long)r[i].seed, (unsigned long long)(r[i].ns / 1000000u),
 			    (unsigned long long)(r[i].ns / 1000u % 1000u));
+		if (r[i].claim_pages)
+			sink_printf(s, "  claim: 0x%llx+%u pages\n", (unsigned long long)r[i].claim_gm, r[i].claim_pages);
 		if (r[i].status == CHECK_FAIL || r[i].status == CHECK_ABORT) {
 			sink_printf(s, "  severity: %s\n  message: '", r[i].status == CHECK_FAIL ? "fail" : "abort");
 			report_escape(s, r[i].reason, REPORT_TAP);

@@ -3,6 +3,7 @@
 #include "env/fmt.h"
 #include "hw/backend_sim.h"
 #include "hw/fence.h"
+#include "hw/scanout.h"
 
 const char *check_status_name(enum check_status s)
 {
@@ -70,16 +71,33 @@ int runner_select(const char *spec, const struct check **out, size_t cap, size_t
 	return GTT_OK;
 }
 
-static bool overlaps(const struct runner_opts *o, uint64_t a, uint64_t b)
+size_t runner_exclusions(struct hw_device *dev, const struct runner_opts *o, struct runner_exclusion *out, size_t max)
 {
-	for (unsigned i = 0; i < o->n_exclude; i++)
-		if (a < o->exclude[i][1] && o->exclude[i][0] < b)
+	struct hw_scanout sc[RUNNER_MAX_EXCLUDE];
+	size_t n = hw_scanout_ranges(dev, sc, max < RUNNER_MAX_EXCLUDE ? max : RUNNER_MAX_EXCLUDE);
+
+	for (size_t i = 0; i < n; i++)
+		out[i] = (struct runner_exclusion){ sc[i].start, sc[i].end, sc[i].what, (int)sc[i].pipe };
+	for (unsigned i = 0; i < o->n_extra && i < RUNNER_MAX_EXTRA && n < max; i++)
+		out[n++] = o->extra[i];
+	return n;
+}
+
+struct keep_off {
+	struct runner_exclusion r[RUNNER_MAX_EXCLUDE + RUNNER_MAX_EXTRA];
+	size_t n;
+};
+
+static bool overlaps(const struct keep_off *k, uint64_t a, uint64_t b)
+{
+	for (size_t i = 0; i < k->n; i++)
+		if (a < k->r[i].end && k->r[i].start < b)
 			return true;
 	return false;
 }
 
 /* A claim window inside the aperture, clear of excluded ranges, from the middle up then down. */
-static bool place_claim(struct hw_device *dev, const struct runner_opts *o, uint64_t pages, uint64_t *gm)
+static bool place_claim(struct hw_device *dev, const struct keep_off *o, uint64_t pages, uint64_t *gm)
 {
 	uint64_t ap = dev->info.aperture_size, len = pages * 4096, step = 1ull << 20;
 
@@ -100,7 +118,7 @@ static bool place_claim(struct hw_device *dev, const struct runner_opts *o, uint
 	return false;
 }
 
-static enum check_status unmet(struct hw_device *dev, const struct check *k, const struct runner_opts *o,
+static enum check_status unmet(struct hw_device *dev, const struct check *k, const struct keep_off *o,
 			       struct check_ctx *c)
 {
 	if ((k->requires & (REQ_GPU_ACCESS | REQ_MODEL)) && !hw_sim_model(dev))
@@ -111,10 +129,10 @@ static enum check_status unmet(struct hw_device *dev, const struct check *k, con
 	if (k->requires & REQ_WHOLE_GGTT) {
 		/* the runtime keeps the host's low range (from 0) away from guests */
 		uint64_t host_low = dom0_default_host_low(dev->info.aperture_size);
-		for (unsigned i = 0; i < o->n_exclude; i++)
-			if (o->exclude[i][1] > host_low)
-				return ck_skip(c, "a scanout surface at GM 0x%llx lies in the Dom0 runtime's guest areas",
-					       (unsigned long long)o->exclude[i][0]);
+		for (size_t i = 0; i < o->n; i++)
+			if (o->r[i].end > host_low)
+				return ck_skip(c, "a scanout surface (%s) at GM 0x%llx lies in the Dom0 runtime's guest areas",
+					       o->r[i].what, (unsigned long long)o->r[i].start);
 	}
 	return CHECK_PASS;
 }
@@ -135,8 +153,10 @@ uint64_t runner_check_seed(uint64_t run_seed, const char *name)
 size_t runner_run(struct hw_device *dev, const struct check *const *sel, size_t n, const struct runner_opts *o,
 		  struct check_result *results)
 {
+	struct keep_off keep;
 	size_t i;
 
+	keep.n = runner_exclusions(dev, o, keep.r, sizeof(keep.r) / sizeof(keep.r[0]));
 	for (i = 0; i < n; i++) {
 		const struct check *k = sel[i];
 		struct check_result *r = &results[i];
@@ -148,18 +168,24 @@ size_t runner_run(struct hw_device *dev, const struct check *const *sel, size_t 
 			o->progress(o->ctx, i, n, k, NULL);
 		r->check = k;
 		r->seed = c.seed;
+		r->claim_gm = 0;
+		r->claim_pages = 0;
+		r->pages_kept = 0;
 		uint64_t t0 = dev->env->now_ns(dev->env);
 		size_t mark = hw_undo_mark(dev);
-		enum check_status st = unmet(dev, k, o, &c);
+		enum check_status st = unmet(dev, k, &keep, &c);
 		if (st == CHECK_PASS) {
 			c.claim_pages = k->claim_pages;
 			c.claim_fence_first = 0;
 			c.claim_fences = k->claim_fences == ~0u ? dev->info.num_fences
 				       : k->claim_fences < dev->info.num_fences ? k->claim_fences : dev->info.num_fences;
-			if (!place_claim(dev, o, k->claim_pages, &c.claim_gm))
+			if (!place_claim(dev, &keep, k->claim_pages, &c.claim_gm)) {
 				st = ck_skip(&c, "no %u-page window of the aperture is clear of the scanout surfaces", k->claim_pages);
-			else
+			} else {
+				r->claim_gm = c.claim_gm;
+				r->claim_pages = k->claim_pages;
 				st = k->run(&c);
+			}
 		}
 		struct gtt_err err = { 0 };
 		bool restored = !hw_undo_restore_to(dev, mark, &err);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The check runner: selects checks, gives each its claim, runs it, restores
+ * The check runner: selects checks, keeps them off live scanout surfaces (the
+ * one safety path of every front-end), gives each its claim, runs it, restores
  * the device from the undo log whatever the outcome, and times it.
  * Freestanding; the reporters turn its results into text.
  */
@@ -14,18 +15,28 @@ struct check_result {
 	enum check_status status;
 	char reason[256];
 	uint64_t seed;			/* the check's own seed: runner_check_seed(run seed, name) */
+	uint64_t claim_gm;		/* where it worked: GGTT [claim_gm, + claim_pages * 4 KiB) */
+	unsigned claim_pages;
 	unsigned pages_kept;		/* test pages left allocated after an abort: PTEs may still name them */
 	uint64_t ns;
 };
 
 #define RUNNER_MAX_EXCLUDE 16
+#define RUNNER_MAX_EXTRA 4
+
+/* A GGTT range no check may claim. */
+struct runner_exclusion {
+	uint64_t start, end;		/* [start, end) */
+	const char *what;		/* "primary plane", "plane", "cursor", or the front-end's ("GOP framebuffer") */
+	int pipe;			/* 0 = A ...; -1 when no pipe's */
+};
 
 struct runner_opts {
 	uint64_t seed;
 	const struct check_faults *faults;	/* tests only */
-	/* GGTT ranges no check may claim (scanout surfaces on real hardware) */
-	uint64_t exclude[RUNNER_MAX_EXCLUDE][2];	/* [start, end) */
-	unsigned n_exclude;
+	/* ranges the front-end knows and the registers do not say (the GOP framebuffer) */
+	struct runner_exclusion extra[RUNNER_MAX_EXTRA];
+	unsigned n_extra;
 	volatile int *cancel;			/* set from a signal handler: stop after the current check */
 	/* called before (result NULL) and after each check */
 	void (*progress)(void *ctx, size_t index, size_t total, const struct check *c, const struct check_result *r);
@@ -38,6 +49,15 @@ struct runner_opts {
  * what a full run with `--seed N` did for NAME.
  */
 uint64_t runner_check_seed(uint64_t run_seed, const char *name);
+
+/*
+ * Every range the runner keeps the checks off: the scanout surfaces of the
+ * enabled planes and cursors, read from the device's registers
+ * (hw_scanout_ranges, on every device: the model's planes are off unless a
+ * test or an MMIO seed enables one), then the front-end's extra ranges. The
+ * same list runner_run uses, for the front-ends to say what they keep off.
+ */
+size_t runner_exclusions(struct hw_device *dev, const struct runner_opts *o, struct runner_exclusion *out, size_t max);
 
 /* Does a name match a glob of `*` and `?`? */
 bool runner_glob(const char *pattern, const char *name);

@@ -120,7 +120,15 @@ static struct hw_device *device(struct fe *f)
 		snprintf(f->dev_error, sizeof(f->dev_error), "no usable device %s: %s", f->device, err.msg);
 		hw_close(f->dev);
 		f->dev = NULL;
+		return NULL;
 	}
+	/* the runner keeps every check off what the display scans out (an info line, as igt_info's) */
+	struct runner_opts o = { 0 };
+	struct runner_exclusion ex[RUNNER_MAX_EXCLUDE];
+	size_t nex = runner_exclusions(f->dev, &o, ex, RUNNER_MAX_EXCLUDE);
+	for (size_t i = 0; i < nex; i++)
+		printf("gttlab: keeping off GGTT 0x%llx-0x%llx: %s of pipe %c is enabled\n", (unsigned long long)ex[i].start,
+		       (unsigned long long)ex[i].end, ex[i].what, 'A' + ex[i].pipe);
 	return f->dev;
 }
 
