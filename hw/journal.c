@@ -345,14 +345,23 @@ static void settle_ptes(struct hw_device *dev, uint64_t first, size_t n, bool du
 	}
 }
 
-int hw_journal_ptes(struct hw_device *dev, uint64_t first, size_t n)
+/* The journal a BAR write must go through: NULL with *rc GTT_OK when there is none, NULL with an error when it cannot take the write. */
+static struct hw_journal *active(struct hw_device *dev, int *rc)
 {
 	struct hw_journal *j = dev->journal;
+
+	*rc = GTT_OK;
+	if (j && ((*rc = failed(j)) || (*rc = maps(dev))))
+		return NULL;
+	return j;
+}
+
+int hw_journal_ptes(struct hw_device *dev, uint64_t first, size_t n)
+{
 	int rc;
+	struct hw_journal *j = active(dev, &rc);
 
 	if (!j)
-		return GTT_OK;
-	if ((rc = failed(j)) || (rc = maps(dev)))
 		return rc;
 	rc = add_ptes(dev, first, n);
 	if (!rc && j->len)
@@ -364,12 +373,10 @@ int hw_journal_ptes(struct hw_device *dev, uint64_t first, size_t n)
 
 int hw_journal_mmio(struct hw_device *dev, uint32_t off, unsigned width)
 {
-	struct hw_journal *j = dev->journal;
 	int rc;
+	struct hw_journal *j = active(dev, &rc);
 
 	if (!j)
-		return GTT_OK;
-	if ((rc = failed(j)) || (rc = maps(dev)))
 		return rc;
 	if (in_gsm(dev, off))
 		return hw_journal_ptes(dev, (off - dev->info.gsm_offset) / dev->info.pte_size, 1);
@@ -424,13 +431,11 @@ static uint64_t pte_in_effect(struct hw_device *dev, uint64_t index)
 
 int hw_journal_aperture(struct hw_device *dev, uint64_t off, size_t len)
 {
-	struct hw_journal *j = dev->journal;
 	int rc;
+	struct hw_journal *j = len ? active(dev, &rc) : NULL;
 
-	if (!j || !len)
-		return GTT_OK;
-	if ((rc = failed(j)) || (rc = maps(dev)))
-		return rc;
+	if (!j)
+		return len ? rc : GTT_OK;
 	uint64_t p0 = off / HW_JOURNAL_CHUNK, p1 = (off + len - 1) / HW_JOURNAL_CHUNK;
 	for (uint64_t p = p0; p <= p1 && p < j->ap_pages; p++) {
 		if (bit(j->ap_orig, (size_t)p) && bit(j->ap_own, (size_t)p))
