@@ -612,7 +612,7 @@ static bool put_page(struct hw_device *dev, uint64_t off, const uint8_t *want)
 static void replay_state(struct hw_device *dev, const struct rec *r, struct hw_restore_faults *f)
 {
 	char name[64];
-	uint32_t got;
+	uint32_t got = 0;
 
 	switch (r->kind) {
 	case HW_JOURNAL_CFG: {
