@@ -119,6 +119,40 @@ static void x_write64(void *ctx, uint32_t off, uint64_t v)
 	x->io->Mem.Write(x->io, EfiPciIoWidthUint64, GTTMMADR_BAR, off, 1, &v);
 }
 
+/* A run of PTEs in one Mem.Write / Mem.Read with a count, packed as the GSM holds them. */
+static void x_pte_bulk(void *ctx, uint32_t off, const uint64_t *ptes, size_t n, unsigned pte_size)
+{
+	struct ex *x = ctx;
+	uint8_t buf[4096];
+	size_t per = sizeof(buf) / pte_size;
+
+	for (size_t i = 0; i < n; i += per) {
+		size_t k = n - i < per ? n - i : per;
+		for (size_t j = 0; j < k; j++)
+			gtt_memcpy(buf + j * pte_size, &ptes[i + j], pte_size);	/* little-endian */
+		x->io->Mem.Write(x->io, pte_size == 8 ? EfiPciIoWidthUint64 : EfiPciIoWidthUint32, GTTMMADR_BAR,
+				 off + i * pte_size, k, buf);
+	}
+}
+
+static void x_pte_read_bulk(void *ctx, uint32_t off, uint64_t *ptes, size_t n, unsigned pte_size)
+{
+	struct ex *x = ctx;
+	uint8_t buf[4096];
+	size_t per = sizeof(buf) / pte_size;
+
+	for (size_t i = 0; i < n; i += per) {
+		size_t k = n - i < per ? n - i : per;
+		gtt_memset(buf, 0xff, k * pte_size);
+		x->io->Mem.Read(x->io, pte_size == 8 ? EfiPciIoWidthUint64 : EfiPciIoWidthUint32, GTTMMADR_BAR,
+				off + i * pte_size, k, buf);
+		for (size_t j = 0; j < k; j++) {
+			ptes[i + j] = 0;
+			gtt_memcpy(&ptes[i + j], buf + j * pte_size, pte_size);
+		}
+	}
+}
+
 static int x_ap_read(void *ctx, uint64_t off, void *buf, size_t len)
 {
 	return efi_bar_read(((struct ex *)ctx)->io, GFXMEM_BAR, off, buf, len);
@@ -210,6 +244,8 @@ static const struct hw_backend_ops efi_ops = {
 	.mmio_write32 = x_write32,
 	.mmio_read64 = x_read64,
 	.mmio_write64 = x_write64,
+	.pte_write_bulk = x_pte_bulk,
+	.pte_read_bulk = x_pte_read_bulk,
 	.aperture_read = x_ap_read,
 	.aperture_write = x_ap_write,
 	.alloc_pages = x_alloc_pages,

@@ -36,17 +36,23 @@ static EFI_STATUS EFIAPI mem_read(EFI_PCI_IO_PROTOCOL *p, EFI_PCI_IO_PROTOCOL_WI
 		sim_aperture_read(me(p), off, buf, count * b);
 		return EFI_SUCCESS;
 	}
-	for (UINTN i = 0; i < count; i++, off += b, out += b) {
-		if (b == 8) {
-			uint64_t v = sim_mmio_read64(me(p), (uint32_t)off);
-			gtt_memcpy(out, &v, 8);
-		} else if (b == 4) {
-			uint32_t v = sim_mmio_read32(me(p), (uint32_t)off);
-			gtt_memcpy(out, &v, 4);
-		} else {
-			uint32_t v = sim_mmio_read32(me(p), (uint32_t)off & ~3u) >> (8 * (off & 3));
-			gtt_memcpy(out, &v, b);
+	if (b >= 4) {
+		/* a run of dwords or qwords: the model's run access (one copy inside the GSM) */
+		uint64_t tmp[256];
+		for (UINTN i = 0; i < count;) {
+			size_t k = count - i < 256 ? (size_t)(count - i) : 256;
+			sim_gsm_read_run(me(p), (uint32_t)off, tmp, k, b);
+			for (size_t j = 0; j < k; j++)
+				gtt_memcpy(out + j * b, &tmp[j], b);	/* little-endian */
+			i += k;
+			off += k * b;
+			out += k * b;
 		}
+		return EFI_SUCCESS;
+	}
+	for (UINTN i = 0; i < count; i++, off += b, out += b) {
+		uint32_t v = sim_mmio_read32(me(p), (uint32_t)off & ~3u) >> (8 * (off & 3));
+		gtt_memcpy(out, &v, b);
 	}
 	return EFI_SUCCESS;
 }
@@ -65,16 +71,17 @@ static EFI_STATUS EFIAPI mem_write(EFI_PCI_IO_PROTOCOL *p, EFI_PCI_IO_PROTOCOL_W
 	}
 	if (b < 4)
 		return EFI_UNSUPPORTED;	/* the GPU's registers are 32-bit */
-	for (UINTN i = 0; i < count; i++, off += b, in += b) {
-		if (b == 8) {
-			uint64_t v;
-			gtt_memcpy(&v, in, 8);
-			sim_mmio_write64(me(p), (uint32_t)off, v);
-		} else {
-			uint32_t v;
-			gtt_memcpy(&v, in, 4);
-			sim_mmio_write32(me(p), (uint32_t)off, v);
+	uint64_t tmp[256];
+	for (UINTN i = 0; i < count;) {
+		size_t k = count - i < 256 ? (size_t)(count - i) : 256;
+		for (size_t j = 0; j < k; j++) {
+			tmp[j] = 0;
+			gtt_memcpy(&tmp[j], in + j * b, b);	/* little-endian */
 		}
+		sim_gsm_write_run(me(p), (uint32_t)off, tmp, k, b);
+		i += k;
+		off += k * b;
+		in += k * b;
 	}
 	return EFI_SUCCESS;
 }

@@ -33,8 +33,9 @@ struct hw_backend_ops {
 	void (*mmio_write32)(void *ctx, uint32_t off, uint32_t val);
 	uint64_t (*mmio_read64)(void *ctx, uint32_t off);
 	void (*mmio_write64)(void *ctx, uint32_t off, uint64_t val);
-	/* Optional: write n consecutive PTEs at once; NULL means one MMIO write each. */
+	/* Optional: write or read n consecutive PTEs in one call; NULL means one MMIO access each. */
 	void (*pte_write_bulk)(void *ctx, uint32_t off, const uint64_t *ptes, size_t n, unsigned pte_size);
+	void (*pte_read_bulk)(void *ctx, uint32_t off, uint64_t *ptes, size_t n, unsigned pte_size);
 	/* BAR2 (GMADR) at a byte offset. */
 	int (*aperture_read)(void *ctx, uint64_t off, void *buf, size_t len);
 	int (*aperture_write)(void *ctx, uint64_t off, const void *buf, size_t len);

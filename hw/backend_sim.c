@@ -21,12 +21,12 @@ static void s_write64(void *ctx, uint32_t off, uint64_t v) { sim_mmio_write64(ct
 
 static void s_pte_bulk(void *ctx, uint32_t off, const uint64_t *ptes, size_t n, unsigned pte_size)
 {
-	for (size_t i = 0; i < n; i++, off += pte_size) {
-		if (pte_size == 8)
-			sim_mmio_write64(ctx, off, ptes[i]);
-		else
-			sim_mmio_write32(ctx, off, (uint32_t)ptes[i]);
-	}
+	sim_gsm_write_run(ctx, off, ptes, n, pte_size);
+}
+
+static void s_pte_read_bulk(void *ctx, uint32_t off, uint64_t *ptes, size_t n, unsigned pte_size)
+{
+	sim_gsm_read_run(ctx, off, ptes, n, pte_size);
 }
 
 static int s_ap_read(void *ctx, uint64_t off, void *buf, size_t len)
@@ -91,6 +91,7 @@ static const struct hw_backend_ops sim_ops = {
 	.mmio_read64 = s_read64,
 	.mmio_write64 = s_write64,
 	.pte_write_bulk = s_pte_bulk,
+	.pte_read_bulk = s_pte_read_bulk,
 	.aperture_read = s_ap_read,
 	.aperture_write = s_ap_write,
 	.alloc_pages = s_alloc_pages,

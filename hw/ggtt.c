@@ -67,9 +67,17 @@ int hw_ggtt_read_range(struct hw_device *dev, uint64_t first, size_t n, uint64_t
 {
 	int rc = check_range(dev, first, n, err);
 
-	for (size_t i = 0; !rc && i < n; i++)
+	if (rc)
+		return rc;
+	if (dev->ops->pte_read_bulk) {
+		dev->ops->pte_read_bulk(dev->ctx, hw_ggtt_pte_offset(dev, first), ptes, n, dev->info.pte_size);
+		dev->counters.pte_reads += n;
+		dev->counters.mmio_reads += n;
+		return GTT_OK;
+	}
+	for (size_t i = 0; i < n; i++)
 		ptes[i] = read_one(dev, first + i);
-	return rc;
+	return GTT_OK;
 }
 
 int hw_ggtt_write_range(struct hw_device *dev, uint64_t first, size_t n, const uint64_t *ptes,
@@ -107,6 +115,35 @@ int hw_ggtt_write_range(struct hw_device *dev, uint64_t first, size_t n, const u
 		if ((rc = write_one(dev, first + i, ptes[i])))
 			return gtt_err_set(err, rc, "PTE %llu not written: %s", (unsigned long long)(first + i),
 					   hw_write_refused(dev));
+	return GTT_OK;
+}
+
+int hw_ggtt_write_range_unlogged(struct hw_device *dev, uint64_t first, size_t n, const uint64_t *ptes,
+				 struct gtt_err *err)
+{
+	int rc = check_range(dev, first, n, err);
+
+	for (size_t i = 0; !rc && i < n; i++)
+		rc = check_width(dev, ptes[i], err);
+	if (rc)
+		return rc;
+	if ((rc = hw_journal_ptes(dev, first, n)))
+		return gtt_err_set(err, rc, "PTEs %llu+%zu not written: %s", (unsigned long long)first, n,
+				   hw_write_refused(dev));
+	dev->ptes_unflushed = true;
+	dev->counters.pte_writes += n;
+	dev->counters.mmio_writes += n;
+	if (dev->ops->pte_write_bulk) {
+		dev->ops->pte_write_bulk(dev->ctx, hw_ggtt_pte_offset(dev, first), ptes, n, dev->info.pte_size);
+		return GTT_OK;
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint32_t off = hw_ggtt_pte_offset(dev, first + i);
+		if (dev->info.pte_size == 8)
+			dev->ops->mmio_write64(dev->ctx, off, ptes[i]);
+		else
+			dev->ops->mmio_write32(dev->ctx, off, (uint32_t)ptes[i]);
+	}
 	return GTT_OK;
 }
 

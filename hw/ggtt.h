@@ -16,6 +16,15 @@ int hw_ggtt_write_range(struct hw_device *dev, uint64_t first, size_t n, const u
 			struct gtt_err *err);
 
 /*
+ * Write a run of PTEs without the undo log, for a caller that keeps the
+ * original contents itself and restores from them (the Dom0 runtime, whose
+ * switches would otherwise log and throw away every write). The crash
+ * journal still sees the first write to each chunk.
+ */
+int hw_ggtt_write_range_unlogged(struct hw_device *dev, uint64_t first, size_t n, const uint64_t *ptes,
+				 struct gtt_err *err);
+
+/*
  * Make the translation hardware see the PTEs written so far: write
  * GFX_FLSH_CNTL_GEN6 = GFX_FLSH_CNTL_EN, then read it back so the write has
  * landed (i915 gen6_ggtt_invalidate). A command, not state: the undo log only

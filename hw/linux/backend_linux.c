@@ -334,6 +334,21 @@ static void lx_pte_bulk(void *ctx, uint32_t off, const uint64_t *ptes, size_t n,
 	}
 }
 
+static void lx_pte_read_bulk(void *ctx, uint32_t off, uint64_t *ptes, size_t n, unsigned pte_size)
+{
+	struct lx *l = ctx;
+	bool ok = (pte_size == 4 || pte_size == 8) && mmio_ok(l, off, pte_size) && n <= (l->bar0_len - off) / pte_size;
+
+	for (size_t i = 0; i < n; i++, off += pte_size) {
+		if (!ok)
+			ptes[i] = pte_size == 8 ? ~0ull : 0xffffffffu;
+		else if (pte_size == 8)
+			ptes[i] = *(volatile uint64_t *)(l->bar0 + off);
+		else
+			ptes[i] = *(volatile uint32_t *)(l->bar0 + off);
+	}
+}
+
 static int lx_ap_read(void *ctx, uint64_t off, void *buf, size_t len)
 {
 	struct lx *l = ctx;
@@ -476,6 +491,7 @@ static const struct hw_backend_ops linux_ops = {
 	.mmio_read64 = lx_read64,
 	.mmio_write64 = lx_write64,
 	.pte_write_bulk = lx_pte_bulk,
+	.pte_read_bulk = lx_pte_read_bulk,
 	.aperture_read = lx_ap_read,
 	.aperture_write = lx_ap_write,
 	.bar_info = lx_bar_info,

@@ -56,6 +56,13 @@ uint32_t sim_mmio_read32(struct sim_device *sim, uint32_t off);
 void sim_mmio_write32(struct sim_device *sim, uint32_t off, uint32_t val);
 uint64_t sim_mmio_read64(struct sim_device *sim, uint32_t off);
 void sim_mmio_write64(struct sim_device *sim, uint32_t off, uint64_t val);
+/*
+ * n consecutive accesses of `size` bytes (4 or 8) from BAR0 offset off:
+ * the same as n sim_mmio_read32/64 or sim_mmio_write32/64 calls, counted and
+ * traced as those; one copy when no fault or trace is armed.
+ */
+void sim_gsm_read_run(struct sim_device *sim, uint32_t off, uint64_t *ptes, size_t n, unsigned size);
+void sim_gsm_write_run(struct sim_device *sim, uint32_t off, const uint64_t *ptes, size_t n, unsigned size);
 
 /* BAR2 (GMADR): CPU accesses through the aperture, translated by the GGTT TLB and fences. */
 void sim_aperture_read(struct sim_device *sim, uint64_t off, void *buf, size_t len);

@@ -150,6 +150,63 @@ void sim_mmio_write64(struct sim_device *sim, uint32_t off, uint64_t val)
 	sim_mmio_write32(sim, off + 4, (uint32_t)(val >> 32));
 }
 
+/*
+ * A run of n PTEs of `size` bytes (4 or 8) at BAR0 offset off: exactly n
+ * reads or writes of that size, counted and traced as those. When no fault
+ * and no trace is armed and the run lies inside the GSM with decoding on, it
+ * is one copy (and, for writes, the run marked dirty for the next flush).
+ */
+static bool run_fast(const struct sim_device *sim, uint32_t off, size_t n, unsigned size, uint64_t *g)
+{
+	return !sim->trace_cap && !sim->n_faults && !sim->gone && sim_mem_decode_enabled(sim) && n &&
+	       in_gsm(sim, off, g) && n <= (sim->gsm_size - *g) / size && *g % size == 0;
+}
+
+void sim_gsm_read_run(struct sim_device *sim, uint32_t off, uint64_t *ptes, size_t n, unsigned size)
+{
+	uint64_t g;
+
+	if (run_fast(sim, off, n, size, &g)) {
+		for (size_t i = 0; i < n; i++) {
+			const uint8_t *p = sim->gsm + g + i * size;
+			uint64_t v = 0;
+			for (unsigned b = size; b-- > 0;)
+				v = v << 8 | p[b];
+			ptes[i] = v;
+		}
+		sim->counts[SIM_MMIO_READ] += n * (size / 4);
+		sim->seq += n * (size / 4);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		ptes[i] = size == 8 ? sim_mmio_read64(sim, off + (uint32_t)(i * 8)) : sim_mmio_read32(sim, off + (uint32_t)(i * 4));
+}
+
+void sim_gsm_write_run(struct sim_device *sim, uint32_t off, const uint64_t *ptes, size_t n, unsigned size)
+{
+	uint64_t g;
+
+	if (run_fast(sim, off, n, size, &g)) {
+		unsigned sz = sim->pte_fmt->entry_bytes;
+		for (size_t i = 0; i < n; i++) {
+			uint8_t *p = sim->gsm + g + i * size;
+			for (unsigned b = 0; b < size; b++)
+				p[b] = (uint8_t)(ptes[i] >> (8 * b));
+		}
+		for (uint64_t idx = g / sz; idx <= (g + n * size - 1) / sz; idx++)
+			mark_dirty(sim, idx);
+		sim->counts[SIM_MMIO_WRITE] += n * (size / 4);
+		sim->seq += n * (size / 4);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (size == 8)
+			sim_mmio_write64(sim, off + (uint32_t)(i * 8), ptes[i]);
+		else
+			sim_mmio_write32(sim, off + (uint32_t)(i * 4), (uint32_t)ptes[i]);
+	}
+}
+
 int sim_fault_drop_writes(struct sim_device *sim, uint32_t off, int count)
 {
 	struct sim_fault *f = sim_fault_find(sim, off);
