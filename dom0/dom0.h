@@ -22,7 +22,7 @@
 
 #define VGT_PVINFO_WORDS	(VGT_PVINFO_SIZE / 4)
 
-#define DOM0_MAX_VGPUS		32
+#define DOM0_MAX_VGPUS		65534	/* ids in the owner table's 16 bits (0xffff is the runtime's own); graphics memory runs out long before */
 #define DOM0_MAX_GUEST_FENCES	16	/* GVT traps fences 0..15 */
 #define DOM0_QUANTUM_MS		16
 
@@ -46,7 +46,7 @@ struct dom0_config {
 	uint64_t reserved_size;		/* reserved top of the aperture; default 8 MiB, scaled */
 	unsigned host_fences;		/* physical fences kept for the host; default 4 */
 	bool slot_aware;		/* scheduler prefers a next vGPU from another slot */
-	bool occupancy_selector;	/* resize with the occupancy-count selector, not Algorithm 1's loops */
+	bool algorithm1_selector;	/* resize with Algorithm 1's published loops, not the occupancy selector (the default) */
 	struct dom0_faults faults;
 };
 

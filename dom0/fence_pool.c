@@ -73,7 +73,7 @@ int dom0_pool_update_pte(struct dom0_runtime *rt, struct vgpu *v, uint64_t index
 	if (!pf)
 		return GTT_OK;
 	uint64_t at = GM_PAGE(pf->pool_gm) + (index - GM_PAGE(pf->guest_gm));
-	int rc = dom0_phys_write(rt, at, 1, &pte, v->id, err);
+	int rc = dom0_phys_write(rt, at, 1, &pte, v->id, NULL, err);
 	if (!rc)
 		dom0_invalidate(rt);
 	return rc;
@@ -165,7 +165,7 @@ int dom0_guest_fence_write(struct dom0_runtime *rt, int id, unsigned fence, uint
 	mark(rt, nf.pool_gm, n, 1);
 	rt->fence_used[phys] = true;
 	uint64_t off = GM_PAGE(f.start - v->low_base);
-	if ((rc = dom0_phys_write(rt, GM_PAGE(nf.pool_gm), (size_t)n, v->shadow_low + off, id, err)))
+	if ((rc = dom0_phys_write(rt, GM_PAGE(nf.pool_gm), (size_t)n, v->shadow_low + off, id, NULL, err)))
 		return rc;
 	dom0_invalidate(rt);
 	if ((rc = hw_fence_write(rt->dev, phys, pval, err))) {

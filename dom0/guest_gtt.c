@@ -87,7 +87,7 @@ int dom0_guest_pte_write(struct dom0_runtime *rt, int id, uint64_t index, uint64
 	if (!rc)
 		v->c.gtt_modifications++;
 	if (rt->owner[index] == id) {
-		int wrc = dom0_phys_write(rt, index, 1, &host, id, err);
+		int wrc = dom0_phys_write(rt, index, 1, &host, id, NULL, err);
 		if (wrc)
 			return wrc;
 		dom0_invalidate(rt);
@@ -120,7 +120,7 @@ int dom0_shadow_pte(const struct dom0_runtime *rt, int id, uint64_t index, uint6
 
 	if (!dom0_vgpu_exists(rt, id))
 		return gtt_err_set(err, GTT_EINVAL, "vGPU %d does not exist", id);
-	const struct vgpu *v = &rt->v[id];
+	const struct vgpu *v = rt->v[id];
 	if (!locate(rt, v, index, &w))
 		return gtt_err_set(err, GTT_ERANGE, "vGPU %d has no shadow entry at index %llu", id, (unsigned long long)index);
 	*pte = w.low ? v->shadow_low[w.off] : v->shadow_high[w.off];

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The runtime's life: the layout of graphics memory, the snapshot of the
- * physical GTT and fences it manages, physical writes with ownership, and the
- * byte-identical restore at the end.
+ * ranges of the physical GTT and the fences it manages (read once, at init),
+ * the mirror of what it wrote there, physical writes with ownership that
+ * write only the entries whose value differs, and the byte-identical
+ * restore at the end, read back in one pass.
  */
 #include "dom0/runtime_internal.h"
 #include "hw/fence.h"
@@ -78,6 +80,19 @@ static int make_layout(struct dom0_runtime *rt, struct gtt_err *err)
 	return GTT_OK;
 }
 
+static void free_rt(struct dom0_runtime *rt)
+{
+	const struct gtt_env *env = rt->env;
+
+	env->free(env, rt->orig);
+	env->free(env, rt->cur);
+	env->free(env, rt->owner);
+	env->free(env, rt->pool_map);
+	env->free(env, rt->slot_occ);
+	env->free(env, rt->v);
+	env->free(env, rt);
+}
+
 int dom0_init(struct hw_device *dev, const struct dom0_config *cfg, struct dom0_runtime **out,
 	      struct gtt_err *err)
 {
@@ -95,17 +110,26 @@ int dom0_init(struct hw_device *dev, const struct dom0_config *cfg, struct dom0_
 		goto fail;
 	uint64_t n = dev->info.n_ptes;
 	rt->orig = gtt_calloc(env, n, sizeof(*rt->orig));
+	rt->cur = gtt_calloc(env, n, sizeof(*rt->cur));
 	rt->owner = gtt_calloc(env, n, sizeof(*rt->owner));
 	rt->pool_pages = rt->lay.pool_size / 4096;
 	rt->pool_map = env->alloc(env, rt->pool_pages + 1);
 	rt->slot_occ = gtt_calloc(env, rt->lay.num_slots, sizeof(*rt->slot_occ));
-	if (!rt->orig || !rt->owner || !rt->pool_map || !rt->slot_occ) {
+	if (!rt->orig || !rt->cur || !rt->owner || !rt->pool_map || !rt->slot_occ) {
 		rc = gtt_err_set(err, GTT_ENOMEM, "out of memory for the runtime's tables (%llu PTEs)", (unsigned long long)n);
 		goto fail;
 	}
-	/* what the runtime must give back: every PTE and fence as found */
-	if ((rc = hw_ggtt_read_range(dev, 0, n, rt->orig, err)))
-		goto fail;
+	/* what the runtime must give back: the PTEs of the ranges it manages, read once, and every fence */
+	rt->managed[0][0] = GM_PAGE(rt->lay.guest_low_base);
+	rt->managed[0][1] = GM_PAGE(rt->lay.reserved_base);
+	rt->managed[1][0] = GM_PAGE(rt->lay.slots_base);
+	rt->managed[1][1] = n;
+	for (int r = 0; r < 2; r++) {
+		uint64_t a = rt->managed[r][0], b = rt->managed[r][1];
+		if ((rc = hw_ggtt_read_range(dev, a, (size_t)(b - a), rt->orig + a, err)))
+			goto fail;
+		gtt_memcpy(rt->cur + a, rt->orig + a, (size_t)(b - a) * sizeof(*rt->cur));
+	}
 	for (unsigned i = 0; i < dev->info.num_fences; i++)
 		if ((rc = hw_fence_read(dev, i, &rt->orig_fence[i], err)))
 			goto fail;
@@ -115,25 +139,27 @@ int dom0_init(struct hw_device *dev, const struct dom0_config *cfg, struct dom0_
 	*out = rt;
 	return GTT_OK;
 fail:
-	env->free(env, rt->orig);
-	env->free(env, rt->owner);
-	env->free(env, rt->pool_map);
-	env->free(env, rt->slot_occ);
-	env->free(env, rt);
+	free_rt(rt);
 	return rc;
 }
 
-/* Every PTE and fence against the snapshot, after the restore. */
+/* One pass over the managed ranges: every PTE read back against the snapshot, then every fence. */
 static int verify(struct dom0_runtime *rt, struct gtt_err *err)
 {
 	struct hw_device *dev = rt->dev;
 	struct hw_restore_faults f = { 0 };
-	uint64_t v;
+	uint64_t buf[512], v;
 
-	for (uint64_t i = 0; i < dev->info.n_ptes; i++)
-		if (!hw_ggtt_read_pte(dev, i, &v, NULL) && v != rt->orig[i])
-			hw_restore_fault(&f, "PTE %llu reads 0x%llx, not 0x%llx", (unsigned long long)i, (unsigned long long)v,
-					 (unsigned long long)rt->orig[i]);
+	for (int r = 0; r < 2; r++)
+		for (uint64_t i = rt->managed[r][0]; i < rt->managed[r][1]; i += 512) {
+			size_t k = rt->managed[r][1] - i < 512 ? (size_t)(rt->managed[r][1] - i) : 512;
+			if (hw_ggtt_read_range(dev, i, k, buf, NULL))
+				break;
+			for (size_t j = 0; j < k; j++)
+				if (buf[j] != rt->orig[i + j])
+					hw_restore_fault(&f, "PTE %llu reads 0x%llx, not 0x%llx", (unsigned long long)(i + j),
+							 (unsigned long long)buf[j], (unsigned long long)rt->orig[i + j]);
+		}
 	for (unsigned i = 0; i < dev->info.num_fences; i++)
 		if (!hw_fence_read(dev, i, &v, NULL) && v != rt->orig_fence[i])
 			hw_restore_fault(&f, "fence %u reads 0x%llx, not 0x%llx", i, (unsigned long long)v,
@@ -143,26 +169,23 @@ static int verify(struct dom0_runtime *rt, struct gtt_err *err)
 
 int dom0_fini(struct dom0_runtime *rt, struct gtt_err *err)
 {
-	const struct gtt_env *env;
 	int rc;
 
 	if (!rt)
 		return GTT_OK;
-	for (int id = 1; id <= DOM0_MAX_VGPUS; id++)
-		if (rt->v[id].used)
+	for (int id = 1; id <= rt->n_ids; id++)
+		if (rt->v[id])
 			dom0_vgpu_destroy(rt, id, NULL);
-	/* anything still owned (there should be nothing) goes back too */
-	for (int id = 1; id <= DOM0_MAX_VGPUS; id++)
-		dom0_phys_release(rt, 0, rt->dev->info.n_ptes, id);
+	/* anything the mirror says is not as found (there should be nothing) goes back too */
+	for (int r = 0; r < 2; r++) {
+		uint64_t a = rt->managed[r][0], b = rt->managed[r][1];
+		gtt_memset(rt->owner + a, 0xff, (size_t)(b - a) * sizeof(*rt->owner));
+		dom0_phys_release(rt, a, b - a, 0xffff);
+	}
 	dom0_invalidate(rt);
 	dom0_undo_settle(rt);
 	rc = verify(rt, err);
-	env = rt->env;
-	env->free(env, rt->orig);
-	env->free(env, rt->owner);
-	env->free(env, rt->pool_map);
-	env->free(env, rt->slot_occ);
-	env->free(env, rt);
+	free_rt(rt);
 	return rc;
 }
 
@@ -179,16 +202,16 @@ int dom0_physical_owner(const struct dom0_runtime *rt, uint64_t index)
 
 struct vgpu *dom0_vgpu_get(struct dom0_runtime *rt, int id, struct gtt_err *err)
 {
-	if (id < 1 || id > DOM0_MAX_VGPUS || !rt->v[id].used) {
+	if (!dom0_vgpu_exists(rt, id)) {
 		gtt_err_set(err, GTT_EINVAL, "vGPU %d does not exist", id);
 		return NULL;
 	}
-	return &rt->v[id];
+	return rt->v[id];
 }
 
 bool dom0_vgpu_exists(const struct dom0_runtime *rt, int id)
 {
-	return id >= 1 && id <= DOM0_MAX_VGPUS && rt->v[id].used;
+	return id >= 1 && id <= rt->n_ids && rt->v[id];
 }
 
 uint64_t dom0_high_base(const struct dom0_runtime *rt, const struct vgpu *v)
@@ -202,15 +225,30 @@ uint64_t dom0_high_size(const struct dom0_runtime *rt, const struct vgpu *v)
 }
 
 int dom0_phys_write(struct dom0_runtime *rt, uint64_t first, size_t n, const uint64_t *ptes, int owner,
-		    struct gtt_err *err)
+		    uint64_t *written, struct gtt_err *err)
 {
-	int rc = hw_ggtt_write_range(rt->dev, first, n, ptes, err);
+	size_t i = 0;
+	int rc = GTT_OK;
 
-	if (rc)
-		return rc;
-	for (size_t i = 0; i < n; i++)
-		rt->owner[first + i] = (uint16_t)owner;
-	return GTT_OK;
+	while (i < n) {
+		if (rt->cur[first + i] == ptes[i]) {
+			i++;
+			continue;
+		}
+		size_t run = i;
+		while (run < n && rt->cur[first + run] != ptes[run])
+			run++;
+		if ((rc = hw_ggtt_write_range_unlogged(rt->dev, first + i, run - i, ptes + i, err)))
+			break;
+		gtt_memcpy(rt->cur + first + i, ptes + i, (run - i) * sizeof(*ptes));
+		if (written)
+			*written += run - i;
+		i = run;
+	}
+	/* what was written (all of it, or up to a failure) is the owner's */
+	for (size_t k = 0; k < (rc ? i : n); k++)
+		rt->owner[first + k] = (uint16_t)owner;
+	return rc;
 }
 
 uint64_t dom0_phys_release(struct dom0_runtime *rt, uint64_t first, uint64_t n, int owner)
@@ -227,9 +265,7 @@ uint64_t dom0_phys_release(struct dom0_runtime *rt, uint64_t first, uint64_t n, 
 		uint64_t run = i;
 		while (run < first + n && rt->owner[run] == owner)
 			run++;
-		hw_ggtt_write_range(rt->dev, i, (size_t)(run - i), rt->orig + i, NULL);
-		for (uint64_t k = i; k < run; k++)
-			rt->owner[k] = 0;
+		dom0_phys_write(rt, i, (size_t)(run - i), rt->orig + i, 0, NULL, NULL);
 		done += run - i;
 		i = run;
 	}

@@ -15,7 +15,6 @@ struct pool_fence {
 };
 
 struct vgpu {
-	bool used;
 	int id;
 	uint64_t low_base, low_size;
 	unsigned first_slot, slots;
@@ -39,14 +38,18 @@ struct dom0_runtime {
 	struct dom0_config cfg;
 	struct dom0_layout lay;
 	size_t undo_mark;		/* hw's undo log as found; the runtime restores from `orig` */
-	uint64_t *orig;			/* every physical PTE as found */
+	/* the ranges it manages: guest low area and pool, and the slots (PTE indexes [first, end)) */
+	uint64_t managed[2][2];
+	uint64_t *orig;			/* every managed physical PTE as found (read once, at init) */
+	uint64_t *cur;			/* what the physical GTT holds there: written by the runtime only, never read back to decide */
 	uint64_t orig_fence[I915_MAX_NUM_FENCES];
 	uint16_t *owner;		/* per PTE: the vGPU whose entry the physical GTT holds, 0 none */
 	bool fence_used[I915_MAX_NUM_FENCES];
 	uint8_t *pool_map;		/* one byte per pool page: 1 = in use */
 	uint64_t pool_pages;
 	unsigned *slot_occ;
-	struct vgpu v[DOM0_MAX_VGPUS + 1];	/* indexed by id; 0 unused */
+	struct vgpu **v;		/* indexed by id, 1..n_ids (NULL: free id, reused first); vGPUs do not move */
+	int n_ids, cap_ids;
 	int render_owner;
 	struct dom0_counters c;
 	uint64_t sim_ms;
@@ -57,10 +60,14 @@ struct dom0_runtime {
 struct vgpu *dom0_vgpu_get(struct dom0_runtime *rt, int id, struct gtt_err *err);
 uint64_t dom0_high_base(const struct dom0_runtime *rt, const struct vgpu *v);
 uint64_t dom0_high_size(const struct dom0_runtime *rt, const struct vgpu *v);
-/* Write physical PTEs [first, first + n) and record them as owned by `owner`. */
+/*
+ * Make physical PTEs [first, first + n) hold `ptes`, owned by `owner`: only the
+ * entries whose value differs from what the GTT holds (the mirror `cur`) are
+ * written, in runs, without the undo log. *written (if given) grows by how many.
+ */
 int dom0_phys_write(struct dom0_runtime *rt, uint64_t first, size_t n, const uint64_t *ptes, int owner,
-		    struct gtt_err *err);
-/* Put physical PTEs back to their boot values where `owner` holds them; returns how many. */
+		    uint64_t *written, struct gtt_err *err);
+/* Put physical PTEs back to their boot values where `owner` holds them (writing only those that differ); returns how many it held. */
 uint64_t dom0_phys_release(struct dom0_runtime *rt, uint64_t first, uint64_t n, int owner);
 void dom0_invalidate(struct dom0_runtime *rt);
 /* Copy the vGPU's shadow into the physical GTT where it does not hold its entries yet, then invalidate. */

@@ -22,16 +22,16 @@ int dom0_sched_next(const struct dom0_runtime *rt)
 {
 	int cur = rt->render_owner, rr = 0;
 
-	for (int k = 1; k <= DOM0_MAX_VGPUS; k++) {
-		int id = (cur + k - 1) % DOM0_MAX_VGPUS + 1;
-		const struct vgpu *v = &rt->v[id];
-		if (!v->used || !v->busy)
+	for (int k = 1; k <= rt->n_ids; k++) {
+		int id = (cur + k - 1) % rt->n_ids + 1;
+		const struct vgpu *v = rt->v[id];
+		if (!v || !v->busy)
 			continue;
 		if (!rr)
 			rr = id;
-		if (!rt->cfg.slot_aware || !cur || !rt->v[cur].used)
+		if (!rt->cfg.slot_aware || !cur || !dom0_vgpu_exists(rt, cur))
 			break;
-		if (v->first_slot != rt->v[cur].first_slot || !v->slots)
+		if (v->first_slot != rt->v[cur]->first_slot || !v->slots)
 			return id;
 	}
 	return rr;
@@ -52,7 +52,7 @@ int dom0_run_quanta(struct dom0_runtime *rt, unsigned n,
 				on_switch(ctx, &s);
 		}
 		if (next)
-			rt->v[next].c.quanta++;
+			rt->v[next]->c.quanta++;
 		rt->sim_ms += DOM0_QUANTUM_MS;
 	}
 	return GTT_OK;

@@ -30,13 +30,13 @@ static unsigned snapshot(const struct dom0_runtime *rt, int id, unsigned *P, uns
 {
 	unsigned n = 0, K = 0;
 
-	for (int i = 1; i <= DOM0_MAX_VGPUS; i++) {
-		if (!rt->v[i].used)
+	for (int i = 1; i <= rt->n_ids; i++) {
+		if (!rt->v[i])
 			continue;
 		if (i == id)
 			K = n;
-		P[n] = rt->v[i].first_slot;
-		S[n] = rt->v[i].slots;
+		P[n] = rt->v[i]->first_slot;
+		S[n] = rt->v[i]->slots;
 		n++;
 	}
 	*l = (struct slot_layout){ rt->lay.num_slots, n, P, S };
@@ -67,17 +67,20 @@ static int retable(struct dom0_runtime *rt, struct vgpu *v, unsigned first, unsi
 
 static int select(struct dom0_runtime *rt, int id, unsigned q, bool grow, unsigned *L, unsigned *R, struct gtt_err *err)
 {
-	unsigned P[DOM0_MAX_VGPUS], S[DOM0_MAX_VGPUS];
-	struct slot_layout l;
-	unsigned K = snapshot(rt, id, P, S, &l);
-
 	if (!q)
 		return gtt_err_set(err, GTT_EINVAL, "resizing vGPU %d by 0 slots: the count must be at least 1", id);
+	/* the layout as the selectors see it: one entry per vGPU, as many as there are */
+	unsigned *P = gtt_calloc(rt->env, (size_t)rt->n_ids + 1, 2 * sizeof(unsigned));
+	if (!P)
+		return gtt_err_set(err, GTT_ENOMEM, "out of memory for the slot layout of %d vGPUs", rt->n_ids);
+	unsigned *S = P + rt->n_ids + 1;
+	struct slot_layout l;
+	unsigned K = snapshot(rt, id, P, S, &l);
 	int rc;
-	if (rt->cfg.occupancy_selector)
-		rc = grow ? occupancy_expand(&l, K, q, L, R, err) : occupancy_reduce(&l, K, q, L, R, err);
-	else
+	if (rt->cfg.algorithm1_selector)
 		rc = grow ? gballoon_expand(&l, K, q, L, R, err) : gballoon_reduce(&l, K, q, L, R, err);
+	else
+		rc = grow ? occupancy_expand(&l, K, q, L, R, err) : occupancy_reduce(&l, K, q, L, R, err);
 	if (!rc && rt->cfg.faults.swap_resize_sides) {
 		unsigned t = *L;
 		/* only where the swapped choice stays inside high memory */
@@ -86,6 +89,7 @@ static int select(struct dom0_runtime *rt, int id, unsigned q, bool grow, unsign
 			*R = t;
 		}
 	}
+	rt->env->free(rt->env, P);
 	return rc;
 }
 

@@ -3,38 +3,44 @@
  * The context switch: copy the incoming vGPU's private shadow GTT into the
  * physical GTT on demand, for its own ranges only, skipping every entry the
  * physical GTT already holds for it (slot sharing, applied to low and high
- * ranges alike), then one GGTT invalidate.
+ * ranges alike) and writing, of the rest, exactly the entries whose physical
+ * value differs (the runtime's mirror decides; the device is never read),
+ * then one GGTT invalidate.
  */
 #include "dom0/runtime_internal.h"
 
-/* Copy the entries of [first, first + n) that `id` does not hold yet, in runs. */
+/*
+ * Make the entries of [first, first + n) that `id` does not hold yet hold its
+ * shadow, in runs; of those, only the ones whose physical value differs are
+ * written (dom0_phys_write compares with the mirror, never reads the device).
+ */
 static int copy_range(struct dom0_runtime *rt, int id, uint64_t first, uint64_t n, const uint64_t *shadow,
 		      struct dom0_switch_stats *s, struct gtt_err *err)
 {
-	for (uint64_t i = 0; i < n;) {
+	uint64_t written = 0;
+	int rc = GTT_OK;
+
+	for (uint64_t i = 0; i < n && !rc;) {
 		if (rt->owner[first + i] == id) {
-			s->ptes_skipped++;
 			i++;
 			continue;
 		}
 		uint64_t run = i;
 		while (run < n && rt->owner[first + run] != id)
 			run++;
-		int rc;
-		if (rt->cfg.faults.swap_copy_pair && run - i >= 2 && !s->ptes_written) {
+		if (rt->cfg.faults.swap_copy_pair && run - i >= 2 && !s->ptes_written && !written) {
 			uint64_t pair[2] = { shadow[i + 1], shadow[i] };
-			rc = dom0_phys_write(rt, first + i, 2, pair, id, err);
+			rc = dom0_phys_write(rt, first + i, 2, pair, id, &written, err);
 			if (!rc && run - i > 2)
-				rc = dom0_phys_write(rt, first + i + 2, (size_t)(run - i - 2), shadow + i + 2, id, err);
+				rc = dom0_phys_write(rt, first + i + 2, (size_t)(run - i - 2), shadow + i + 2, id, &written, err);
 		} else {
-			rc = dom0_phys_write(rt, first + i, (size_t)(run - i), shadow + i, id, err);
+			rc = dom0_phys_write(rt, first + i, (size_t)(run - i), shadow + i, id, &written, err);
 		}
-		if (rc)
-			return rc;
-		s->ptes_written += run - i;
 		i = run;
 	}
-	return GTT_OK;
+	s->ptes_written += written;
+	s->ptes_skipped += n - written;
+	return rc;
 }
 
 int dom0_copy_in(struct dom0_runtime *rt, struct vgpu *v, struct dom0_switch_stats *s, struct gtt_err *err)

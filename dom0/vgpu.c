@@ -22,6 +22,27 @@ static void free_tables(struct dom0_runtime *rt, struct vgpu *v)
 	v->mem = NULL;
 }
 
+/* One more id: the table doubles when it is full (ids are indexes; vGPUs do not move). */
+static int grow_ids(struct dom0_runtime *rt, struct gtt_err *err)
+{
+	int cap = rt->n_ids ? rt->n_ids * 2 : 16;
+
+	if (cap > DOM0_MAX_VGPUS)
+		cap = DOM0_MAX_VGPUS;
+	if (rt->n_ids + 1 > rt->cap_ids) {
+		struct vgpu **nv = gtt_calloc(rt->env, (size_t)cap + 1, sizeof(*nv));
+		if (!nv)
+			return gtt_err_set(err, GTT_ENOMEM, "out of memory for the vGPU table (%d vGPUs)", cap);
+		if (rt->v)
+			gtt_memcpy(nv, rt->v, ((size_t)rt->n_ids + 1) * sizeof(*nv));
+		rt->env->free(rt->env, rt->v);
+		rt->v = nv;
+		rt->cap_ids = cap;
+	}
+	rt->n_ids++;
+	return GTT_OK;
+}
+
 int dom0_alloc_high(struct dom0_runtime *rt, unsigned slots, uint64_t scratch_pte, uint64_t **guest, uint64_t **shadow)
 {
 	uint64_t n = (uint64_t)slots * rt->lay.slot_size / 4096;
@@ -56,13 +77,11 @@ int dom0_vgpu_create(struct dom0_runtime *rt, const struct dom0_vgpu_params *p, 
 				   l->guest_fences);
 	if (mem_pages > (1u << 20))
 		return gtt_err_set(err, GTT_EINVAL, "guest memory of %u pages: at most %u", mem_pages, 1u << 20);
-	for (int i = 1; i <= DOM0_MAX_VGPUS; i++)
-		if (!rt->v[i].used) {
+	for (int i = 1; i <= rt->n_ids && !slot_id; i++)
+		if (!rt->v[i])
 			slot_id = i;
-			break;
-		}
-	if (!slot_id)
-		return gtt_err_set(err, GTT_EBUSY, "already %d vGPUs: no more fit", DOM0_MAX_VGPUS);
+	if (!slot_id && rt->n_ids == DOM0_MAX_VGPUS)
+		return gtt_err_set(err, GTT_EBUSY, "already %d vGPUs: no more fit the owner table", DOM0_MAX_VGPUS);
 	int first = slots_place(rt->slot_occ, l->num_slots, p->high_slots);
 	if (p->place) {
 		if (p->at_slot >= l->num_slots || p->high_slots > l->num_slots - p->at_slot)
@@ -73,7 +92,13 @@ int dom0_vgpu_create(struct dom0_runtime *rt, const struct dom0_vgpu_params *p, 
 	if (first < 0)
 		return gtt_err_set(err, GTT_EINVAL, "high size %u slots does not fit %u slots", p->high_slots, l->num_slots);
 
-	struct vgpu *v = &rt->v[slot_id];
+	if (!slot_id && (rc = grow_ids(rt, err)))
+		return rc;
+	if (!slot_id)
+		slot_id = rt->n_ids;
+	struct vgpu *v = rt->env->alloc(rt->env, sizeof(*v));
+	if (!v)
+		return gtt_err_set(err, GTT_ENOMEM, "out of memory for a vGPU");
 	*v = (struct vgpu){ .id = slot_id, .low_base = l->guest_low_base, .low_size = p->low_size,
 			    .first_slot = (unsigned)first, .slots = p->high_slots, .fences = p->fences,
 			    .mem_pages = mem_pages };
@@ -84,12 +109,14 @@ int dom0_vgpu_create(struct dom0_runtime *rt, const struct dom0_vgpu_params *p, 
 	v->ladder = gtt_calloc(rt->env, low_pages, sizeof(int32_t));
 	if (!v->mem || !v->guest_low || !v->shadow_low || !v->ladder) {
 		free_tables(rt, v);
+		rt->env->free(rt->env, v);
 		return gtt_err_set(err, GTT_ENOMEM, "out of memory for a vGPU");
 	}
 	/* guest memory and, after it, the vGPU's own scratch page: what one guest writes
 	 * through a not-present entry no other guest can read through its own */
 	if ((rc = hw_alloc_test_pages(rt->dev, (size_t)mem_pages + 1, v->mem, err))) {
 		free_tables(rt, v);
+		rt->env->free(rt->env, v);
 		return rc;
 	}
 	v->scratch = v->mem[mem_pages];
@@ -98,6 +125,7 @@ int dom0_vgpu_create(struct dom0_runtime *rt, const struct dom0_vgpu_params *p, 
 	    (rc = dom0_alloc_high(rt, v->slots, v->scratch_pte, &v->guest_high, &v->shadow_high))) {
 		hw_free_test_pages(rt->dev, (size_t)mem_pages + 1, v->mem);
 		free_tables(rt, v);
+		rt->env->free(rt->env, v);
 		return rc == GTT_ENOMEM ? gtt_err_set(err, GTT_ENOMEM, "out of memory for a vGPU") : rc;
 	}
 	for (uint64_t i = 0; i < low_pages; i++) {
@@ -106,7 +134,7 @@ int dom0_vgpu_create(struct dom0_runtime *rt, const struct dom0_vgpu_params *p, 
 	}
 	for (unsigned s = 0; s < v->slots; s++)
 		rt->slot_occ[v->first_slot + s]++;
-	v->used = true;
+	rt->v[slot_id] = v;
 	dom0_pvinfo_fill(rt, v);
 	*id = slot_id;
 	return GTT_OK;
@@ -119,7 +147,10 @@ int dom0_vgpu_destroy(struct dom0_runtime *rt, int id, struct gtt_err *err)
 	if (!v)
 		return GTT_EINVAL;
 	dom0_pool_release_all(rt, v);
-	if (dom0_phys_release(rt, 0, rt->dev->info.n_ptes, id))
+	/* its own ranges only: it holds nothing elsewhere (pool ranges went back with its fences) */
+	uint64_t gone = dom0_phys_release(rt, GM_PAGE(v->low_base), GM_PAGE(v->low_size), id) +
+			dom0_phys_release(rt, GM_PAGE(dom0_high_base(rt, v)), GM_PAGE(dom0_high_size(rt, v)), id);
+	if (gone)
 		dom0_invalidate(rt);
 	for (unsigned s = 0; s < v->slots; s++)
 		rt->slot_occ[v->first_slot + s]--;
@@ -127,7 +158,8 @@ int dom0_vgpu_destroy(struct dom0_runtime *rt, int id, struct gtt_err *err)
 		rt->render_owner = 0;
 	hw_free_test_pages(rt->dev, (size_t)v->mem_pages + 1, v->mem);
 	free_tables(rt, v);
-	v->used = false;
+	rt->v[id] = NULL;
+	rt->env->free(rt->env, v);
 	dom0_undo_settle(rt);
 	return GTT_OK;
 }
@@ -136,7 +168,7 @@ int dom0_vgpu_info(const struct dom0_runtime *rt, int id, struct dom0_vgpu_info 
 {
 	if (!dom0_vgpu_exists(rt, id))
 		return GTT_EINVAL;
-	const struct vgpu *v = &rt->v[id];
+	const struct vgpu *v = rt->v[id];
 	*out = (struct dom0_vgpu_info){
 		.low_base = v->low_base, .low_size = v->low_size,
 		.high_base = dom0_high_base(rt, v), .high_size = dom0_high_size(rt, v),
@@ -148,9 +180,9 @@ int dom0_vgpu_info(const struct dom0_runtime *rt, int id, struct dom0_vgpu_info 
 
 int dom0_guest_page(const struct dom0_runtime *rt, int id, uint64_t gfn, struct hw_page *out)
 {
-	if (!dom0_vgpu_exists(rt, id) || gfn >= rt->v[id].mem_pages)
+	if (!dom0_vgpu_exists(rt, id) || gfn >= rt->v[id]->mem_pages)
 		return GTT_EINVAL;
-	*out = rt->v[id].mem[gfn];
+	*out = rt->v[id]->mem[gfn];
 	return GTT_OK;
 }
 

@@ -10,6 +10,7 @@
 #include "harness/check_suites.h"
 #include "hw/fence.h"
 #include "hw/ggtt.h"
+#include "hw/backend_sim.h"
 #include "hw/pte.h"
 #include "regs/pvinfo.h"
 
@@ -81,10 +82,49 @@ static int fill(struct check_ctx *c, struct rt *r, int id)
 }
 
 /*
+ * On the model, the switch's writes as the device saw them (its access
+ * trace): every PTE written must be one whose physical value differed from
+ * the incoming shadow before the switch, and every one that differed must be
+ * written. `before` holds the physical entries of the ranges, read before.
+ */
+static enum check_status value_minimal(struct check_ctx *c, struct rt *r, int v, size_t k, uint64_t ranges[2][2],
+				       const uint64_t *before, uint64_t differ)
+{
+	struct sim_device *sim = hw_sim_model(c->dev);
+	struct sim_trace_entry e;
+	uint64_t written = 0, last = ~0ull;
+	unsigned ps = c->dev->info.pte_size;
+
+	for (size_t i = 0; sim_trace_get(sim, i, &e); i++) {
+		if (e.kind != SIM_MMIO_WRITE || e.addr < c->dev->info.gsm_offset)
+			continue;
+		uint64_t idx = (e.addr - c->dev->info.gsm_offset) / ps, sh;
+		if (idx == last)
+			continue;	/* the high half of a 64-bit PTE */
+		last = idx;
+		written++;
+		size_t at = idx >= ranges[0][0] && idx < ranges[0][0] + ranges[0][1] ? (size_t)(idx - ranges[0][0])
+			  : idx >= ranges[1][0] && idx < ranges[1][0] + ranges[1][1] ? (size_t)(ranges[0][1] + idx - ranges[1][0])
+			  : SIZE_MAX;
+		if (at == SIZE_MAX)
+			return ck_fail(c, "switch %zu to vGPU %d wrote PTE %llu, outside its ranges", k, v, (unsigned long long)idx);
+		dom0_shadow_pte(r->rt, v, idx, &sh, NULL);
+		if (before[at] == sh)
+			return ck_fail(c, "switch %zu to vGPU %d wrote PTE %llu, which already held 0x%llx (not value-minimal)", k, v,
+				       (unsigned long long)idx, (unsigned long long)sh);
+	}
+	if (written != differ)
+		return ck_fail(c, "switch %zu to vGPU %d wrote %llu PTEs (the model's trace); %llu differed from its shadow", k, v,
+			       (unsigned long long)written, (unsigned long long)differ);
+	return CHECK_PASS;
+}
+
+/*
  * N vGPUs, two per slot, switched in an order with repeats. After every
  * switch: the physical GTT in the incoming ranges equals its shadow, the
  * host's ranges are as found, the aperture shows the incoming vGPU's page,
- * and the PTE writes are exactly the entries the GTT did not hold for it.
+ * the PTE writes are exactly the entries the GTT did not hold for it, and
+ * (on the model, from its trace) exactly those whose value differed.
  */
 enum check_status check_shadow_copy_switch(struct check_ctx *c)
 {
@@ -112,13 +152,37 @@ enum check_status check_shadow_copy_switch(struct check_ctx *c)
 		dom0_vgpu_info(r.rt, v, &in);
 		uint64_t want = 0, total = (in.low_size + in.high_size) / 4096;
 		uint64_t ranges[2][2] = { { in.low_base / 4096, in.low_size / 4096 }, { in.high_base / 4096, in.high_size / 4096 } };
-		for (int g = 0; g < 2; g++)
-			for (uint64_t i = ranges[g][0]; i < ranges[g][0] + ranges[g][1]; i++)
+		uint64_t differ = 0, *before = gtt_calloc(c->dev->env, (size_t)total, sizeof(uint64_t));
+		struct sim_device *sim = hw_sim_model(c->dev);
+		if (!before) {
+			st = ck_fail(c, "out of memory");
+			break;
+		}
+		for (int g = 0, at = 0; g < 2; g++)
+			for (uint64_t i = ranges[g][0]; i < ranges[g][0] + ranges[g][1]; i++, at++) {
+				uint64_t sh;
 				want += holder[i] != v, holder[i] = v;
-		if (dom0_switch(r.rt, v, &s, &r.err)) {
+				before[at] = phys_pte(c, i);
+				dom0_shadow_pte(r.rt, v, i, &sh, NULL);
+				differ += before[at] != sh;
+			}
+		if (sim && sim_trace_start(sim, (size_t)total * 2 + 64)) {
+			c->dev->env->free(c->dev->env, before);
+			st = ck_fail(c, "out of memory for the model's trace");
+			break;
+		}
+		int src = dom0_switch(r.rt, v, &s, &r.err);
+		if (!src && sim)
+			st = value_minimal(c, &r, v, k, ranges, before, differ);
+		if (sim)
+			sim_trace_stop(sim);
+		c->dev->env->free(c->dev->env, before);
+		if (src) {
 			st = ck_error(c, "switch", &r.err);
 			break;
 		}
+		if (st)
+			break;
 		for (int g = 0; g < 2 && !st; g++)
 			for (uint64_t i = ranges[g][0]; i < ranges[g][0] + ranges[g][1]; i++) {
 				uint64_t sh, ph = phys_pte(c, i);

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_NAMES 64
+#define MAX_NAMES 1024
 #define MAX_HIST 1024
 /* `run N`: at most this many quanta in one command (DOM0_QUANTUM_MS each: 1600 s of simulated time) */
 #define MAX_RUN_QUANTA 100000
@@ -272,7 +272,7 @@ static int cmd_config(struct scen *s, const struct line *l)
 	if ((t = kv(l, 1, "selector"))) {
 		if (strcmp(t, "algorithm1") && strcmp(t, "occupancy"))
 			return bad(s, "selector=%s: algorithm1 or occupancy", t);
-		s->cfg.occupancy_selector = !strcmp(t, "occupancy");
+		s->cfg.algorithm1_selector = !strcmp(t, "algorithm1");
 	}
 	return 0;
 }
