@@ -23,13 +23,12 @@ mutants=(
 "hw/sim/sim_mmio.c~s/mark_dirty(sim, g \/ sim->pte_fmt->entry_bytes);/mark_dirty(sim, g \/ sim->pte_fmt->entry_bytes); ggtt_flush(sim);/~model TLB sees PTEs without a flush"
 "dom0/guest_gtt.c~s/	if (rt->owner\[index\] == id) {/	if (rt->owner[index] == id || rt->owner[index]) {/~guest PTE write reaches the GTT while another vGPU is in it"
 "dom0/switch.c~s/		if (rt->owner\[first + i\] == id) {/		if (rt->owner[first + i] == id || 1) {/~switch copies nothing"
-"dom0/switch.c~s/		while (run < n \&\& rt->owner\[first + run\] != id)/		while (run < n)/~switch copies entries the GTT already holds"
 "dom0/fence_pool.c~s/	pool.start = nf.pool_gm;/	pool.start = f.start;/~pool fence programmed with the guest's range"
 "dom0/slots.c~s/	gone += dom0_phys_release(rt, base + old_first \* pps, L \* pps, id);/	(void)gone;/~reduction leaves a released slot mapped"
 "dom0/slots_select.c~0,/		if (minimum > count) {/s//		if (minimum >= count) {/~Algorithm 1 expansion ties broken the other way"
 "dom0/ladder.c~s/uint8_t \*page = frame >= 0 ? v->mem\[frame\].cpu : v->scratch.cpu;/uint8_t *page = frame < -1 ? NULL : v->scratch.cpu;/~ladder map ignored: guest access hits scratch"
-"dom0/vgpu.c~s/	if (dom0_phys_release(rt, 0, rt->dev->info.n_ptes, id))/	if (0)/~destroy leaves the vGPU's entries in the GTT"
-"dom0/vgpu.c~s/	v->scratch = v->mem\[mem_pages\];/	v->scratch = slot_id > 1 \&\& rt->v[1].used ? rt->v[1].scratch : v->mem[mem_pages];/~vGPUs share one scratch page"
+"dom0/vgpu.c~s/dom0_phys_release(rt, GM_PAGE(v->low_base), GM_PAGE(v->low_size), id)/0/~destroy leaves the vGPU's low entries in the GTT"
+"dom0/vgpu.c~s/	v->scratch = v->mem\[mem_pages\];/	v->scratch = slot_id > 1 \&\& rt->v[1] ? rt->v[1]->scratch : v->mem[mem_pages];/~vGPUs share one scratch page"
 "dom0/fence_pool.c~s/	if (f.size % row) {/	if (0 \&\& f.size % row) {/~guest fence ending inside a tile row accepted"
 "dom0/slots_select.c~s/(l->S\[K\] > l->M || Q > l->M - l->S\[K\])/(l->S[K] + Q > l->M)/~expansion check wraps for a huge count"
 "dom0/vgpu.c~s/p->at_slot >= l->num_slots || p->high_slots > l->num_slots - p->at_slot/p->at_slot + p->high_slots > l->num_slots/~placement check wraps for a huge slot"
@@ -56,6 +55,7 @@ mutants=(
 "dom0/runtime.c~s/^	rc = verify(rt, err);$/	rc = verify(rt, err) \&\& 0;/~dom0_fini does not read back what it restored"
 "hw/scanout.c~s/^				if (!(ctl \& PLANE_CTL_ENABLE))$/				if (1)/~scanout: an enabled gen9 plane is never seen"
 "harness/runner.c~s/^			restored = false;$/			(void)0;/~a Dom0 check whose runtime could not restore is not an abort"
+"dom0/runtime.c~s/^\t\tif ((rc = hw_ggtt_write_range_unlogged(rt->dev, first + i, run - i, ptes + i, err)))$/\t\tif (0 \&\& (rc = hw_ggtt_write_range_unlogged(rt->dev, first + i, run - i, ptes + i, err)))/~the mirror changes but the physical GTT is not written"
 )
 
 # the sources and the plain build only (the sanitizer, fuzzing and QEMU outputs are not needed)
