@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The runtime's life: the layout of graphics memory, the snapshot of the
- * ranges of the physical GTT and the fences it manages (read once, at init),
- * the mirror of what it wrote there, physical writes with ownership that
+ * physical GTT it manages (each 512-entry chunk read once, at its first
+ * write) and of the fences, the mirror of what it wrote there, physical writes with ownership that
  * write only the entries whose value differs, and the byte-identical
  * restore at the end, read back in one pass.
  */
@@ -84,8 +84,9 @@ static void free_rt(struct dom0_runtime *rt)
 {
 	const struct gtt_env *env = rt->env;
 
-	env->free(env, rt->orig);
-	env->free(env, rt->cur);
+	for (uint64_t c = 0; rt->chunk && c < rt->n_chunks; c++)
+		env->free(env, rt->chunk[c]);
+	env->free(env, rt->chunk);
 	env->free(env, rt->owner);
 	env->free(env, rt->pool_map);
 	env->free(env, rt->slot_occ);
@@ -109,27 +110,21 @@ int dom0_init(struct hw_device *dev, const struct dom0_config *cfg, struct dom0_
 	if ((rc = make_layout(rt, err)))
 		goto fail;
 	uint64_t n = dev->info.n_ptes;
-	rt->orig = gtt_calloc(env, n, sizeof(*rt->orig));
-	rt->cur = gtt_calloc(env, n, sizeof(*rt->cur));
+	rt->n_chunks = (n + DOM0_CHUNK - 1) / DOM0_CHUNK;
+	rt->chunk = gtt_calloc(env, (size_t)rt->n_chunks, sizeof(*rt->chunk));
 	rt->owner = gtt_calloc(env, n, sizeof(*rt->owner));
 	rt->pool_pages = rt->lay.pool_size / 4096;
 	rt->pool_map = env->alloc(env, rt->pool_pages + 1);
 	rt->slot_occ = gtt_calloc(env, rt->lay.num_slots, sizeof(*rt->slot_occ));
-	if (!rt->orig || !rt->cur || !rt->owner || !rt->pool_map || !rt->slot_occ) {
+	if (!rt->chunk || !rt->owner || !rt->pool_map || !rt->slot_occ) {
 		rc = gtt_err_set(err, GTT_ENOMEM, "out of memory for the runtime's tables (%llu PTEs)", (unsigned long long)n);
 		goto fail;
 	}
-	/* what the runtime must give back: the PTEs of the ranges it manages, read once, and every fence */
+	/* what it must give back: the PTEs it writes, read at the first write to their chunk, and every fence */
 	rt->managed[0][0] = GM_PAGE(rt->lay.guest_low_base);
 	rt->managed[0][1] = GM_PAGE(rt->lay.reserved_base);
 	rt->managed[1][0] = GM_PAGE(rt->lay.slots_base);
 	rt->managed[1][1] = n;
-	for (int r = 0; r < 2; r++) {
-		uint64_t a = rt->managed[r][0], b = rt->managed[r][1];
-		if ((rc = hw_ggtt_read_range(dev, a, (size_t)(b - a), rt->orig + a, err)))
-			goto fail;
-		gtt_memcpy(rt->cur + a, rt->orig + a, (size_t)(b - a) * sizeof(*rt->cur));
-	}
 	for (unsigned i = 0; i < dev->info.num_fences; i++)
 		if ((rc = hw_fence_read(dev, i, &rt->orig_fence[i], err)))
 			goto fail;
@@ -143,23 +138,51 @@ fail:
 	return rc;
 }
 
-/* One pass over the managed ranges: every PTE read back against the snapshot, then every fence. */
+/* The snapshot of PTE i's chunk: orig at [i % DOM0_CHUNK], cur DOM0_CHUNK after (loaded). */
+static uint64_t *snap(const struct dom0_runtime *rt, uint64_t i)
+{
+	return rt->chunk[i / DOM0_CHUNK] + i % DOM0_CHUNK;
+}
+
+/* Load the chunks of [first, first + n) not loaded yet: their entries as found, read in bulk. */
+static int load(struct dom0_runtime *rt, uint64_t first, uint64_t n, struct gtt_err *err)
+{
+	for (uint64_t c = first / DOM0_CHUNK; n && c <= (first + n - 1) / DOM0_CHUNK; c++) {
+		if (rt->chunk[c])
+			continue;
+		uint64_t a = c * DOM0_CHUNK, k = rt->dev->info.n_ptes - a < DOM0_CHUNK ? rt->dev->info.n_ptes - a : DOM0_CHUNK;
+		uint64_t *m = gtt_calloc(rt->env, 2 * DOM0_CHUNK, sizeof(uint64_t));
+		int rc;
+		if (!m)
+			return gtt_err_set(err, GTT_ENOMEM, "out of memory for the runtime's snapshot");
+		if ((rc = hw_ggtt_read_range(rt->dev, a, (size_t)k, m, err))) {
+			rt->env->free(rt->env, m);
+			return rc;
+		}
+		gtt_memcpy(m + DOM0_CHUNK, m, (size_t)k * sizeof(*m));
+		rt->chunk[c] = m;
+	}
+	return GTT_OK;
+}
+
+/* One pass over what the runtime touched: every PTE read back against the snapshot, then every fence. */
 static int verify(struct dom0_runtime *rt, struct gtt_err *err)
 {
 	struct hw_device *dev = rt->dev;
 	struct hw_restore_faults f = { 0 };
-	uint64_t buf[512], v;
+	uint64_t buf[DOM0_CHUNK], v;
 
-	for (int r = 0; r < 2; r++)
-		for (uint64_t i = rt->managed[r][0]; i < rt->managed[r][1]; i += 512) {
-			size_t k = rt->managed[r][1] - i < 512 ? (size_t)(rt->managed[r][1] - i) : 512;
-			if (hw_ggtt_read_range(dev, i, k, buf, NULL))
-				break;
-			for (size_t j = 0; j < k; j++)
-				if (buf[j] != rt->orig[i + j])
-					hw_restore_fault(&f, "PTE %llu reads 0x%llx, not 0x%llx", (unsigned long long)(i + j),
-							 (unsigned long long)buf[j], (unsigned long long)rt->orig[i + j]);
-		}
+	for (uint64_t c = 0; c < rt->n_chunks; c++) {
+		if (!rt->chunk[c])
+			continue;	/* never written: as found */
+		uint64_t a = c * DOM0_CHUNK, k = dev->info.n_ptes - a < DOM0_CHUNK ? dev->info.n_ptes - a : DOM0_CHUNK;
+		if (hw_ggtt_read_range(dev, a, (size_t)k, buf, NULL))
+			break;
+		for (uint64_t j = 0; j < k; j++)
+			if (buf[j] != rt->chunk[c][j])
+				hw_restore_fault(&f, "PTE %llu reads 0x%llx, not 0x%llx", (unsigned long long)(a + j),
+						 (unsigned long long)buf[j], (unsigned long long)rt->chunk[c][j]);
+	}
 	for (unsigned i = 0; i < dev->info.num_fences; i++)
 		if (!hw_fence_read(dev, i, &v, NULL) && v != rt->orig_fence[i])
 			hw_restore_fault(&f, "fence %u reads 0x%llx, not 0x%llx", i, (unsigned long long)v,
@@ -177,11 +200,11 @@ int dom0_fini(struct dom0_runtime *rt, struct gtt_err *err)
 		if (rt->v[id])
 			dom0_vgpu_destroy(rt, id, NULL);
 	/* anything the mirror says is not as found (there should be nothing) goes back too */
-	for (int r = 0; r < 2; r++) {
-		uint64_t a = rt->managed[r][0], b = rt->managed[r][1];
-		gtt_memset(rt->owner + a, 0xff, (size_t)(b - a) * sizeof(*rt->owner));
-		dom0_phys_release(rt, a, b - a, 0xffff);
-	}
+	for (uint64_t c = 0; c < rt->n_chunks; c++)
+		if (rt->chunk[c]) {
+			uint64_t a = c * DOM0_CHUNK, k = rt->dev->info.n_ptes - a < DOM0_CHUNK ? rt->dev->info.n_ptes - a : DOM0_CHUNK;
+			dom0_phys_write(rt, a, (size_t)k, rt->chunk[c], 0, NULL, NULL);
+		}
 	dom0_invalidate(rt);
 	dom0_undo_settle(rt);
 	rc = verify(rt, err);
@@ -224,23 +247,37 @@ uint64_t dom0_high_size(const struct dom0_runtime *rt, const struct vgpu *v)
 	return (uint64_t)v->slots * rt->lay.slot_size;
 }
 
+static bool managed(const struct dom0_runtime *rt, uint64_t first, uint64_t n)
+{
+	for (int r = 0; r < 2; r++)
+		if (first >= rt->managed[r][0] && first <= rt->managed[r][1] && n <= rt->managed[r][1] - first)
+			return true;
+	return false;
+}
+
 int dom0_phys_write(struct dom0_runtime *rt, uint64_t first, size_t n, const uint64_t *ptes, int owner,
 		    uint64_t *written, struct gtt_err *err)
 {
 	size_t i = 0;
-	int rc = GTT_OK;
+	int rc;
 
+	if (!managed(rt, first, n))
+		return gtt_err_set(err, GTT_ERANGE, "PTEs %llu+%zu are outside the ranges the runtime manages",
+				   (unsigned long long)first, n);
+	if ((rc = load(rt, first, n, err)))
+		return rc;
 	while (i < n) {
-		if (rt->cur[first + i] == ptes[i]) {
+		if (snap(rt, first + i)[DOM0_CHUNK] == ptes[i]) {
 			i++;
 			continue;
 		}
 		size_t run = i;
-		while (run < n && rt->cur[first + run] != ptes[run])
+		while (run < n && snap(rt, first + run)[DOM0_CHUNK] != ptes[run])
 			run++;
 		if ((rc = hw_ggtt_write_range_unlogged(rt->dev, first + i, run - i, ptes + i, err)))
 			break;
-		gtt_memcpy(rt->cur + first + i, ptes + i, (run - i) * sizeof(*ptes));
+		for (size_t k = i; k < run; k++)
+			snap(rt, first + k)[DOM0_CHUNK] = ptes[k];
 		if (written)
 			*written += run - i;
 		i = run;
@@ -253,7 +290,7 @@ int dom0_phys_write(struct dom0_runtime *rt, uint64_t first, size_t n, const uin
 
 uint64_t dom0_phys_release(struct dom0_runtime *rt, uint64_t first, uint64_t n, int owner)
 {
-	uint64_t done = 0;
+	uint64_t done = 0, orig[DOM0_CHUNK];
 
 	if (!owner)	/* 0 marks entries that are already as found */
 		return 0;
@@ -262,10 +299,13 @@ uint64_t dom0_phys_release(struct dom0_runtime *rt, uint64_t first, uint64_t n, 
 			i++;
 			continue;
 		}
-		uint64_t run = i;
-		while (run < first + n && rt->owner[run] == owner)
+		/* a run of owned entries within one chunk (owned: written, so loaded) */
+		uint64_t run = i, end = (i / DOM0_CHUNK + 1) * DOM0_CHUNK;
+		while (run < first + n && run < end && rt->owner[run] == owner) {
+			orig[run - i] = snap(rt, run)[0];
 			run++;
-		dom0_phys_write(rt, i, (size_t)(run - i), rt->orig + i, 0, NULL, NULL);
+		}
+		dom0_phys_write(rt, i, (size_t)(run - i), orig, 0, NULL, NULL);
 		done += run - i;
 		i = run;
 	}

@@ -40,8 +40,14 @@ struct dom0_runtime {
 	size_t undo_mark;		/* hw's undo log as found; the runtime restores from `orig` */
 	/* the ranges it manages: guest low area and pool, and the slots (PTE indexes [first, end)) */
 	uint64_t managed[2][2];
-	uint64_t *orig;			/* every managed physical PTE as found (read once, at init) */
-	uint64_t *cur;			/* what the physical GTT holds there: written by the runtime only, never read back to decide */
+	/*
+	 * Per chunk of DOM0_CHUNK PTEs, loaded at its first write: `orig`, the
+	 * entries as found (read from the device once), then `cur`, what the
+	 * physical GTT holds (written by the runtime only, never read back to
+	 * decide). NULL: never touched, so still as found.
+	 */
+	uint64_t **chunk;
+	uint64_t n_chunks;
 	uint64_t orig_fence[I915_MAX_NUM_FENCES];
 	uint16_t *owner;		/* per PTE: the vGPU whose entry the physical GTT holds, 0 none */
 	bool fence_used[I915_MAX_NUM_FENCES];
@@ -56,6 +62,7 @@ struct dom0_runtime {
 };
 
 #define GM_PAGE(gm)	((gm) >> 12)
+#define DOM0_CHUNK	512u		/* PTEs per snapshot chunk: 4 KiB of gen8 GSM */
 
 struct vgpu *dom0_vgpu_get(struct dom0_runtime *rt, int id, struct gtt_err *err);
 uint64_t dom0_high_base(const struct dom0_runtime *rt, const struct vgpu *v);

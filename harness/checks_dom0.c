@@ -66,6 +66,17 @@ static uint64_t phys_pte(struct check_ctx *c, uint64_t index)
 	return v;
 }
 
+/* The physical PTEs of two ranges ([first, +n) each), one after the other, in bulk reads. */
+static int phys_ranges(struct check_ctx *c, uint64_t ranges[2][2], uint64_t *out)
+{
+	for (int g = 0; g < 2; g++) {
+		if (ranges[g][1] && hw_ggtt_read_range(c->dev, ranges[g][0], (size_t)ranges[g][1], out, NULL))
+			return -1;
+		out += ranges[g][1];
+	}
+	return 0;
+}
+
 /* Fill a vGPU's ranges with entries naming its frames, distinctly per vGPU. */
 static int fill(struct check_ctx *c, struct rt *r, int id)
 {
@@ -154,19 +165,20 @@ enum check_status check_shadow_copy_switch(struct check_ctx *c)
 		uint64_t ranges[2][2] = { { in.low_base / 4096, in.low_size / 4096 }, { in.high_base / 4096, in.high_size / 4096 } };
 		uint64_t differ = 0, *before = gtt_calloc(c->dev->env, (size_t)total, sizeof(uint64_t));
 		struct sim_device *sim = hw_sim_model(c->dev);
-		if (!before) {
-			st = ck_fail(c, "out of memory");
+		if (!before || phys_ranges(c, ranges, before)) {
+			c->dev->env->free(c->dev->env, before);
+			st = ck_fail(c, "out of memory, or the GTT cannot be read");
 			break;
 		}
 		for (int g = 0, at = 0; g < 2; g++)
 			for (uint64_t i = ranges[g][0]; i < ranges[g][0] + ranges[g][1]; i++, at++) {
 				uint64_t sh;
 				want += holder[i] != v, holder[i] = v;
-				before[at] = phys_pte(c, i);
 				dom0_shadow_pte(r.rt, v, i, &sh, NULL);
 				differ += before[at] != sh;
 			}
-		if (sim && sim_trace_start(sim, (size_t)total * 2 + 64)) {
+		/* room for the halves of every write and of the first-touch reads of the runtime's snapshot */
+		if (sim && sim_trace_start(sim, (size_t)total * 4 + 256)) {
 			c->dev->env->free(c->dev->env, before);
 			st = ck_fail(c, "out of memory for the model's trace");
 			break;
@@ -176,16 +188,17 @@ enum check_status check_shadow_copy_switch(struct check_ctx *c)
 			st = value_minimal(c, &r, v, k, ranges, before, differ);
 		if (sim)
 			sim_trace_stop(sim);
-		c->dev->env->free(c->dev->env, before);
 		if (src) {
+			c->dev->env->free(c->dev->env, before);
 			st = ck_error(c, "switch", &r.err);
 			break;
 		}
-		if (st)
-			break;
-		for (int g = 0; g < 2 && !st; g++)
-			for (uint64_t i = ranges[g][0]; i < ranges[g][0] + ranges[g][1]; i++) {
-				uint64_t sh, ph = phys_pte(c, i);
+		/* the physical GTT after the switch, read back the same way */
+		if (!st && phys_ranges(c, ranges, before))
+			st = ck_fail(c, "the GTT cannot be read after switch %zu", k);
+		for (int g = 0, at = 0; g < 2 && !st; g++)
+			for (uint64_t i = ranges[g][0]; i < ranges[g][0] + ranges[g][1]; i++, at++) {
+				uint64_t sh, ph = before[at];
 				dom0_shadow_pte(r.rt, v, i, &sh, NULL);
 				if (ph != sh) {
 					st = ck_fail(c, "switch %zu to vGPU %d: physical PTE %llu is 0x%llx, its shadow holds 0x%llx", k, v,
@@ -193,6 +206,7 @@ enum check_status check_shadow_copy_switch(struct check_ctx *c)
 					break;
 				}
 			}
+		c->dev->env->free(c->dev->env, before);
 		if (st)
 			break;
 		if (s.ptes_written != want || s.ptes_skipped != total - want)
@@ -417,25 +431,37 @@ enum check_status check_slot_resize_release(struct check_ctx *c)
 	if (dom0_switch(r.rt, id[2], NULL, &r.err) || dom0_reduce(r.rt, id[2], 1, &L, &R, &r.err))
 		return stop(c, &r, ck_error(c, "switch/reduce", &r.err));
 	dom0_vgpu_info(r.rt, id[2], &after);
+	uint64_t n = before.high_size / 4096, *ph = gtt_calloc(c->dev->env, (size_t)n, sizeof(uint64_t));
+	if (!ph)
+		return stop(c, &r, ck_fail(c, "out of memory"));
 	for (int round = 0; round < 2; round++) {
+		if (hw_ggtt_read_range(c->dev, before.high_base / 4096, (size_t)n, ph, &r.err)) {
+			c->dev->env->free(c->dev->env, ph);
+			return stop(c, &r, ck_error(c, "reading the GTT", &r.err));
+		}
 		for (uint64_t i = before.high_base / 4096; i < (before.high_base + before.high_size) / 4096; i++) {
 			if (i >= after.high_base / 4096 && i < (after.high_base + after.high_size) / 4096)
 				continue;
 			struct hw_pte d;
-			hw_pte_decode(c->dev->info.plat, phys_pte(c, i), &d);
+			hw_pte_decode(c->dev->info.plat, ph[i - before.high_base / 4096], &d);
 			for (unsigned g = 0; g < 32; g++) {
 				struct hw_page pg;
 				dom0_guest_page(r.rt, id[2], g, &pg);
-				if (d.valid && d.addr == pg.phys)
+				if (d.valid && d.addr == pg.phys) {
+					c->dev->env->free(c->dev->env, ph);
 					return stop(c, &r, ck_fail(c, "PTE %llu in the slot vGPU %d gave up still maps its frame %u (0x%llx)%s",
 								(unsigned long long)i, id[2], g, (unsigned long long)pg.phys,
 								round ? " after its next switch" : ""));
+				}
 			}
 		}
 		if (dom0_guest_pte_write(r.rt, id[2], before.high_base / 4096, guest_pte(c, 1), NULL) != GTT_ERANGE)
-			return stop(c, &r, ck_fail(c, "a guest write to PTE %llu in a released slot was accepted", (unsigned long long)(before.high_base / 4096)));
-		if (dom0_switch(r.rt, id[1], NULL, &r.err) || dom0_switch(r.rt, id[2], NULL, &r.err))
-			return stop(c, &r, ck_error(c, "switch", &r.err));
+			st = ck_fail(c, "a guest write to PTE %llu in a released slot was accepted", (unsigned long long)(before.high_base / 4096));
+		else if (dom0_switch(r.rt, id[1], NULL, &r.err) || dom0_switch(r.rt, id[2], NULL, &r.err))
+			st = ck_error(c, "switch", &r.err);
+		if (st)
+			break;
 	}
-	return stop(c, &r, CHECK_PASS);
+	c->dev->env->free(c->dev->env, ph);
+	return stop(c, &r, st ? st : CHECK_PASS);
 }
