@@ -431,9 +431,14 @@ enum check_status check_slot_resize_release(struct check_ctx *c)
 	if (dom0_switch(r.rt, id[2], NULL, &r.err) || dom0_reduce(r.rt, id[2], 1, &L, &R, &r.err))
 		return stop(c, &r, ck_error(c, "switch/reduce", &r.err));
 	dom0_vgpu_info(r.rt, id[2], &after);
-	uint64_t n = before.high_size / 4096, *ph = gtt_calloc(c->dev->env, (size_t)n, sizeof(uint64_t));
+	uint64_t n = before.high_size / 4096, *ph = gtt_calloc(c->dev->env, (size_t)n, sizeof(uint64_t)), frames[32];
 	if (!ph)
 		return stop(c, &r, ck_fail(c, "out of memory"));
+	for (unsigned g = 0; g < 32; g++) {
+		struct hw_page pg = { 0 };
+		dom0_guest_page(r.rt, id[2], g, &pg);
+		frames[g] = pg.phys;
+	}
 	for (int round = 0; round < 2; round++) {
 		if (hw_ggtt_read_range(c->dev, before.high_base / 4096, (size_t)n, ph, &r.err)) {
 			c->dev->env->free(c->dev->env, ph);
@@ -444,13 +449,11 @@ enum check_status check_slot_resize_release(struct check_ctx *c)
 				continue;
 			struct hw_pte d;
 			hw_pte_decode(c->dev->info.plat, ph[i - before.high_base / 4096], &d);
-			for (unsigned g = 0; g < 32; g++) {
-				struct hw_page pg;
-				dom0_guest_page(r.rt, id[2], g, &pg);
-				if (d.valid && d.addr == pg.phys) {
+			for (unsigned g = 0; g < 32 && d.valid; g++) {
+				if (d.addr == frames[g]) {
 					c->dev->env->free(c->dev->env, ph);
 					return stop(c, &r, ck_fail(c, "PTE %llu in the slot vGPU %d gave up still maps its frame %u (0x%llx)%s",
-								(unsigned long long)i, id[2], g, (unsigned long long)pg.phys,
+								(unsigned long long)i, id[2], g, (unsigned long long)frames[g],
 								round ? " after its next switch" : ""));
 				}
 			}
