@@ -57,9 +57,14 @@ void sim_gsm_boot(struct sim_device *sim)
 	uint64_t pte = sim_pte_for(sim, SIM_SCRATCH_PHYS);
 	unsigned sz = sim->pte_fmt->entry_bytes;
 
-	for (uint64_t i = 0; i < sim->n_ptes; i++)
-		for (unsigned b = 0; b < sz; b++)
-			sim->gsm[i * sz + b] = (uint8_t)(pte >> (8 * b));
+	/* the first entry, then the filled part copied onto the rest, doubling */
+	for (unsigned b = 0; b < sz; b++)
+		sim->gsm[b] = (uint8_t)(pte >> (8 * b));
+	for (uint64_t done = sz; done < sim->gsm_size;) {
+		uint64_t n = done < sim->gsm_size - done ? done : sim->gsm_size - done;
+		gtt_memcpy(sim->gsm + done, sim->gsm, (size_t)n);
+		done += n;
+	}
 	gtt_memcpy(sim->tlb, sim->gsm, sim->gsm_size);
 }
 
