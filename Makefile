@@ -8,6 +8,7 @@
 #   make efi     build/efi/gttlab.efi;  make qemu: boot it in QEMU/OVMF and judge the results
 #   make asan    the suite, the CLI and the IGT binaries under ASan+UBSan, with the bad-input corpus
 #   make fuzz    every libFuzzer harness for FUZZ_SECONDS (default 30)
+#   make bench   every benchmark (bench/): a table and build/bench/results.json; QUICK=1 the small version
 
 CC      ?= gcc
 BUILD   := build
@@ -203,6 +204,7 @@ test: deps
 	tests/kill-restore.sh $(BUILD) 100
 	$(MAKE) --no-print-directory asan
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=30
+	$(MAKE) --no-print-directory bench QUICK=1
 	./$(UNIT) --jobs 2
 
 # ---- fuzzing (libFuzzer) ----
@@ -245,6 +247,40 @@ fuzz: fuzz-build
 
 -include $(FUZZ_OBJS:.o=.d) $(FUZZ_PROGS:=.d)
 # ---- end of fuzzing ----
+
+# ---- benchmarks (bench/) ----
+# make bench: build what the benchmarks need, run them all, print the table (goals beside the
+# values, never asserted) and write build/bench/results.json. QUICK=1 runs the small version
+# (make test runs it once, only to prove the benchmarks work). The firmware-floor application
+# for P5 is built with the same gnu-efi flags, linker script and objcopy sections as gttlab.efi.
+BENCH_PACKAGES := libpci-dev gnu-efi qemu-system-x86 ovmf mtools
+BENCH_SRCS  := $(wildcard bench/*.c)
+BENCH_OBJS  := $(BENCH_SRCS:%.c=$(BUILD)/%.o)
+BENCH       := $(BUILD)/bench/bench
+BENCH_FLOOR := $(BUILD)/bench/efi-floor.efi
+QUICK ?=
+
+all: $(BENCH)
+$(BENCH): $(BENCH_OBJS) $(LIB)
+	$(CC) $(ALL_CFLAGS) $(BENCH_OBJS) $(LIB) $(LDLIBS) -lm -o $@
+
+$(BUILD)/bench/efi-floor.so: $(BUILD)/efi/obj/bench/efi/floor.o
+	$(LD) -nostdlib -znocombreloc -T $(EFI_LIB)/elf_x86_64_efi.lds -shared -Bsymbolic -L$(EFI_LIB) \
+		$(EFI_LIB)/crt0-efi-x86_64.o $< -lefi -lgnuefi -o $@
+
+$(BENCH_FLOOR): $(BUILD)/bench/efi-floor.so
+	objcopy -j .text -j .sdata -j .data -j .rodata -j .dynamic -j .dynsym -j .rel -j .rela -j .rel.* -j .rela.* \
+		-j .reloc --target efi-app-x86_64 --subsystem=10 $< $@
+
+.PHONY: bench
+bench:
+	@$(MAKE) --no-print-directory install-packages PACKAGES="$(BENCH_PACKAGES)"
+	@$(MAKE) --no-print-directory $(GTTLAB) $(BENCH) $(EFI_APP) $(BENCH_FLOOR)
+	$(BENCH) $(if $(filter-out 0,$(QUICK)),--quick) --json $(BUILD)/bench/results.json --gttlab $(GTTLAB) \
+		--efi-app $(EFI_APP) --efi-floor $(BENCH_FLOOR) --efi-runner bench/run-efi.sh --work $(BUILD)/bench/qemu
+
+-include $(BENCH_OBJS:.o=.d) $(BUILD)/efi/obj/bench/efi/floor.d
+# ---- end of benchmarks ----
 
 clean:
 	rm -rf $(BUILD)

@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * make bench: the costs of the Dom0 runtime and of the front-ends, measured
+ * on the model through the public APIs only (dom0/dom0.h,
+ * dom0/slots_select.h, hw/, hw/sim/sim.h). Every timing is a ratio against a
+ * reference taken in the same run (memcpy, the firmware floor, the papers'
+ * layouts) or a median of repetitions; counts are exact. Nothing here
+ * asserts a timing: a benchmark fails only when what it measures did not
+ * happen (a refused operation, a physical GTT that does not match).
+ */
+#ifndef BENCH_BENCH_H
+#define BENCH_BENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dom0/dom0.h"
+#include "hw/sim/sim.h"
+
+#define BENCH_PLATFORMS 6
+
+struct bench_opts {
+	bool quick;			/* the small version: seconds, not minutes */
+	uint64_t seed;			/* the random layout and workload of P1 */
+	const char *gttlab;		/* the CLI, for P5 */
+	const char *efi_app;		/* build/efi/gttlab.efi */
+	const char *efi_floor;		/* the application that only powers off */
+	const char *efi_runner;		/* bench/run-efi.sh */
+	const char *work;		/* scratch directory for the EFI boots */
+	const char *json;		/* where results.json goes */
+};
+
+/* P1 for one layout: writes seen on the model's trace against entries whose value changed. */
+struct bench_writes {
+	uint64_t switches;
+	uint64_t trace_writes;		/* PTE writes inside switches, from the model's trace */
+	uint64_t changed;		/* entries whose value differs after a switch, summed over switches */
+	uint64_t runtime_written;	/* the runtime's own dom0_counters.ptes_written, for comparison */
+	uint64_t runtime_skipped;
+	double ratio;
+};
+
+struct bench_growth_point {
+	double x, ns;
+};
+
+struct bench_growth {
+	const char *name, *unit, *cost;
+	struct bench_growth_point pt[3];
+	double slope;			/* least-squares slope of log(ns) against log(x) */
+};
+
+/* The parts, in the order they run; --only picks some (the report leaves out the others). */
+enum bench_part { PART_WRITES, PART_SWITCH, PART_SCALE, PART_RESIZE, PART_GROWTH, PART_FRONTENDS, BENCH_PARTS };
+
+struct bench_results {
+	bool ran[BENCH_PARTS];
+	struct bench_writes p1_gscale, p1_random;
+	uint64_t p1_probe_writes, p1_probe_counted, p1_probe_changed;	/* the method's own check */
+
+	double p2_share_pct, p2_one_slot_pct;
+	double p2_switch_ns, p2_one_slot_ns;
+	uint64_t p2_ptes, p2_one_slot_ptes;	/* PTEs one steady switch writes (runtime stats) */
+
+	double p3_ratio, p3_memcpy_ns_per_8b, p3_switch_ns_per_pte;
+	uint64_t p3_ptes;
+
+	unsigned p4_max_vgpus;
+	bool p4_capped;			/* create never refused before the cap */
+	char p4_refusal[GTT_ERR_MSG_MAX];
+	uint64_t p4_switches, p4_entries_checked;
+
+	const char *p5_platforms[BENCH_PLATFORMS];
+	double p5_cpu_s[BENCH_PLATFORMS];
+	double p5_efi_s, p5_floor_s, p5_efi_over_floor;
+
+	double p6_occupancy_ns, p6_algorithm1_ns;
+	char p6_occupancy_case[96], p6_algorithm1_case[96];
+	unsigned p6_cases;
+
+	struct bench_growth growth[3];
+};
+
+/* The parts, one per file. Each fills its fields or exits with a one-line reason. */
+void bench_writes(const struct bench_opts *o, struct bench_results *r);		/* P1 */
+void bench_switch_time(const struct bench_opts *o, struct bench_results *r);	/* P2, P3 */
+void bench_scale(const struct bench_opts *o, struct bench_results *r);		/* P4 */
+void bench_frontends(const struct bench_opts *o, struct bench_results *r);	/* P5 */
+void bench_resize(const struct bench_opts *o, struct bench_results *r);		/* P6 */
+void bench_growth(const struct bench_opts *o, struct bench_results *r);		/* growth */
+void bench_report(const struct bench_opts *o, const struct bench_results *r);	/* table + JSON */
+
+/* ---- shared helpers (bench/util.c) ---- */
+
+/* Print "bench: REASON" on stderr and exit 1. */
+void bench_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+/* Progress on stderr. */
+void bench_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+uint64_t bench_now_ns(void);
+/* The median of n values (reorders them). */
+double bench_median(double *v, size_t n);
+/* A deterministic generator (splitmix64). */
+uint64_t bench_rand(uint64_t *state);
+/* Uniform in [lo, hi]. */
+uint64_t bench_range(uint64_t *state, uint64_t lo, uint64_t hi);
+
+/* A device and, on it, a Dom0 runtime. spec: "sim:PLATFORM", or "sim:PLATFORM:GGMS" for another GSM size. */
+struct bench_dev {
+	struct hw_device *dev;
+	struct sim_device *sim;
+	struct dom0_runtime *rt;
+};
+void bench_open(struct bench_dev *b, const char *spec, const struct dom0_config *cfg);
+/* The two halves of bench_open: the device alone, then dom0_init on it. */
+void bench_open_device(struct bench_dev *b, const char *spec);
+void bench_start_runtime(struct bench_dev *b, const struct dom0_config *cfg);
+/* dom0_fini, which must find the device as it was. */
+void bench_stop_runtime(struct bench_dev *b);
+/* dom0_fini (when the runtime is still there) and close. */
+void bench_close(struct bench_dev *b);
+/* Create a vGPU or exit naming the reason. */
+int bench_create(struct bench_dev *b, const struct dom0_vgpu_params *p);
+/* A guest PTE naming guest frame gfn, in the platform's format. */
+uint64_t bench_guest_pte(const struct bench_dev *b, uint64_t gfn);
+/* Guest writes of n PTEs from GGTT index first naming frames gfn, gfn + 1, ... */
+void bench_map(struct bench_dev *b, int id, uint64_t first, uint64_t gfn, unsigned n);
+struct dom0_vgpu_info bench_info(const struct bench_dev *b, int id);
+void bench_switch(struct bench_dev *b, int to, struct dom0_switch_stats *st);
+void bench_busy(struct bench_dev *b, int id, bool busy);
+/*
+ * The whole GSM as the model holds it, one entry per PTE (n = the device's
+ * PTE count), through the model's bulk read (the same as one MMIO read per
+ * entry); the trace must not be armed.
+ */
+void bench_read_gsm(const struct bench_dev *b, uint64_t *ptes);
+
+/* The gScale layout of scenarios/gscale-15-vgpus.scn on sim:hsw; one_slot puts vm1-vm3 in slot 0. */
+struct bench_gscale {
+	struct bench_dev b;
+	int vm[15];
+};
+void bench_gscale_start(struct bench_gscale *g, bool one_slot);
+
+#endif

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * build/bench/bench: every benchmark of make bench, then the table and
+ * results.json (bench/bench.h says what is measured and how).
+ *   bench [--quick] [--only p1,p2,p3,p4,p5,p6,growth] [--seed N] [--json FILE]
+ *         [--gttlab PATH] [--efi-app PATH] [--efi-floor PATH] [--efi-runner PATH] [--work DIR]
+ * --only runs some parts (for development); the report then leaves the others' keys out.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/bench.h"
+
+/* In the order they run (enum bench_part), with their names for --only. */
+static const struct {
+	const char *name;
+	void (*run)(const struct bench_opts *o, struct bench_results *r);
+} parts[BENCH_PARTS] = {
+	[PART_WRITES] = { "p1", bench_writes },
+	[PART_SWITCH] = { "p2,p3", bench_switch_time },
+	[PART_SCALE] = { "p4", bench_scale },
+	[PART_RESIZE] = { "p6", bench_resize },
+	[PART_GROWTH] = { "growth", bench_growth },
+	[PART_FRONTENDS] = { "p5", bench_frontends },
+};
+
+/* Whether a comma list of names shares one with another. */
+static bool wanted(const char *list, const char *names)
+{
+	for (const char *a = list; *a; a += strcspn(a, ","), a += *a == ',') {
+		size_t n = strcspn(a, ",");
+		for (const char *b = names; *b; b += strcspn(b, ","), b += *b == ',')
+			if (n && strcspn(b, ",") == n && !strncmp(a, b, n))
+				return true;
+	}
+	return false;
+}
+
+static void usage(void)
+{
+	fputs("usage: bench [--quick] [--only p1,p2,p3,p4,p5,p6,growth] [--seed N] [--json FILE] [--gttlab PATH]\n"
+	      "             [--efi-app PATH] [--efi-floor PATH] [--efi-runner PATH] [--work DIR]\n",
+	      stderr);
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	struct bench_opts o = {
+		.seed = 1,
+		.gttlab = "build/gttlab",
+		.efi_app = "build/efi/gttlab.efi",
+		.efi_floor = "build/bench/efi-floor.efi",
+		.efi_runner = "bench/run-efi.sh",
+		.work = "build/bench/qemu",
+		.json = "build/bench/results.json",
+	};
+	static struct bench_results r;
+	const char *only = NULL;
+
+	for (int i = 1; i < argc; i++) {
+		const char **val = NULL;
+		if (!strcmp(argv[i], "--quick")) {
+			o.quick = true;
+			continue;
+		}
+		if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
+			char *end;
+			o.seed = strtoull(argv[++i], &end, 0);
+			if (*end || !*argv[i])
+				usage();
+			continue;
+		}
+		if (!strcmp(argv[i], "--only"))
+			val = &only;
+		else if (!strcmp(argv[i], "--json"))
+			val = &o.json;
+		else if (!strcmp(argv[i], "--gttlab"))
+			val = &o.gttlab;
+		else if (!strcmp(argv[i], "--efi-app"))
+			val = &o.efi_app;
+		else if (!strcmp(argv[i], "--efi-floor"))
+			val = &o.efi_floor;
+		else if (!strcmp(argv[i], "--efi-runner"))
+			val = &o.efi_runner;
+		else if (!strcmp(argv[i], "--work"))
+			val = &o.work;
+		if (!val || i + 1 >= argc)
+			usage();
+		*val = argv[++i];
+	}
+	if (only) {
+		bool any = false;
+		for (int i = 0; i < BENCH_PARTS; i++)
+			any |= wanted(only, parts[i].name);
+		if (!any)
+			usage();
+	}
+	uint64_t start = bench_now_ns();
+	for (int i = 0; i < BENCH_PARTS; i++) {
+		if (only && !wanted(only, parts[i].name))
+			continue;
+		r.ran[i] = true;
+		uint64_t t0 = bench_now_ns();
+		parts[i].run(&o, &r);
+		bench_note("  (%.1f s)", (double)(bench_now_ns() - t0) / 1e9);
+	}
+	bench_note("all benchmarks: %.1f s", (double)(bench_now_ns() - start) / 1e9);
+	bench_report(&o, &r);
+	return 0;
+}

@@ -1,0 +1,284 @@
+/* SPDX-License-Identifier: MIT */
+/* The table on stdout, with the goals beside the values (printed, never asserted), and results.json. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bench/bench.h"
+
+static const char *met(bool ok)
+{
+	return ok ? "yes" : "NO";
+}
+
+#define ROW "%-24s %10s  %-12s %-4s "
+
+static void writes_row(const char *key, const struct bench_writes *w)
+{
+	char v[32];
+
+	snprintf(v, sizeof(v), "%.3f", w->ratio);
+	printf(ROW "%llu switches: %llu PTE writes on the model's trace / %llu entries changed;\n", key, v, "= 1.00",
+	       met(w->changed == w->trace_writes), (unsigned long long)w->switches, (unsigned long long)w->trace_writes,
+	       (unsigned long long)w->changed);
+	printf(ROW "  the runtime's own counters: %llu written, %llu skipped\n", "", "", "", "",
+	       (unsigned long long)w->runtime_written, (unsigned long long)w->runtime_skipped);
+}
+
+static void table(const struct bench_opts *o, const struct bench_results *r)
+{
+	double p2x = r->p2_share_pct > 0 ? r->p2_one_slot_pct / r->p2_share_pct : 0;
+	char v[32];
+
+	printf("\ngttlab bench (%s run, seed %llu): goals are printed, never asserted\n\n", o->quick ? "quick" : "full",
+	       (unsigned long long)o->seed);
+	printf(ROW "%s\n", "key", "value", "goal", "met", "how (references taken in the same run)");
+	if (r->ran[PART_WRITES]) {
+		writes_row("p1_write_ratio_gscale", &r->p1_gscale);
+		writes_row("p1_write_ratio_random", &r->p1_random);
+		printf(ROW "method check: %llu same-value writes made on the model: counted %llu, %llu changed\n", "", "",
+		       "", "", (unsigned long long)r->p1_probe_writes, (unsigned long long)r->p1_probe_counted,
+		       (unsigned long long)r->p1_probe_changed);
+	}
+	if (r->ran[PART_SWITCH]) {
+		snprintf(v, sizeof(v), "%.3f", r->p2_share_pct);
+		printf(ROW "steady switch %.1f us (%llu PTEs written) / 16 ms slice, median\n", "p2_copy_share_pct", v,
+		       "<= 0.5", met(r->p2_share_pct <= 0.5), r->p2_switch_ns / 1e3, (unsigned long long)r->p2_ptes);
+		snprintf(v, sizeof(v), "%.3f", r->p2_one_slot_pct);
+		printf(ROW "busy vGPUs in one slot: %.1f us (%llu PTEs written), %.1fx the shared layout\n",
+		       "p2_one_slot_share_pct", v, ">= 5x p2", met(p2x >= 5), r->p2_one_slot_ns / 1e3,
+		       (unsigned long long)r->p2_one_slot_ptes, p2x);
+		snprintf(v, sizeof(v), "%.3f", r->p3_ratio);
+		printf(ROW "memcpy %.3f ns per 8 bytes / switch %.3f ns per PTE (%llu PTEs), medians\n", "p3_memcpy_ratio",
+		       v, ">= 0.5", met(r->p3_ratio >= 0.5), r->p3_memcpy_ns_per_8b, r->p3_switch_ns_per_pte,
+		       (unsigned long long)r->p3_ptes);
+	}
+	if (r->ran[PART_SCALE]) {
+		snprintf(v, sizeof(v), "%u", r->p4_max_vgpus);
+		printf(ROW "%s; %llu switches, %llu physical entries checked against the shadows\n", "p4_max_vgpus", v,
+		       ">= 128", met(r->p4_max_vgpus >= 128),
+		       r->p4_capped ? (o->quick ? "the quick run's cap, create never refused"
+						: "the attempt's cap, create never refused")
+				    : r->p4_refusal,
+		       (unsigned long long)r->p4_switches, (unsigned long long)r->p4_entries_checked);
+	}
+	if (r->ran[PART_FRONTENDS]) {
+		for (int p = 0; p < BENCH_PLATFORMS; p++) {
+			char key[40];
+			bool skl = !strcmp(r->p5_platforms[p], "skl");
+			snprintf(key, sizeof(key), "p5_check_cpu_s.%s", r->p5_platforms[p]);
+			snprintf(v, sizeof(v), "%.3f", r->p5_cpu_s[p]);
+			printf(ROW "CPU seconds (user + system) of gttlab --device sim:%s check, median\n", key, v,
+			       skl ? "<= 0.25" : "", skl ? met(r->p5_cpu_s[p] <= 0.25) : "", r->p5_platforms[p]);
+		}
+		snprintf(v, sizeof(v), "%.3f", r->p5_efi_over_floor);
+		printf(ROW "gttlab.efi on sim:skl %.2f s / firmware floor %.2f s (QEMU TCG), medians\n",
+		       "p5_efi_over_floor", v, "<= 1.5", met(r->p5_efi_over_floor <= 1.5), r->p5_efi_s, r->p5_floor_s);
+	}
+	if (r->ran[PART_RESIZE]) {
+		snprintf(v, sizeof(v), "%.0f", r->p6_occupancy_ns);
+		printf(ROW "occupancy selector, worst of %u cases: %s\n", "p6_resize_worst_ns", v, "< 1000",
+		       met(r->p6_occupancy_ns < 1000), r->p6_cases, r->p6_occupancy_case);
+		snprintf(v, sizeof(v), "%.0f", r->p6_algorithm1_ns);
+		printf(ROW "Algorithm 1 as published, same cases: %s\n", "p6_algorithm1_worst_ns", v, "", "",
+		       r->p6_algorithm1_case);
+	}
+	if (r->ran[PART_GROWTH])
+		for (int g = 0; g < 3; g++) {
+			const struct bench_growth *gr = &r->growth[g];
+			char key[40];
+			snprintf(key, sizeof(key), "growth.%s", gr->name);
+			snprintf(v, sizeof(v), "%.2f", gr->slope);
+			printf(ROW "log-log slope of: %s:\n", key, v, "", "", gr->cost);
+			printf(ROW " ", "", "", "", "");
+			for (int i = 0; i < 3; i++)
+				printf(" %g %s %.2f ms%s", gr->pt[i].x, gr->unit, gr->pt[i].ns / 1e6, i < 2 ? "," : "\n");
+		}
+	printf("\nresults: %s\n", o->json);
+}
+
+/* results.json, written key by key so that parts left out by --only leave no key behind. */
+struct json {
+	FILE *f;
+	int depth;
+	bool first;
+};
+
+static void key(struct json *j, const char *k)
+{
+	fprintf(j->f, "%s\n%*s\"%s\": ", j->first ? "" : ",", 2 * j->depth, "", k);
+	j->first = false;
+}
+
+static void num(FILE *f, double v)
+{
+	if (isfinite(v) && fabs(v) >= 1e5)
+		fprintf(f, "%.0f", v);
+	else if (isfinite(v))
+		fprintf(f, "%.6g", v);
+	else
+		fputs("null", f);
+}
+
+static void knum(struct json *j, const char *k, double v)
+{
+	key(j, k);
+	num(j->f, v);
+}
+
+static void kint(struct json *j, const char *k, uint64_t v)
+{
+	key(j, k);
+	fprintf(j->f, "%llu", (unsigned long long)v);
+}
+
+static void kstr(struct json *j, const char *k, const char *v)
+{
+	key(j, k);
+	fputc('"', j->f);
+	for (; *v; v++) {
+		if (*v == '"' || *v == '\\')
+			fputc('\\', j->f);
+		fputc((unsigned char)*v < 0x20 ? '?' : *v, j->f);
+	}
+	fputc('"', j->f);
+}
+
+static void open_obj(struct json *j, const char *k)
+{
+	if (k)
+		key(j, k);
+	fputc('{', j->f);
+	j->depth++;
+	j->first = true;
+}
+
+static void close_obj(struct json *j)
+{
+	j->depth--;
+	fprintf(j->f, "\n%*s}", 2 * j->depth, "");
+	j->first = false;
+}
+
+static void writes_json(struct json *j, const char *name, const struct bench_writes *w)
+{
+	open_obj(j, name);
+	kint(j, "switches", w->switches);
+	kint(j, "trace_pte_writes", w->trace_writes);
+	kint(j, "entries_changed", w->changed);
+	kint(j, "runtime_ptes_written", w->runtime_written);
+	kint(j, "runtime_ptes_skipped", w->runtime_skipped);
+	close_obj(j);
+}
+
+static void json(const struct bench_opts *o, const struct bench_results *r)
+{
+	struct json j = { .f = fopen(o->json, "w") };
+
+	if (!j.f)
+		bench_die("cannot write %s", o->json);
+	open_obj(&j, NULL);
+	key(&j, "quick");
+	fputs(o->quick ? "true" : "false", j.f);
+	kint(&j, "seed", o->seed);
+	if (r->ran[PART_WRITES]) {
+		knum(&j, "p1_write_ratio_gscale", r->p1_gscale.ratio);
+		knum(&j, "p1_write_ratio_random", r->p1_random.ratio);
+	}
+	if (r->ran[PART_SWITCH]) {
+		knum(&j, "p2_copy_share_pct", r->p2_share_pct);
+		knum(&j, "p2_one_slot_share_pct", r->p2_one_slot_pct);
+		knum(&j, "p3_memcpy_ratio", r->p3_ratio);
+	}
+	if (r->ran[PART_SCALE])
+		kint(&j, "p4_max_vgpus", r->p4_max_vgpus);
+	if (r->ran[PART_FRONTENDS]) {
+		open_obj(&j, "p5_check_cpu_s");
+		for (int p = 0; p < BENCH_PLATFORMS; p++)
+			knum(&j, r->p5_platforms[p], r->p5_cpu_s[p]);
+		close_obj(&j);
+		knum(&j, "p5_efi_over_floor", r->p5_efi_over_floor);
+	}
+	if (r->ran[PART_RESIZE]) {
+		knum(&j, "p6_resize_worst_ns", r->p6_occupancy_ns);
+		knum(&j, "p6_algorithm1_worst_ns", r->p6_algorithm1_ns);
+	}
+	if (r->ran[PART_GROWTH]) {
+		open_obj(&j, "growth");
+		for (int g = 0; g < 3; g++) {
+			const struct bench_growth *gr = &r->growth[g];
+			open_obj(&j, gr->name);
+			kstr(&j, "unit", gr->unit);
+			kstr(&j, "cost", gr->cost);
+			key(&j, "points");
+			fputc('[', j.f);
+			for (int i = 0; i < 3; i++) {
+				fprintf(j.f, "%s{\"x\": ", i ? ", " : "");
+				num(j.f, gr->pt[i].x);
+				fputs(", \"ns\": ", j.f);
+				num(j.f, gr->pt[i].ns);
+				fputc('}', j.f);
+			}
+			fputc(']', j.f);
+			knum(&j, "slope", gr->slope);
+			close_obj(&j);
+		}
+		close_obj(&j);
+	}
+	open_obj(&j, "details");
+	if (r->ran[PART_WRITES]) {
+		writes_json(&j, "p1_gscale", &r->p1_gscale);
+		writes_json(&j, "p1_random", &r->p1_random);
+		open_obj(&j, "p1_method_check");
+		kint(&j, "same_value_writes", r->p1_probe_writes);
+		kint(&j, "counted", r->p1_probe_counted);
+		kint(&j, "changed", r->p1_probe_changed);
+		close_obj(&j);
+	}
+	if (r->ran[PART_SWITCH]) {
+		knum(&j, "p2_switch_ns", r->p2_switch_ns);
+		knum(&j, "p2_one_slot_switch_ns", r->p2_one_slot_ns);
+		kint(&j, "p2_ptes", r->p2_ptes);
+		kint(&j, "p2_one_slot_ptes", r->p2_one_slot_ptes);
+		knum(&j, "p3_memcpy_ns_per_8_bytes", r->p3_memcpy_ns_per_8b);
+		knum(&j, "p3_switch_ns_per_pte", r->p3_switch_ns_per_pte);
+		kint(&j, "p3_ptes", r->p3_ptes);
+	}
+	if (r->ran[PART_SCALE]) {
+		key(&j, "p4_capped");
+		fputs(r->p4_capped ? "true" : "false", j.f);
+		kstr(&j, "p4_refusal", r->p4_refusal);
+		kint(&j, "p4_switches", r->p4_switches);
+		kint(&j, "p4_entries_checked", r->p4_entries_checked);
+	}
+	if (r->ran[PART_FRONTENDS]) {
+		knum(&j, "p5_efi_s", r->p5_efi_s);
+		knum(&j, "p5_floor_s", r->p5_floor_s);
+	}
+	if (r->ran[PART_RESIZE]) {
+		kint(&j, "p6_cases", r->p6_cases);
+		kstr(&j, "p6_resize_worst_case", r->p6_occupancy_case);
+		kstr(&j, "p6_algorithm1_worst_case", r->p6_algorithm1_case);
+	}
+	close_obj(&j);
+	open_obj(&j, "goals");
+	kstr(&j, "p1_write_ratio", "= 1.00");
+	kstr(&j, "p2_copy_share_pct", "<= 0.5");
+	kstr(&j, "p2_one_slot_share_pct", ">= 5 x p2_copy_share_pct");
+	kstr(&j, "p3_memcpy_ratio", ">= 0.5");
+	kstr(&j, "p4_max_vgpus", ">= 128");
+	kstr(&j, "p5_check_cpu_s.skl", "<= 0.25");
+	kstr(&j, "p5_efi_over_floor", "<= 1.5");
+	kstr(&j, "p6_resize_worst_ns", "< 1000");
+	close_obj(&j);
+	close_obj(&j);
+	fputc('\n', j.f);
+	if (fclose(j.f))
+		bench_die("writing %s failed", o->json);
+}
+
+void bench_report(const struct bench_opts *o, const struct bench_results *r)
+{
+	json(o, r);
+	table(o, r);
+}
