@@ -87,6 +87,7 @@ static void free_rt(struct dom0_runtime *rt)
 	for (uint64_t c = 0; rt->chunk && c < rt->n_chunks; c++)
 		env->free(env, rt->chunk[c]);
 	env->free(env, rt->chunk);
+	env->free(env, rt->chunk_owner);
 	env->free(env, rt->owner);
 	env->free(env, rt->pool_map);
 	env->free(env, rt->slot_occ);
@@ -113,10 +114,11 @@ int dom0_init(struct hw_device *dev, const struct dom0_config *cfg, struct dom0_
 	rt->n_chunks = (n + DOM0_CHUNK - 1) / DOM0_CHUNK;
 	rt->chunk = gtt_calloc(env, (size_t)rt->n_chunks, sizeof(*rt->chunk));
 	rt->owner = gtt_calloc(env, n, sizeof(*rt->owner));
+	rt->chunk_owner = gtt_calloc(env, (size_t)rt->n_chunks, sizeof(*rt->chunk_owner));
 	rt->pool_pages = rt->lay.pool_size / 4096;
 	rt->pool_map = env->alloc(env, rt->pool_pages + 1);
 	rt->slot_occ = gtt_calloc(env, rt->lay.num_slots, sizeof(*rt->slot_occ));
-	if (!rt->chunk || !rt->owner || !rt->pool_map || !rt->slot_occ) {
+	if (!rt->chunk || !rt->owner || !rt->chunk_owner || !rt->pool_map || !rt->slot_occ) {
 		rc = gtt_err_set(err, GTT_ENOMEM, "out of memory for the runtime's tables (%llu PTEs)", (unsigned long long)n);
 		goto fail;
 	}
@@ -247,6 +249,29 @@ uint64_t dom0_high_size(const struct dom0_runtime *rt, const struct vgpu *v)
 	return (uint64_t)v->slots * rt->lay.slot_size;
 }
 
+/* Owner of [first, first + n), and each chunk's summary: its one owner, or 0 when mixed. */
+static void set_owner(struct dom0_runtime *rt, uint64_t first, uint64_t n, int owner)
+{
+	for (uint64_t k = 0; k < n; k++)
+		rt->owner[first + k] = (uint16_t)owner;
+	for (uint64_t c = first / DOM0_CHUNK; n && c <= (first + n - 1) / DOM0_CHUNK; c++) {
+		uint64_t a = c * DOM0_CHUNK, e = a + DOM0_CHUNK < rt->dev->info.n_ptes ? a + DOM0_CHUNK : rt->dev->info.n_ptes;
+		if (first <= a && first + n >= e) {
+			rt->chunk_owner[c] = (uint16_t)owner;
+		} else if (rt->chunk_owner[c] != owner) {
+			uint64_t j = a;
+			while (j < e && rt->owner[j] == owner)
+				j++;
+			rt->chunk_owner[c] = j == e ? (uint16_t)owner : 0;
+		}
+	}
+}
+
+bool dom0_chunk_held(const struct dom0_runtime *rt, uint64_t first, int id)
+{
+	return first % DOM0_CHUNK == 0 && rt->chunk_owner[first / DOM0_CHUNK] == id && first + DOM0_CHUNK <= rt->dev->info.n_ptes;
+}
+
 static bool managed(const struct dom0_runtime *rt, uint64_t first, uint64_t n)
 {
 	for (int r = 0; r < 2; r++)
@@ -267,24 +292,27 @@ int dom0_phys_write(struct dom0_runtime *rt, uint64_t first, size_t n, const uin
 	if ((rc = load(rt, first, n, err)))
 		return rc;
 	while (i < n) {
-		if (snap(rt, first + i)[DOM0_CHUNK] == ptes[i]) {
+		/* within one chunk at a time: its mirror is one array */
+		uint64_t *cur = snap(rt, first + i) + DOM0_CHUNK;
+		size_t end = i + (DOM0_CHUNK - (first + i) % DOM0_CHUNK);
+		if (end > n)
+			end = n;
+		if (cur[0] == ptes[i]) {
 			i++;
 			continue;
 		}
 		size_t run = i;
-		while (run < n && snap(rt, first + run)[DOM0_CHUNK] != ptes[run])
+		while (run < end && cur[run - i] != ptes[run])
 			run++;
 		if ((rc = hw_ggtt_write_range_unlogged(rt->dev, first + i, run - i, ptes + i, err)))
 			break;
-		for (size_t k = i; k < run; k++)
-			snap(rt, first + k)[DOM0_CHUNK] = ptes[k];
+		gtt_memcpy(cur, ptes + i, (run - i) * sizeof(*ptes));
 		if (written)
 			*written += run - i;
 		i = run;
 	}
 	/* what was written (all of it, or up to a failure) is the owner's */
-	for (size_t k = 0; k < (rc ? i : n); k++)
-		rt->owner[first + k] = (uint16_t)owner;
+	set_owner(rt, first, rc ? i : n, owner);
 	return rc;
 }
 

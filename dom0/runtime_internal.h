@@ -50,6 +50,7 @@ struct dom0_runtime {
 	uint64_t n_chunks;
 	uint64_t orig_fence[I915_MAX_NUM_FENCES];
 	uint16_t *owner;		/* per PTE: the vGPU whose entry the physical GTT holds, 0 none */
+	uint16_t *chunk_owner;		/* per DOM0_CHUNK PTEs: the vGPU that holds all of them, 0 mixed or none */
 	bool fence_used[I915_MAX_NUM_FENCES];
 	uint8_t *pool_map;		/* one byte per pool page: 1 = in use */
 	uint64_t pool_pages;
@@ -74,6 +75,8 @@ uint64_t dom0_high_size(const struct dom0_runtime *rt, const struct vgpu *v);
  */
 int dom0_phys_write(struct dom0_runtime *rt, uint64_t first, size_t n, const uint64_t *ptes, int owner,
 		    uint64_t *written, struct gtt_err *err);
+/* Whether vGPU `id` holds every entry of the chunk starting at `first` (a chunk boundary). */
+bool dom0_chunk_held(const struct dom0_runtime *rt, uint64_t first, int id);
 /* Put physical PTEs back to their boot values where `owner` holds them (writing only those that differ); returns how many it held. */
 uint64_t dom0_phys_release(struct dom0_runtime *rt, uint64_t first, uint64_t n, int owner);
 void dom0_invalidate(struct dom0_runtime *rt);

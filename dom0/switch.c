@@ -21,6 +21,10 @@ static int copy_range(struct dom0_runtime *rt, int id, uint64_t first, uint64_t 
 	int rc = GTT_OK;
 
 	for (uint64_t i = 0; i < n && !rc;) {
+		if (i + DOM0_CHUNK <= n && dom0_chunk_held(rt, first + i, id)) {
+			i += DOM0_CHUNK;	/* a whole chunk still holds its entries */
+			continue;
+		}
 		if (rt->owner[first + i] == id) {
 			i++;
 			continue;

@@ -142,7 +142,7 @@ enum check_status check_shadow_copy_switch(struct check_ctx *c)
 	struct dom0_config cfg = { 0 };
 	struct rt r = { 0 };
 	int id[4];
-	static const int order[] = { 0, 1, 0, 2, 3, 3, 1, 2, 0 };
+	static const int order[] = { 0, 1, 0, 1, 2, 3, 3, 1, 2, 0 };
 	enum check_status st = start(c, &cfg, &r);
 
 	if (st)
@@ -150,7 +150,8 @@ enum check_status check_shadow_copy_switch(struct check_ctx *c)
 	const struct dom0_layout *l = dom0_layout(r.rt);
 	uint64_t host_low = phys_pte(c, l->host_low_base / 4096), host_high = phys_pte(c, l->host_high_base / 4096);
 	for (int i = 0; i < 4; i++)
-		if (create(c, &r, (uint64_t)(4 + 4 * (i % 2)) * MiB, 1, 0, i / 2, &id[i]) || fill(c, &r, id[i]))
+		/* low ranges of 1 and 3 MiB: 256 and 768 entries, so switches take parts of 512-entry chunks */
+		if (create(c, &r, (uint64_t)(1 + 2 * (i % 2)) * MiB, 1, 0, i / 2, &id[i]) || fill(c, &r, id[i]))
 			return stop(c, &r, CHECK_FAIL);
 	/* the check's own account of whose entry each physical PTE holds */
 	int *holder = gtt_calloc(c->dev->env, c->dev->info.n_ptes, sizeof(int));

@@ -56,6 +56,7 @@ mutants=(
 "hw/scanout.c~s/^				if (!(ctl \& PLANE_CTL_ENABLE))$/				if (1)/~scanout: an enabled gen9 plane is never seen"
 "harness/runner.c~s/^			restored = false;$/			(void)0;/~a Dom0 check whose runtime could not restore is not an abort"
 "dom0/runtime.c~s/^\t\tif ((rc = hw_ggtt_write_range_unlogged(rt->dev, first + i, run - i, ptes + i, err)))$/\t\tif (0 \&\& (rc = hw_ggtt_write_range_unlogged(rt->dev, first + i, run - i, ptes + i, err)))/~the mirror changes but the physical GTT is not written"
+"dom0/runtime.c~s/\t\t\trt->chunk_owner\[c\] = j == e ? (uint16_t)owner : 0;/\t\t\trt->chunk_owner[c] = j == e ? (uint16_t)owner : rt->chunk_owner[c];/~a chunk partly taken by another vGPU still counts as held: the switch skips it"
 )
 
 # the sources and the plain build only (the sanitizer, fuzzing and QEMU outputs are not needed)

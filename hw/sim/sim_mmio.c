@@ -45,7 +45,10 @@ static void ggtt_flush(struct sim_device *sim)
 
 	for (size_t i = 0; i < sim->n_dirty; i++) {
 		uint64_t idx = sim->dirty[i];
-		gtt_memcpy(sim->tlb + idx * sz, sim->gsm + idx * sz, sz);
+		if (sz == 8)
+			gtt_memcpy(sim->tlb + idx * 8, sim->gsm + idx * 8, 8);
+		else
+			gtt_memcpy(sim->tlb + idx * 4, sim->gsm + idx * 4, 4);
 		sim->dirty_map[idx / 8] = 0;
 	}
 	sim->n_dirty = 0;
@@ -172,6 +175,14 @@ void sim_gsm_read_run(struct sim_device *sim, uint32_t off, uint64_t *ptes, size
 	uint64_t g;
 
 	if (run_fast(sim, off, n, size, &g)) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		if (size == 8) {
+			gtt_memcpy(ptes, sim->gsm + g, n * 8);
+			sim->counts[SIM_MMIO_READ] += n * 2;
+			sim->seq += n * 2;
+			return;
+		}
+#endif
 		for (size_t i = 0; i < n; i++) {
 			const uint8_t *p = sim->gsm + g + i * size;
 			uint64_t v = 0;
@@ -193,6 +204,16 @@ void sim_gsm_write_run(struct sim_device *sim, uint32_t off, const uint64_t *pte
 
 	if (run_fast(sim, off, n, size, &g)) {
 		unsigned sz = sim->pte_fmt->entry_bytes;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		if (size == 8) {
+			gtt_memcpy(sim->gsm + g, ptes, n * 8);	/* the GSM is little-endian bytes, as the host's words */
+		} else if (size == 4) {
+			for (size_t i = 0; i < n; i++) {
+				uint32_t v = (uint32_t)ptes[i];
+				gtt_memcpy(sim->gsm + g + i * 4, &v, 4);
+			}
+		} else
+#endif
 		for (size_t i = 0; i < n; i++) {
 			uint8_t *p = sim->gsm + g + i * size;
 			for (unsigned b = 0; b < size; b++)
