@@ -80,19 +80,25 @@ int hw_ggtt_read_range(struct hw_device *dev, uint64_t first, size_t n, uint64_t
 	return GTT_OK;
 }
 
-int hw_ggtt_write_range(struct hw_device *dev, uint64_t first, size_t n, const uint64_t *ptes,
-			struct gtt_err *err)
+/* A run of PTEs may be written: in the GGTT, each fits the PTE, and the chunks it touches are journaled (one append). */
+static int range_ready(struct hw_device *dev, uint64_t first, size_t n, const uint64_t *ptes, struct gtt_err *err)
 {
 	int rc = check_range(dev, first, n, err);
 
 	for (size_t i = 0; !rc && i < n; i++)
 		rc = check_width(dev, ptes[i], err);
+	if (!rc && (rc = hw_journal_ptes(dev, first, n)))
+		gtt_err_set(err, rc, "PTEs %llu+%zu not written: %s", (unsigned long long)first, n, hw_write_refused(dev));
+	return rc;
+}
+
+int hw_ggtt_write_range(struct hw_device *dev, uint64_t first, size_t n, const uint64_t *ptes,
+			struct gtt_err *err)
+{
+	int rc = range_ready(dev, first, n, ptes, err);
+
 	if (rc)
 		return rc;
-	/* the chunks the range touches reach the journal in one append */
-	if ((rc = hw_journal_ptes(dev, first, n)))
-		return gtt_err_set(err, rc, "PTEs %llu+%zu not written: %s", (unsigned long long)first, n,
-				   hw_write_refused(dev));
 	if (dev->ops->pte_write_bulk) {
 		/* log every old value first, then one bulk write */
 		for (size_t i = 0; i < n; i++) {
@@ -121,15 +127,10 @@ int hw_ggtt_write_range(struct hw_device *dev, uint64_t first, size_t n, const u
 int hw_ggtt_write_range_unlogged(struct hw_device *dev, uint64_t first, size_t n, const uint64_t *ptes,
 				 struct gtt_err *err)
 {
-	int rc = check_range(dev, first, n, err);
+	int rc = range_ready(dev, first, n, ptes, err);
 
-	for (size_t i = 0; !rc && i < n; i++)
-		rc = check_width(dev, ptes[i], err);
 	if (rc)
 		return rc;
-	if ((rc = hw_journal_ptes(dev, first, n)))
-		return gtt_err_set(err, rc, "PTEs %llu+%zu not written: %s", (unsigned long long)first, n,
-				   hw_write_refused(dev));
 	dev->ptes_unflushed = true;
 	dev->counters.pte_writes += n;
 	dev->counters.mmio_writes += n;
