@@ -276,6 +276,18 @@ static void save(EFI_HANDLE image, const struct gtt_env *env, enum report_format
 	env->free(env, b.s);
 }
 
+/* What the runner keeps the checks off (the planes it found, the GOP framebuffer), on the console. */
+static void keeping_off(void *ctx, const struct runner_exclusion *x, size_t n)
+{
+	char line[160];
+
+	(void)ctx;
+	for (size_t i = 0; i < n; i++) {
+		runner_exclusion_text(&x[i], line, sizeof(line));
+		efi_printf("gttlab: %s\n", line);
+	}
+}
+
 /* The GGTT range behind the GOP framebuffer, if it lies in the aperture: the registers do not say it. */
 static void gop_exclusion(struct hw_device *dev, struct runner_opts *o)
 {
@@ -359,7 +371,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		   dev->info.plat->name, dev->info.plat->gen, dev->info.devid, (unsigned long long)(dev->info.ggtt_size >> 20),
 		   (unsigned long long)(dev->info.aperture_size >> 20), dev->info.num_fences, n);
 
-	struct runner_opts o = { .seed = a.seed, .progress = progress, .ctx = &a };
+	struct runner_opts o = { .seed = a.seed, .keeping_off = keeping_off, .progress = progress, .ctx = &a };
 	if (a.fault) {
 		/* test only, and only on the model */
 		struct gtt_err ferr = { 0 };
@@ -373,12 +385,6 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	/* the runner keeps every check off the scanout surfaces; the GOP framebuffer is this front-end's to add */
 	if (!hw_sim_model(dev))
 		gop_exclusion(dev, &o);
-	struct runner_exclusion ex[RUNNER_MAX_EXCLUDE + RUNNER_MAX_EXTRA];
-	size_t nex = runner_exclusions(dev, &o, ex, sizeof(ex) / sizeof(ex[0]));
-	for (size_t i = 0; i < nex; i++)
-		efi_printf("gttlab: keeping off GGTT 0x%llx-0x%llx: %s%s%c\n", (unsigned long long)ex[i].start,
-			   (unsigned long long)ex[i].end, ex[i].what, ex[i].pipe >= 0 ? " of pipe " : "",
-			   ex[i].pipe >= 0 ? 'A' + ex[i].pipe : ' ');
 	struct check_result *res = env->alloc(env, sizeof(*res) * (n ? n : 1));
 	for (size_t i = 0; i < n; i++)
 		res[i].check = sel[i];

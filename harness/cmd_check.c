@@ -13,7 +13,6 @@
 #include "hw/backend_sim.h"
 
 #include <errno.h>
-#include <inttypes.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +79,18 @@ static void progress(void *ctx, size_t i, size_t total, const struct check *c, c
 	} else {
 		fprintf(stderr, "[%2zu/%zu] %-4s %-26s %6.1f ms%s%s\n", i + 1, total, check_status_name(r->status), c->name,
 			r->ns / 1e6, r->status == CHECK_PASS ? "" : "  ", r->reason);
+	}
+}
+
+/* The runner keeps every check off what the display scans out: say what that is, on stderr. */
+static void keeping_off(void *ctx, const struct runner_exclusion *x, size_t n)
+{
+	char line[160];
+
+	(void)ctx;
+	for (size_t i = 0; i < n; i++) {
+		runner_exclusion_text(&x[i], line, sizeof(line));
+		fprintf(stderr, "gttlab: %s\n", line);
 	}
 }
 
@@ -185,12 +196,6 @@ int cmd_check(struct cli *c, int argc, char **argv)
 		free(res);
 		return cli_error("GTTLAB_TEST_FAULT: %s", ferr.msg);
 	}
-	/* the runner keeps every check off what the display scans out; say what that is */
-	struct runner_exclusion ex[RUNNER_MAX_EXCLUDE + RUNNER_MAX_EXTRA];
-	size_t nex = runner_exclusions(dev, &o, ex, sizeof(ex) / sizeof(ex[0]));
-	for (size_t i = 0; i < nex; i++)
-		fprintf(stderr, "gttlab: keeping off GGTT 0x%" PRIx64 "-0x%" PRIx64 ": %s of pipe %c is enabled\n", ex[i].start,
-			ex[i].end, ex[i].what, 'A' + ex[i].pipe);
 	/* a real device gets its crash journal before the first write */
 	struct journal_file jf;
 	if (cli_journal_begin(c, dev, &jf)) {
@@ -205,6 +210,7 @@ int cmd_check(struct cli *c, int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	struct progress pr = { .live = isatty(STDERR_FILENO), .on = fmt == REPORT_HUMAN || isatty(STDERR_FILENO) };
+	o.keeping_off = keeping_off;
 	o.progress = progress;
 	o.ctx = &pr;
 

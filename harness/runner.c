@@ -83,6 +83,16 @@ size_t runner_exclusions(struct hw_device *dev, const struct runner_opts *o, str
 	return n;
 }
 
+void runner_exclusion_text(const struct runner_exclusion *x, char *buf, size_t size)
+{
+	if (x->pipe >= 0)
+		gtt_snprintf(buf, size, "keeping off GGTT 0x%llx-0x%llx: %s of pipe %c is enabled", (unsigned long long)x->start,
+			     (unsigned long long)x->end, x->what, 'A' + x->pipe);
+	else
+		gtt_snprintf(buf, size, "keeping off GGTT 0x%llx-0x%llx: %s", (unsigned long long)x->start,
+			     (unsigned long long)x->end, x->what);
+}
+
 struct keep_off {
 	struct runner_exclusion r[RUNNER_MAX_EXCLUDE + RUNNER_MAX_EXTRA];
 	size_t n;
@@ -130,9 +140,12 @@ static enum check_status unmet(struct hw_device *dev, const struct check *k, con
 		/* the runtime keeps the host's low range (from 0) away from guests */
 		uint64_t host_low = dom0_default_host_low(dev->info.aperture_size);
 		for (size_t i = 0; i < o->n; i++)
-			if (o->r[i].end > host_low)
-				return ck_skip(c, "a scanout surface (%s) at GM 0x%llx lies in the Dom0 runtime's guest areas",
-					       o->r[i].what, (unsigned long long)o->r[i].start);
+			if (o->r[i].end > host_low) {
+				char what[160];
+				runner_exclusion_text(&o->r[i], what, sizeof(what));
+				return ck_skip(c, "a scanout surface lies in the Dom0 runtime's guest areas (from GM 0x%llx; %s)",
+					       (unsigned long long)host_low, what);
+			}
 	}
 	return CHECK_PASS;
 }
@@ -157,6 +170,8 @@ size_t runner_run(struct hw_device *dev, const struct check *const *sel, size_t 
 	size_t i;
 
 	keep.n = runner_exclusions(dev, o, keep.r, sizeof(keep.r) / sizeof(keep.r[0]));
+	if (o->keeping_off)
+		o->keeping_off(o->ctx, keep.r, keep.n);
 	for (i = 0; i < n; i++) {
 		const struct check *k = sel[i];
 		struct check_result *r = &results[i];

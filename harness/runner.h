@@ -34,13 +34,20 @@ struct runner_exclusion {
 struct runner_opts {
 	uint64_t seed;
 	const struct check_faults *faults;	/* tests only */
-	/* ranges the front-end knows and the registers do not say (the GOP framebuffer) */
+	/* ranges the front-end knows and the registers do not say (the GOP framebuffer); the
+	 * runner adds the scanout surfaces it reads itself */
 	struct runner_exclusion extra[RUNNER_MAX_EXTRA];
 	unsigned n_extra;
 	volatile int *cancel;			/* set from a signal handler: stop after the current check */
+	/*
+	 * Called once by runner_run, before the first check, with every range it keeps the
+	 * checks off (n may be 0): the very list it uses, so what a front-end says is what
+	 * the run did. runner_exclusion_text() words each the same way for every front-end.
+	 */
+	void (*keeping_off)(void *ctx, const struct runner_exclusion *x, size_t n);
 	/* called before (result NULL) and after each check */
 	void (*progress)(void *ctx, size_t index, size_t total, const struct check *c, const struct check_result *r);
-	void *ctx;
+	void *ctx;				/* for keeping_off and progress */
 };
 
 /*
@@ -58,6 +65,14 @@ uint64_t runner_check_seed(uint64_t run_seed, const char *name);
  * same list runner_run uses, for the front-ends to say what they keep off.
  */
 size_t runner_exclusions(struct hw_device *dev, const struct runner_opts *o, struct runner_exclusion *out, size_t max);
+
+/*
+ * One range in words, the same line in every front-end (which prefixes
+ * "gttlab: "): "keeping off GGTT 0x7f00000-0x88e9000: primary plane of pipe A
+ * is enabled", or for a front-end's own range "keeping off GGTT 0x...-0x...:
+ * GOP framebuffer". Truncated to size, always terminated.
+ */
+void runner_exclusion_text(const struct runner_exclusion *x, char *buf, size_t size);
 
 /* Does a name match a glob of `*` and `?`? */
 bool runner_glob(const char *pattern, const char *name);

@@ -26,6 +26,7 @@ struct fe {
 	struct journal_file jf;		/* a real device's crash journal (GTTLAB_JOURNAL or the default) */
 	struct hw_open_opts opts;	/* GTTLAB_SYSFS_ROOT: where sysfs is (tests use a fake tree) */
 	bool dev_tried;
+	bool said_keeping_off;		/* the keeping-off lines are said once, in the first subtest that runs */
 	char dev_error[400];
 	int opened;			/* devices opened, for GTTLAB_ACCESS_LOG */
 	unsigned pass, fail, skip, aborted;
@@ -122,14 +123,26 @@ static struct hw_device *device(struct fe *f)
 		f->dev = NULL;
 		return NULL;
 	}
-	/* the runner keeps every check off what the display scans out (an info line, as igt_info's) */
-	struct runner_opts o = { 0 };
-	struct runner_exclusion ex[RUNNER_MAX_EXCLUDE];
-	size_t nex = runner_exclusions(f->dev, &o, ex, RUNNER_MAX_EXCLUDE);
-	for (size_t i = 0; i < nex; i++)
-		printf("gttlab: keeping off GGTT 0x%llx-0x%llx: %s of pipe %c is enabled\n", (unsigned long long)ex[i].start,
-		       (unsigned long long)ex[i].end, ex[i].what, 'A' + ex[i].pipe);
 	return f->dev;
+}
+
+/*
+ * The runner keeps every check off what the display scans out; say what that is
+ * once, as an info line on stdout (igt_info's stream: stderr stays clean on a pass).
+ */
+static void keeping_off(void *ctx, const struct runner_exclusion *x, size_t n)
+{
+	struct fe *f = ctx;
+	char line[160];
+
+	if (f->said_keeping_off)
+		return;
+	f->said_keeping_off = true;
+	for (size_t i = 0; i < n; i++) {
+		runner_exclusion_text(&x[i], line, sizeof(line));
+		printf("gttlab: %s\n", line);
+	}
+	fflush(stdout);
 }
 
 static void count(struct fe *f, enum check_status s)
@@ -156,7 +169,7 @@ static void run_check(struct fe *f, const struct check *c)
 		printf("Test requirement not met: %s\n", f->dev_error);
 		r.status = CHECK_SKIP;
 	} else {
-		struct runner_opts o = { 0 };
+		struct runner_opts o = { .keeping_off = keeping_off, .ctx = f };
 		runner_run(dev, &c, 1, &o, &r);
 		if (r.status == CHECK_FAIL || r.status == CHECK_ABORT) {
 			report_failure(c->name, r.reason);

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* The check runner, its reporters and gttlab check. */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "harness/report.h"
 #include "harness/runner.h"
+#include "harness/test_faults.h"
 #include "hw/ggtt.h"
-#include "hw/scanout.h"
-#include "regs/display.h"
 #include "tests/dom0_helpers.h"
 
 static uint64_t rogue_index;
@@ -70,53 +70,184 @@ Test(runner, the_device_is_restored_whatever_the_outcome)
 	hw_close(t.dev);
 }
 
+/* What runner_run reports through its keeping_off callback. */
+struct kept {
+	unsigned calls;
+	size_t n;
+	struct runner_exclusion x[RUNNER_MAX_EXCLUDE + RUNNER_MAX_EXTRA];
+};
+
+static void note_kept(void *ctx, const struct runner_exclusion *x, size_t n)
+{
+	struct kept *k = ctx;
+
+	k->calls++;
+	k->n = n;
+	for (size_t i = 0; i < n && i < sizeof(k->x) / sizeof(k->x[0]); i++)
+		k->x[i] = x[i];
+}
+
+/*
+ * The range kept clear of a linear 1920x1080 plane at 4 bytes a pixel scanning out from
+ * GM `surf`, by the rule hw/scanout.h documents: the surface, widened by 1 MiB on either side.
+ */
+static void plane_range(uint64_t surf, uint64_t *lo, uint64_t *hi)
+{
+	*lo = surf - (1u << 20);
+	*hi = surf + 1920 * 4 * 1080 + (1u << 20);
+}
+
+/* No PTE write in the model's trace and no recorded claim lies in [lo, hi); at least one claim. */
+static void expect_clear(struct hw_device *dev, struct sim_device *s, const struct check_result *r, size_t k, uint64_t lo,
+			 uint64_t hi)
+{
+	struct sim_trace_entry e;
+	unsigned claims = 0;
+
+	for (size_t i = 0; sim_trace_get(s, i, &e); i++) {
+		if (e.kind != SIM_MMIO_WRITE || e.addr < dev->info.gsm_offset)
+			continue;
+		uint64_t gm = (e.addr - dev->info.gsm_offset) / dev->info.pte_size * 4096;
+		cr_assert(gm < lo || gm >= hi, "%s: a check wrote the PTE of GM 0x%llx, behind 0x%llx-0x%llx",
+			  dev->info.plat->name, (unsigned long long)gm, (unsigned long long)lo, (unsigned long long)hi);
+	}
+	for (size_t i = 0; i < k; i++) {
+		cr_expect_neq(r[i].status, CHECK_FAIL, "%s on %s: %s", r[i].check->name, dev->info.plat->name, r[i].reason);
+		cr_expect_neq(r[i].status, CHECK_ABORT, "%s on %s: %s", r[i].check->name, dev->info.plat->name, r[i].reason);
+		uint64_t a = r[i].claim_gm, b = a + r[i].claim_pages * 4096ull;
+		claims += r[i].claim_pages != 0;
+		cr_expect(!r[i].claim_pages || b <= lo || a >= hi, "%s on %s claimed 0x%llx-0x%llx, behind 0x%llx-0x%llx",
+			  r[i].check->name, dev->info.plat->name, (unsigned long long)a, (unsigned long long)b,
+			  (unsigned long long)lo, (unsigned long long)hi);
+		cr_expect(!r[i].claim_pages || b <= dev->info.aperture_size, "%s: claim 0x%llx-0x%llx beyond the aperture",
+			  r[i].check->name, (unsigned long long)a, (unsigned long long)b);
+	}
+	cr_expect_gt(claims, 0, "%s: no check recorded a claim", dev->info.plat->name);
+}
+
 Test(runner, claims_keep_off_an_enabled_plane)
 {
 	struct hw_device *dev = t_open("sim:skl");
 	struct sim_device *s = t_sim(dev);
-	uint64_t mid = dev->info.aperture_size / 2;
+	uint64_t mid = dev->info.aperture_size / 2, lo, hi;
 
 	/* a 1920x1080 linear primary plane scanning out from the middle of the aperture */
-	sim_mmio_write32(s, _PLANE_CTL_1_A, PLANE_CTL_ENABLE);
-	sim_mmio_write32(s, _PLANE_STRIDE_1_A, 1920 * 4 / 64);
-	sim_mmio_write32(s, _PLANE_SIZE_1_A, (1079u << 16) | 1919u);
-	sim_mmio_write32(s, _PLANE_SURF_1_A, (uint32_t)mid);
-	struct hw_scanout sc[4];
-	size_t n = hw_scanout_ranges(dev, sc, 4);
-	cr_assert_eq(n, 1);
-	cr_expect(sc[0].start <= mid && sc[0].end >= mid + 1920 * 4 * 1080, "range 0x%llx-0x%llx",
-		  (unsigned long long)sc[0].start, (unsigned long long)sc[0].end);
-	/* the runner finds the plane itself: nothing is passed to it */
-	struct runner_opts o = { 0 };
-	struct runner_exclusion ex[4];
-	cr_assert_eq(runner_exclusions(dev, &o, ex, 4), 1);
-	cr_expect(ex[0].start == sc[0].start && ex[0].end == sc[0].end && ex[0].pipe == 0);
+	sim_mmio_write32(s, 0x70188, 1920 * 4 / 64);		/* PLANE_STRIDE_1_A, 64-byte units */
+	sim_mmio_write32(s, 0x70190, (1079u << 16) | 1919u);	/* PLANE_SIZE_1_A */
+	sim_mmio_write32(s, 0x7019c, (uint32_t)mid);		/* PLANE_SURF_1_A */
+	sim_mmio_write32(s, 0x70180, 1u << 31);			/* PLANE_CTL_1_A: enabled, linear */
+	plane_range(mid, &lo, &hi);
+	/* the runner finds the plane itself: nothing is passed to it, and it says what it used */
+	struct kept kept = { 0 };
+	struct runner_opts o = { .keeping_off = note_kept, .ctx = &kept };
 	const struct check *sel[16];
 	size_t k;
 	cr_assert_eq(runner_select("ggtt,aperture,fence", sel, 16, &k, NULL), 0);
 	struct check_result r[16];
 	cr_assert_eq(sim_trace_start(s, 1 << 20), 0);
-	runner_run(dev, sel, k, &o, r);
-	struct sim_trace_entry e;
-	for (size_t i = 0; sim_trace_get(s, i, &e); i++) {
-		if (e.kind != SIM_MMIO_WRITE || e.addr < dev->info.gsm_offset)
-			continue;
-		uint64_t gm = (e.addr - dev->info.gsm_offset) / dev->info.pte_size * 4096;
-		cr_assert(gm < sc[0].start || gm >= sc[0].end, "a check wrote the PTE of GM 0x%llx, behind the plane",
-			  (unsigned long long)gm);
-	}
-	for (size_t i = 0; i < k; i++) {
-		cr_expect_neq(r[i].status, CHECK_FAIL, "%s: %s", r[i].check->name, r[i].reason);
-		uint64_t a = r[i].claim_gm, b = a + r[i].claim_pages * 4096ull;
-		cr_expect(!r[i].claim_pages || b <= sc[0].start || a >= sc[0].end, "%s claimed 0x%llx-0x%llx, behind the plane",
-			  r[i].check->name, (unsigned long long)a, (unsigned long long)b);
-	}
+	cr_assert_eq(runner_run(dev, sel, k, &o, r), k);
+	cr_expect_eq(kept.calls, 1, "keeping_off called %u times in one run", kept.calls);
+	cr_assert_eq(kept.n, 1);
+	cr_expect(kept.x[0].start == lo && kept.x[0].end == hi && kept.x[0].pipe == 0, "0x%llx-0x%llx pipe %d",
+		  (unsigned long long)kept.x[0].start, (unsigned long long)kept.x[0].end, kept.x[0].pipe);
+	char line[160], want[160];
+	runner_exclusion_text(&kept.x[0], line, sizeof(line));
+	snprintf(want, sizeof(want), "keeping off GGTT 0x%llx-0x%llx: primary plane of pipe A is enabled",
+		 (unsigned long long)lo, (unsigned long long)hi);
+	cr_expect_str_eq(line, want);
+	expect_clear(dev, s, r, k, lo, hi);
 	/* the Dom0 checks cannot keep off a plane in the guest areas: they skip, saying why */
 	cr_assert_eq(runner_select("shadow-copy-switch", sel, 16, &k, NULL), 0);
 	runner_run(dev, sel, k, &o, r);
 	cr_expect_eq(r[0].status, CHECK_SKIP);
 	cr_expect(strstr(r[0].reason, "scanout surface"), "%s", r[0].reason);
 	hw_close(dev);
+}
+
+Test(runner, no_plane_no_exclusion_and_claims_from_the_middle)
+{
+	struct hw_device *dev = t_open("sim:skl");
+	struct kept kept = { 0 };
+	struct runner_opts o = { .keeping_off = note_kept, .ctx = &kept };
+	const struct check *sel[16];
+	size_t k;
+	struct check_result r[16];
+
+	cr_assert_eq(runner_select("ggtt-pte-readback", sel, 16, &k, NULL), 0);
+	cr_assert_eq(runner_run(dev, sel, k, &o, r), 1);
+	cr_expect_eq(kept.calls, 1);
+	cr_expect_eq(kept.n, 0, "the model's planes are off, yet %zu ranges were kept off", kept.n);
+	cr_expect_eq(r[0].status, CHECK_PASS, "%s", r[0].reason);
+	cr_expect_eq(r[0].claim_gm, dev->info.aperture_size / 2);
+	cr_expect_eq(r[0].claim_pages, sel[0]->claim_pages);
+	hw_close(dev);
+}
+
+/* A front-end's own range (the EFI GOP framebuffer) is kept off too, and said after the planes. */
+Test(runner, extra_ranges_of_the_front_end_are_kept_off)
+{
+	struct hw_device *dev = t_open("sim:skl");
+	struct sim_device *s = t_sim(dev);
+	uint64_t mid = dev->info.aperture_size / 2, lo, hi;
+	struct kept kept = { 0 };
+	struct runner_opts o = { .keeping_off = note_kept, .ctx = &kept, .n_extra = 1 };
+
+	/* a cursor on pipe B, low in the aperture, read from the registers */
+	sim_mmio_write32(s, 0x71084, 0x400000);			/* CURBASE pipe B */
+	sim_mmio_write32(s, 0x71080, 0x27);			/* CURCNTR pipe B: 64x64 ARGB */
+	plane_range(mid, &lo, &hi);
+	o.extra[0] = (struct runner_exclusion){ lo, hi, "GOP framebuffer", -1 };
+	const struct check *sel[16];
+	size_t k;
+	struct check_result r[16];
+	cr_assert_eq(runner_select("ggtt,aperture,fence", sel, 16, &k, NULL), 0);
+	cr_assert_eq(sim_trace_start(s, 1 << 20), 0);
+	cr_assert_eq(runner_run(dev, sel, k, &o, r), k);
+	cr_assert_eq(kept.n, 2);
+	cr_expect(kept.x[0].start == 0x300000 && kept.x[0].end == 0x400000 + 256 * 256 * 4 + 0x100000 &&
+		  kept.x[0].pipe == 1, "cursor 0x%llx-0x%llx pipe %d", (unsigned long long)kept.x[0].start,
+		  (unsigned long long)kept.x[0].end, kept.x[0].pipe);
+	cr_expect(kept.x[1].start == lo && kept.x[1].end == hi && kept.x[1].pipe == -1);
+	char line[160], want[160];
+	runner_exclusion_text(&kept.x[0], line, sizeof(line));
+	cr_expect_str_eq(line, "keeping off GGTT 0x300000-0x540000: cursor of pipe B is enabled");
+	runner_exclusion_text(&kept.x[1], line, sizeof(line));
+	snprintf(want, sizeof(want), "keeping off GGTT 0x%llx-0x%llx: GOP framebuffer", (unsigned long long)lo,
+		 (unsigned long long)hi);
+	cr_expect_str_eq(line, want);
+	expect_clear(dev, s, r, k, lo, hi);
+	expect_clear(dev, s, r, k, 0x300000, 0x540000);
+	hw_close(dev);
+}
+
+/* The test fault every front-end's proof uses: on each platform, the plane is found and kept clear. */
+Test(runner, the_plane_fault_is_kept_clear_on_every_platform)
+{
+	for (size_t p = 0; p < gtt_num_platforms; p++) {
+		char spec[32];
+		snprintf(spec, sizeof(spec), "sim:%s", gtt_platforms[p].name);
+		struct hw_device *dev = t_open(spec);
+		struct sim_device *s = t_sim(dev);
+		struct gtt_err err = { 0 };
+		uint64_t lo, hi;
+		cr_assert_eq(test_fault_inject(dev, "plane", &err), 0, "%s: %s", spec, err.msg);
+		plane_range(dev->info.aperture_size / 2, &lo, &hi);
+		struct kept kept = { 0 };
+		struct runner_opts o = { .keeping_off = note_kept, .ctx = &kept };
+		const struct check *sel[16];
+		size_t k;
+		struct check_result r[16];
+		cr_assert_eq(runner_select("ggtt,aperture,fence", sel, 16, &k, NULL), 0);
+		cr_assert_eq(sim_trace_start(s, 1 << 20), 0);
+		cr_assert_eq(runner_run(dev, sel, k, &o, r), k);
+		cr_assert_eq(kept.n, 1, "%s: %zu ranges", spec, kept.n);
+		cr_expect(kept.x[0].start == lo && kept.x[0].end == hi && kept.x[0].pipe == 0 &&
+			  !strcmp(kept.x[0].what, "primary plane"), "%s: %s 0x%llx-0x%llx pipe %d, not 0x%llx-0x%llx", spec,
+			  kept.x[0].what, (unsigned long long)kept.x[0].start, (unsigned long long)kept.x[0].end,
+			  kept.x[0].pipe, (unsigned long long)lo, (unsigned long long)hi);
+		expect_clear(dev, s, r, k, lo, hi);
+		hw_close(dev);
+	}
 }
 
 Test(runner, selection_by_suite_name_and_glob)
@@ -238,7 +369,8 @@ static struct buf report(enum report_format f, struct check_result *r, size_t n)
 Test(runner, reports_are_well_formed)
 {
 	struct check_result r[3] = {
-		{ .check = &gtt_checks[0], .status = CHECK_PASS, .reason = "", .seed = 0xabc, .ns = 1234567 },
+		{ .check = &gtt_checks[0], .status = CHECK_PASS, .reason = "", .seed = 0xabc, .ns = 1234567,
+		  .claim_gm = 0x8100000, .claim_pages = 16 },
 		{ .check = &gtt_checks[6], .status = CHECK_FAIL,
 		  .reason = "fence 0 (FENCE_REG_GEN6_LO_0 = 0x00100001): \"quoted\" & <angled> 'single'\\", .ns = 89 },
 		{ .check = &gtt_checks[10], .status = CHECK_SKIP, .reason = "needs test pages", .ns = 0 },
@@ -261,6 +393,10 @@ Test(runner, reports_are_well_formed)
 	cr_expect(!strncmp(t.s, tap_head, sizeof(tap_head) - 1), "%s", t.s);
 	cr_expect(strstr(t.s, "not ok 2 - fence-x-detile\n  ---\n") && strstr(t.s, "  message: 'fence 0 (FENCE_REG_GEN6_LO_0 = 0x00100001): \"quoted\" & <angled> ''single''\\'\n"), "%s", t.s);
 	cr_expect(strstr(t.s, "ok 3 - aperture-rw # SKIP needs test pages\n"), "%s", t.s);
+	/* where a check worked: in its YAML block, only for a check that claimed pages */
+	cr_expect(strstr(t.s, "  duration_ms: 1.234\n  claim: 0x8100000+16 pages\n  ...\n"), "%s", t.s);
+	const char *claim = strstr(t.s, "claim:");
+	cr_expect(claim && !strstr(claim + 1, "claim:"), "not one claim (check 1's): %s", t.s);
 
 	struct buf x = report(REPORT_JUNIT, r, 3);
 	cr_expect(strstr(x.s, "<testsuites name=\"gttlab\" tests=\"3\" failures=\"1\" errors=\"0\" skipped=\"1\""), "%s", x.s);
