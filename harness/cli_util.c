@@ -113,13 +113,12 @@ int cli_journal_begin(struct cli *c, struct hw_device *dev, struct journal_file 
 int cli_journal_end(struct hw_device *dev, struct journal_file *jf, bool restored)
 {
 	struct gtt_err err = { 0 };
-	bool kept = jf->fd >= 0 && !restored;
-	int rc = journal_end(dev, jf, restored, &err);
+	bool kept;
 
-	if (!rc)
+	if (!journal_end(dev, jf, restored, &kept, &err))
 		return 0;
 	cli_error("%s", err.msg);
-	return kept || rc == GTT_EIO ? EXIT_ABORT : EXIT_USAGE;
+	return kept ? EXIT_ABORT : EXIT_USAGE;
 }
 
 const char *cli_size(uint64_t b, char *buf, size_t n)

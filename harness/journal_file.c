@@ -245,27 +245,32 @@ int journal_begin(struct hw_device *dev, const char *path, const struct hw_open_
 	return rc;
 }
 
-int journal_end(struct hw_device *dev, struct journal_file *jf, bool restored, struct gtt_err *err)
+int journal_end(struct hw_device *dev, struct journal_file *jf, bool restored, bool *kept, struct gtt_err *err)
 {
 	struct hw_journal_info info;
+	const char *stage = "";
 	void *buf = NULL;
 	size_t len;
 	int rc = GTT_OK;
 
+	if (kept)
+		*kept = false;
 	if (jf->fd < 0)
 		return GTT_OK;
 	hw_journal_detach(dev);
 	if (!restored)
 		rc = gtt_err_set(err, GTT_EIO, "the device was not restored");
 	else if (!(rc = journal_file_contents(jf, &buf, &len, err)) && (rc = hw_journal_replay(dev, buf, len, &info, err)))
-		gtt_err_set(err, GTT_EIO, "the journal's replay did not read back: %s", err->msg);
+		stage = "the journal's replay did not read back: ";
 	free(buf);
 	if (rc) {
-		char why[GTT_ERR_MSG_MAX];
+		char why[GTT_ERR_MSG_MAX];	/* err->msg is rewritten from a copy of itself */
 		snprintf(why, sizeof(why), "%s", err->msg);
-		gtt_err_set(err, GTT_EIO, "%s; the journal %s keeps what the device held: run 'gttlab restore --journal %s'",
-			    why, jf->path, jf->path);
+		gtt_err_set(err, GTT_EIO, "%s%s; the journal %s keeps what the device held: run 'gttlab restore --journal %s'",
+			    stage, why, jf->path, jf->path);
 		journal_file_close(jf, false, NULL);
+		if (kept)
+			*kept = true;
 		return GTT_EIO;
 	}
 	return journal_file_close(jf, true, err);

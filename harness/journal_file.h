@@ -68,8 +68,9 @@ int journal_begin(struct hw_device *dev, const char *path, const struct hw_open_
  * back; the journal is replayed once more (what the undo log does not hold:
  * aperture bytes the Dom0 runtime wrote, GFX_FLSH_CNTL_GEN6; a run that wrote
  * nothing replays nothing) and removed. Not restored, or a replay that does
- * not read back: kept, GTT_EIO with the reason and the restore command.
+ * not read back: kept (*kept, when given, says so), GTT_EIO with the reason
+ * and the restore command. A journal that cannot be removed is an error too.
  */
-int journal_end(struct hw_device *dev, struct journal_file *jf, bool restored, struct gtt_err *err);
+int journal_end(struct hw_device *dev, struct journal_file *jf, bool restored, bool *kept, struct gtt_err *err);
 
 #endif

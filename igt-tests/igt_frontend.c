@@ -362,7 +362,7 @@ int igt_frontend_main(const char *suite, int argc, char **argv)
 	access_log(&f);
 	if (f.dev) {
 		struct gtt_err err = { 0 };
-		if (journal_end(f.dev, &f.jf, !f.aborted, &err)) {
+		if (journal_end(f.dev, &f.jf, !f.aborted, NULL, &err)) {
 			fprintf(stderr, "%s: %s\n", argv[0], err.msg);
 			f.aborted++;
 		}

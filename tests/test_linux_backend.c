@@ -16,6 +16,7 @@
 
 #include "env/env_posix.h"
 #include "harness/backends.h"
+#include "harness/journal_file.h"
 #include "hw/aperture.h"
 #include "hw/fence.h"
 #include "hw/ggtt.h"
@@ -253,6 +254,38 @@ Test(linux_backend, test_pages_are_flushed_around_every_aperture_access)
 	cr_expect_eq(syncs, 3, "a read: before");
 	hw_undo_restore(dev, &err);
 	hw_free_test_pages(dev, 1, &pg);
+	hw_close(dev);
+}
+
+/* The end of a run: restored, the journal is replayed and removed; not restored, it stays, said so. */
+Test(linux_backend, a_run_ends_its_journal_removed_or_kept)
+{
+	struct hw_device *dev = NULL;
+	struct gtt_err err = { 0 };
+	struct journal_file jf;
+	struct hw_open_opts o = { .sysfs_root = root };
+	char path[128];
+	bool kept = true;
+
+	snprintf(path, sizeof(path), "%s/run.journal", root);
+	cr_assert_eq(lx_open("pci:0000:00:02.0", false, &dev, &err), 0, "%s", err.msg);
+	cr_assert_eq(journal_begin(dev, path, &o, &jf, &err), 0, "%s", err.msg);
+	cr_assert_eq(hw_ggtt_write_pte(dev, 9, 0x9001, &err), 0);
+	cr_assert_eq(hw_undo_restore(dev, &err), 0, "%s", err.msg);
+	cr_assert_eq(journal_end(dev, &jf, true, &kept, &err), 0, "%s", err.msg);
+	cr_expect(!kept);
+	cr_expect_neq(access(path, F_OK), 0, "a restored run removes its journal");
+
+	cr_assert_eq(journal_begin(dev, path, &o, &jf, &err), 0, "%s", err.msg);
+	cr_assert_eq(hw_ggtt_write_pte(dev, 9, 0x9001, &err), 0);
+	cr_assert_eq(journal_end(dev, &jf, false, &kept, &err), GTT_EIO);
+	cr_expect(kept);
+	cr_expect(strstr(err.msg, "not restored") && strstr(err.msg, "gttlab restore --journal"), "%s", err.msg);
+	cr_expect_eq(access(path, F_OK), 0, "an unrestored run keeps its journal");
+	/* and the next run refuses to start over it */
+	cr_assert_eq(journal_begin(dev, path, &o, &jf, &err), GTT_EBUSY);
+	cr_expect(strstr(err.msg, "gttlab restore"), "%s", err.msg);
+	hw_undo_restore(dev, NULL);
 	hw_close(dev);
 }
 
