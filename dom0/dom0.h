@@ -36,6 +36,19 @@ struct dom0_faults {
 	bool corrupt_pool_pitch;	/* the pool fence gets the guest's pitch plus 128 bytes */
 	bool swap_resize_sides;		/* a resize grows/shrinks on the wrong sides */
 	bool no_ladder;			/* guest CPU access goes through the shared aperture, not the ladder map */
+	bool policy_ignore_class;	/* the policy approves expansions whatever its class */
+	bool policy_reduce_busiest;	/* a mid-class reduction takes the vGPU with the highest utilization */
+	bool stale_pvinfo_answer;	/* a granted request leaves PVINFO's non-mappable size as it was */
+};
+
+/*
+ * A guest request arrived over PVINFO (the g2v_notify trap accepted it as
+ * pending). Called inside dom0_pvinfo_write, before it returns; a hosted
+ * service rings its doorbell here. Never calls back into the runtime.
+ */
+struct dom0_hooks {
+	void (*request)(void *ctx, int id, unsigned code, unsigned count);
+	void *ctx;
 };
 
 struct dom0_config {
@@ -47,6 +60,7 @@ struct dom0_config {
 	unsigned host_fences;		/* physical fences kept for the host; default 4 */
 	bool slot_aware;		/* scheduler prefers a next vGPU from another slot */
 	bool algorithm1_selector;	/* resize with Algorithm 1's published loops, not the occupancy selector (the default) */
+	struct dom0_hooks hooks;
 	struct dom0_faults faults;
 };
 
@@ -83,6 +97,7 @@ struct dom0_counters {
 	uint64_t invalidates;
 	uint64_t pool_allocs, pool_frees, pool_pages_used, pool_pages_peak;
 	uint64_t expansions, reductions;
+	uint64_t copy_ns;			/* switch copy time: measured, or PTEs written x the policy's fixed cost */
 };
 
 struct dom0_runtime;
@@ -165,5 +180,69 @@ int dom0_run_quanta(struct dom0_runtime *rt, unsigned n,
 		    void (*on_switch)(void *ctx, const struct dom0_switch_stats *s), void *ctx,
 		    struct gtt_err *err);
 uint64_t dom0_sim_time_ms(const struct dom0_runtime *rt);
+
+/*
+ * The graphics-memory request channel (regs/pvinfo.h, docs/dom0.md): a guest
+ * writes a PVINFO word. The request words and GVT-g's guest-writable fields
+ * (display_ready, g2v_notify, cursor hot spots, pdp, execlist descriptor)
+ * are accepted; any other word is refused (status BAD_WRITE, nothing else
+ * changes). GTTLAB_G2V_GM_REQUEST to g2v_notify checks the request: a
+ * malformed one (unknown code, Q = 0, Q beyond the slots of high memory) is
+ * answered at once with its status and GTT_EINVAL; a valid one becomes
+ * pending (status PENDING, the request hook called) until
+ * dom0_serve_requests answers it.
+ */
+int dom0_pvinfo_write(struct dom0_runtime *rt, int id, uint32_t off, uint32_t val, struct gtt_err *err);
+/* Answer every pending request, oldest first, by the policy's current class; *answered (if given) counts them. */
+int dom0_serve_requests(struct dom0_runtime *rt, unsigned *answered, struct gtt_err *err);
+unsigned dom0_requests_pending(const struct dom0_runtime *rt);
+
+/*
+ * gBalloon's resizing policy (§3.1-3.2). Every period of the caller's clock,
+ * f(W, R_copy) = alpha * W + beta * R_copy is computed and classified: below
+ * `low`, every expansion is approved and nothing is reduced; from `low` to
+ * `high`, expansions are approved and the vGPU with the most slots and the
+ * lowest utilization (valid non-scratch entries / entries of its high range)
+ * loses one slot; above `high`, expansions are refused and two 64 MiB slots'
+ * worth of graphics memory is taken from the vGPUs holding most, regardless
+ * of utilization. Fixed point: W and R_copy in milli-percent, alpha, beta,
+ * f and the thresholds in millionths.
+ */
+enum dom0_policy_class { DOM0_CLASS_LOW, DOM0_CLASS_MID, DOM0_CLASS_HIGH };
+
+struct dom0_policy {
+	uint64_t alpha_u, beta_u;	/* per percent, x 1e6; 0: 1 / (200% x vGPUs) and 1 / 100% (each term's ceiling) */
+	uint64_t low_u, high_u;		/* thresholds x 1e6; 0: 0.5 and 1.0, the paper's */
+	uint64_t period_ms;		/* 0: 500 */
+	unsigned cpus;			/* N of eq. 1; 0: 1 */
+	uint64_t copy_ns_per_pte;	/* 0: R_copy from the switches' measured time; else PTEs written x this (exact) */
+	unsigned min_slots;		/* a reduction never leaves a vGPU fewer; 0: 1 */
+	unsigned evict_slots;		/* slots a rising eviction count asks for; 0: 1 */
+};
+
+struct dom0_policy_state {
+	bool enabled;
+	struct dom0_policy p;		/* with the defaults filled in */
+	enum dom0_policy_class cls;
+	uint64_t f_u, w_mpct, rcopy_mpct;	/* of the last period */
+	uint64_t periods, next_ms;
+	uint64_t requests, granted, refused_policy, refused_room, malformed, noted;
+	uint64_t policy_reductions, evict_expansions;
+	int last_reduced;		/* vGPU the last policy reduction took from; 0 none */
+};
+
+/* Turn the policy on, its first period starting at `now_ms` of the caller's clock (the class is low until it ends). */
+int dom0_policy_set(struct dom0_runtime *rt, const struct dom0_policy *p, uint64_t now_ms, struct gtt_err *err);
+const struct dom0_policy_state *dom0_policy_state(const struct dom0_runtime *rt);
+/* W's share of one vGPU: the sum over its vCPUs of steal / (steal + other), in milli-percent (eq. 2). */
+int dom0_policy_steal(struct dom0_runtime *rt, int id, uint64_t w_mpct, struct gtt_err *err);
+/*
+ * Advance the policy to `now_ms` of the caller's clock: every whole period
+ * elapsed since the last is classified and acted on (dom0_run_quanta calls
+ * it with the simulated time). *acted (if given) counts the resizes made.
+ */
+int dom0_policy_tick(struct dom0_runtime *rt, uint64_t now_ms, unsigned *acted, struct gtt_err *err);
+/* Valid non-scratch entries of the vGPU's high range, and the range's entries. */
+int dom0_vgpu_utilization(const struct dom0_runtime *rt, int id, uint64_t *mapped, uint64_t *entries);
 
 #endif

@@ -81,6 +81,9 @@ int dom0_guest_pte_write(struct dom0_runtime *rt, int id, uint64_t index, uint64
 			v->c.ladder_mappings++;
 		}
 	} else {
+		/* utilization (the policy's): entries of the high range off scratch */
+		v->high_mapped -= v->shadow_high[w.off] != v->scratch_pte;
+		v->high_mapped += host != v->scratch_pte;
 		v->guest_high[w.off] = gpte;
 		v->shadow_high[w.off] = host;
 	}

@@ -30,6 +30,10 @@ struct vgpu {
 	uint32_t pvinfo[VGT_PVINFO_WORDS];
 	bool busy;
 	struct dom0_vgpu_counters c;
+	uint64_t high_mapped;		/* shadow_high entries not on scratch (utilization's numerator) */
+	uint64_t steal_mpct;		/* its share of W (eq. 2), given by the caller */
+	uint64_t req_arrival;		/* pending request's arrival number; 0: none pending */
+	uint32_t evictions;		/* the eviction count it reported last */
 };
 
 struct dom0_runtime {
@@ -60,6 +64,10 @@ struct dom0_runtime {
 	int render_owner;
 	struct dom0_counters c;
 	uint64_t sim_ms;
+	struct dom0_policy_state pol;
+	uint64_t copy_ns_mark;		/* c.copy_ns when the current period began */
+	uint64_t req_arrivals;		/* requests made pending so far */
+	unsigned n_pending;
 };
 
 #define GM_PAGE(gm)	((gm) >> 12)
@@ -87,6 +95,14 @@ void dom0_undo_settle(struct dom0_runtime *rt);
 /* High-range tables for `slots` slots, every shadow entry on `scratch_pte`. */
 int dom0_alloc_high(struct dom0_runtime *rt, unsigned slots, uint64_t scratch_pte, uint64_t **guest, uint64_t **shadow);
 void dom0_pvinfo_fill(struct dom0_runtime *rt, struct vgpu *v);
+/* After a change of the high range: PVINFO's non-mappable base and size, slots held, epoch + 1. */
+void dom0_pvinfo_ranges(struct dom0_runtime *rt, struct vgpu *v);
+/* Set the request channel's status words: `status` answering `seq`. */
+void dom0_gm_answer(struct vgpu *v, uint32_t status, uint32_t seq);
+/* Whether an expansion is approved now (the policy's class; no policy: always). */
+bool dom0_policy_approves(const struct dom0_runtime *rt);
+/* Recount shadow_high entries off scratch. */
+void dom0_recount_mapped(const struct dom0_runtime *rt, struct vgpu *v);
 /* Release every pool fence of the vGPU. */
 void dom0_pool_release_all(struct dom0_runtime *rt, struct vgpu *v);
 /* The pool fence covering a guest address, if any. */

@@ -54,6 +54,11 @@ int dom0_run_quanta(struct dom0_runtime *rt, unsigned n,
 		if (next)
 			rt->v[next]->c.quanta++;
 		rt->sim_ms += DOM0_QUANTUM_MS;
+		if (rt->pol.enabled) {
+			int rc = dom0_policy_tick(rt, rt->sim_ms, NULL, err);
+			if (rc)
+				return rc;
+		}
 	}
 	return GTT_OK;
 }

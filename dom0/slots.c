@@ -61,7 +61,8 @@ static int retable(struct dom0_runtime *rt, struct vgpu *v, unsigned first, unsi
 	v->shadow_high = s;
 	v->first_slot = first;
 	v->slots = slots;
-	dom0_pvinfo_fill(rt, v);
+	dom0_recount_mapped(rt, v);
+	dom0_pvinfo_ranges(rt, v);
 	return GTT_OK;
 }
 

@@ -77,6 +77,8 @@ int dom0_switch(struct dom0_runtime *rt, int to, struct dom0_switch_stats *stats
 	rt->c.switches++;
 	rt->c.ptes_written += s.ptes_written;
 	rt->c.ptes_skipped += s.ptes_skipped;
+	/* R_copy's C (gBalloon eq. 1): the copy's measured time, or a fixed cost per PTE written for exact runs */
+	rt->c.copy_ns += rt->pol.p.copy_ns_per_pte ? s.ptes_written * rt->pol.p.copy_ns_per_pte : s.ns;
 	dom0_undo_settle(rt);
 	if (stats)
 		*stats = s;

@@ -156,6 +156,8 @@ int dom0_vgpu_destroy(struct dom0_runtime *rt, int id, struct gtt_err *err)
 		rt->slot_occ[v->first_slot + s]--;
 	if (rt->render_owner == id)
 		rt->render_owner = 0;
+	if (v->req_arrival)
+		rt->n_pending--;	/* its request goes with it */
 	hw_free_test_pages(rt->dev, (size_t)v->mem_pages + 1, v->mem);
 	free_tables(rt, v);
 	rt->v[id] = NULL;
@@ -197,12 +199,27 @@ void dom0_pvinfo_fill(struct dom0_runtime *rt, struct vgpu *v)
 	W(VGT_IF_VGT_CAPS) = VGT_CAPS_FULL_PPGTT | VGT_CAPS_HWSP_EMULATION | VGT_CAPS_HUGE_GTT;
 	W(VGT_IF_MAPPABLE_BASE) = (uint32_t)v->low_base;
 	W(VGT_IF_MAPPABLE_SIZE) = (uint32_t)v->low_size;
-	W(VGT_IF_NONMAPPABLE_BASE) = (uint32_t)dom0_high_base(rt, v);
-	W(VGT_IF_NONMAPPABLE_SIZE) = (uint32_t)dom0_high_size(rt, v);
 	W(VGT_IF_FENCE_NUM) = v->fences;
 	W(VGT_IF_DISPLAY_READY) = VGT_DRV_DISPLAY_NOT_READY;
 	W(VGT_IF_CURSOR_X_HOT) = 0xffffffffu;
 	W(VGT_IF_CURSOR_Y_HOT) = 0xffffffffu;
+	W(GTTLAB_IF_GM_MAGIC) = GTTLAB_GM_MAGIC;
+	W(GTTLAB_IF_GM_SLOT_SIZE) = (uint32_t)rt->lay.slot_size;
+	W(VGT_IF_NONMAPPABLE_SIZE) = (uint32_t)dom0_high_size(rt, v);
+	dom0_pvinfo_ranges(rt, v);
+	W(GTTLAB_IF_GM_EPOCH) = 0;
+#undef W
+}
+
+/* The words that follow the high range: avail_rs.nonmappable_gmadr, the slots held, the epoch. */
+void dom0_pvinfo_ranges(struct dom0_runtime *rt, struct vgpu *v)
+{
+#define W(reg) v->pvinfo[((reg) - VGT_PVINFO_PAGE) / 4]
+	W(VGT_IF_NONMAPPABLE_BASE) = (uint32_t)dom0_high_base(rt, v);
+	if (!rt->cfg.faults.stale_pvinfo_answer)
+		W(VGT_IF_NONMAPPABLE_SIZE) = (uint32_t)dom0_high_size(rt, v);
+	W(GTTLAB_IF_GM_SLOTS) = v->slots;
+	W(GTTLAB_IF_GM_EPOCH)++;
 #undef W
 }
 

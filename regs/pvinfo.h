@@ -35,5 +35,45 @@
 #define VGT_IF_PDP_HI(i)		VGT_IF(0x83c + (i) * 8)
 #define VGT_IF_EXECLIST_CTX_DESC_LO	VGT_IF(0x858)
 #define VGT_IF_EXECLIST_CTX_DESC_HI	VGT_IF(0x85c)
+#define VGT_G2V_MAX			8	/* enum vgt_g2v_type: 2..7 are GVT-g's notifications */
+
+/*
+ * gttlab's graphics-memory request channel (gBalloon Figure 3: step 1, the
+ * guest asks; step 4, the host answers). Its words lie in rsv3 (0x060-0x7ff),
+ * which no GVT-g field uses; every GVT-g field stays where it is. The guest
+ * writes CODE, COUNT and SEQ, then GTTLAB_G2V_GM_REQUEST to g2v_notify; the
+ * host answers in STATUS, ANSWER_SEQ and SLOTS and puts the new high range
+ * in avail_rs.nonmappable_gmadr (base, size). Range changes the host makes
+ * on its own (the policy's reductions) bump EPOCH. Layout: docs/dom0.md.
+ */
+#define GTTLAB_IF_GM_MAGIC		VGT_IF(0x100)	/* host: GTTLAB_GM_MAGIC, the channel exists */
+#define GTTLAB_IF_GM_CODE		VGT_IF(0x104)	/* guest: GTTLAB_GM_REQ_* */
+#define GTTLAB_IF_GM_COUNT		VGT_IF(0x108)	/* guest: Q slots, or the eviction count */
+#define GTTLAB_IF_GM_SEQ		VGT_IF(0x10c)	/* guest: its number for this request */
+#define GTTLAB_IF_GM_STATUS		VGT_IF(0x110)	/* host: GTTLAB_GM_ST_* of the last request */
+#define GTTLAB_IF_GM_ANSWER_SEQ		VGT_IF(0x114)	/* host: the SEQ that STATUS answers */
+#define GTTLAB_IF_GM_SLOTS		VGT_IF(0x118)	/* host: slots the vGPU holds now */
+#define GTTLAB_IF_GM_SLOT_SIZE		VGT_IF(0x11c)	/* host: bytes per slot */
+#define GTTLAB_IF_GM_EPOCH		VGT_IF(0x120)	/* host: +1 at every change of the vGPU's high range */
+#define GTTLAB_IF_GM_FIRST_GUEST	GTTLAB_IF_GM_CODE	/* the words a guest may write: CODE..SEQ */
+#define GTTLAB_IF_GM_LAST_GUEST		GTTLAB_IF_GM_SEQ
+
+#define GTTLAB_GM_MAGIC			0x6d4d6767u	/* "ggMm" */
+#define GTTLAB_G2V_GM_REQUEST		0x100		/* g2v_notify value: above VGT_G2V_MAX */
+
+#define GTTLAB_GM_REQ_EXPAND		1		/* grow the high range by COUNT slots */
+#define GTTLAB_GM_REQ_REDUCE		2		/* give COUNT slots back */
+#define GTTLAB_GM_REQ_EVICTIONS		3		/* COUNT: objects evicted so far (a rise asks for memory) */
+
+#define GTTLAB_GM_ST_IDLE		0		/* nothing asked yet */
+#define GTTLAB_GM_ST_PENDING		1		/* notified, not answered yet */
+#define GTTLAB_GM_ST_GRANTED		2		/* done: the new range is in avail_rs */
+#define GTTLAB_GM_ST_NOTED		3		/* an eviction count that did not rise: recorded */
+#define GTTLAB_GM_ST_REFUSED_POLICY	4		/* the policy refuses expansions now (class high) */
+#define GTTLAB_GM_ST_REFUSED_ROOM	5		/* it does not fit (high memory, or fewer slots held) */
+#define GTTLAB_GM_ST_BAD_CODE		6		/* malformed: unknown CODE */
+#define GTTLAB_GM_ST_BAD_COUNT		7		/* malformed: Q = 0 or beyond the slots of high memory */
+#define GTTLAB_GM_ST_BAD_WRITE		8		/* malformed: a guest write outside the writable words */
+#define GTTLAB_GM_ST_BUSY		9		/* a request is still pending: one at a time */
 
 #endif

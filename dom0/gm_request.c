@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The graphics-memory request channel over PVINFO (gBalloon Figure 3): the
+ * guest's MMIO writes to its PVINFO page, the g2v_notify trap that turns a
+ * request into a pending one, and the answers (step 4: status words and the
+ * new non-mappable base and size). Words and codes: regs/pvinfo.h.
+ */
+#include "dom0/runtime_internal.h"
+
+#define PV(v, reg)	((v)->pvinfo[((reg) - VGT_PVINFO_PAGE) / 4])
+
+void dom0_gm_answer(struct vgpu *v, uint32_t status, uint32_t seq)
+{
+	PV(v, GTTLAB_IF_GM_STATUS) = status;
+	PV(v, GTTLAB_IF_GM_ANSWER_SEQ) = seq;
+}
+
+/* The words GVT-g lets a guest write (pvinfo_mmio_write, docs/hardware.md §6.1), and the request words. */
+static bool guest_writable(uint32_t reg)
+{
+	return reg == VGT_IF_DISPLAY_READY || reg == VGT_IF_G2V_NOTIFY || reg == VGT_IF_CURSOR_X_HOT ||
+	       reg == VGT_IF_CURSOR_Y_HOT || (reg >= VGT_IF_PDP_LO(0) && reg <= VGT_IF_EXECLIST_CTX_DESC_HI) ||
+	       (reg >= GTTLAB_IF_GM_FIRST_GUEST && reg <= GTTLAB_IF_GM_LAST_GUEST);
+}
+
+/* A malformed request or write: answered with `status` at once, counted; nothing else changes. */
+static void refuse(struct dom0_runtime *rt, struct vgpu *v, uint32_t status)
+{
+	dom0_gm_answer(v, status, PV(v, GTTLAB_IF_GM_SEQ));
+	v->c.rejected++;
+	rt->pol.malformed++;
+}
+
+/* g2v_notify with the request value: malformed requests are answered here, valid ones wait. */
+static int notify(struct dom0_runtime *rt, struct vgpu *v, struct gtt_err *err)
+{
+	uint32_t code = PV(v, GTTLAB_IF_GM_CODE), q = PV(v, GTTLAB_IF_GM_COUNT);
+
+	rt->pol.requests++;
+	if (v->req_arrival) {
+		rt->pol.malformed++;
+		/* the pending request keeps its PENDING status; the guest learns of the refusal from the error */
+		v->c.rejected++;
+		return gtt_err_set(err, GTT_EBUSY, "vGPU %d: a request (code %u) while its last one is still pending; one at a time",
+				   v->id, code);
+	}
+	if (code != GTTLAB_GM_REQ_EXPAND && code != GTTLAB_GM_REQ_REDUCE && code != GTTLAB_GM_REQ_EVICTIONS) {
+		refuse(rt, v, GTTLAB_GM_ST_BAD_CODE);
+		return gtt_err_set(err, GTT_EINVAL, "vGPU %d: request code %u is unknown (1 expand, 2 reduce, 3 evictions)",
+				   v->id, code);
+	}
+	if (code != GTTLAB_GM_REQ_EVICTIONS && (q == 0 || q > rt->lay.num_slots)) {
+		refuse(rt, v, GTTLAB_GM_ST_BAD_COUNT);
+		return gtt_err_set(err, GTT_EINVAL, "vGPU %d: a request for %u slots: 1 to %u, the slots of high graphics memory",
+				   v->id, q, rt->lay.num_slots);
+	}
+	v->req_arrival = ++rt->req_arrivals;
+	rt->n_pending++;
+	dom0_gm_answer(v, GTTLAB_GM_ST_PENDING, PV(v, GTTLAB_IF_GM_SEQ));
+	if (rt->cfg.hooks.request)
+		rt->cfg.hooks.request(rt->cfg.hooks.ctx, v->id, code, q);
+	return GTT_OK;
+}
+
+int dom0_pvinfo_write(struct dom0_runtime *rt, int id, uint32_t off, uint32_t val, struct gtt_err *err)
+{
+	struct vgpu *v = dom0_vgpu_get(rt, id, err);
+	uint32_t reg = VGT_PVINFO_PAGE + off;
+
+	if (!v)
+		return GTT_EINVAL;
+	if (off % 4 || off >= VGT_PVINFO_SIZE) {
+		v->c.rejected++;
+		return gtt_err_set(err, GTT_EINVAL, "PVINFO offset 0x%x: must be a multiple of 4 below 0x%x", off, VGT_PVINFO_SIZE);
+	}
+	if (!guest_writable(reg)) {
+		refuse(rt, v, GTTLAB_GM_ST_BAD_WRITE);
+		return gtt_err_set(err, GTT_EINVAL,
+				   "vGPU %d: a guest write of 0x%x to PVINFO 0x%03x, not a word a guest may write (request words 0x104-0x10c, display_ready, g2v_notify, cursor, pdp, execlist)",
+				   id, val, off);
+	}
+	if (reg != VGT_IF_G2V_NOTIFY) {
+		v->pvinfo[off / 4] = val;
+		return GTT_OK;
+	}
+	if (val == GTTLAB_G2V_GM_REQUEST)
+		return notify(rt, v, err);
+	if (val < VGT_G2V_MAX)
+		return GTT_OK;	/* GVT-g's own notifications: no PPGTT here, nothing to do */
+	v->c.rejected++;
+	return gtt_err_set(err, GTT_EINVAL, "vGPU %d: g2v_notify 0x%x is no notification (GVT-g's 2-7, 0x%x for a graphics-memory request)",
+			   id, val, GTTLAB_G2V_GM_REQUEST);
+}
+
+unsigned dom0_requests_pending(const struct dom0_runtime *rt)
+{
+	return rt->n_pending;
+}
+
+static struct vgpu *oldest_pending(struct dom0_runtime *rt)
+{
+	struct vgpu *best = NULL;
+
+	for (int i = 1; i <= rt->n_ids; i++)
+		if (rt->v[i] && rt->v[i]->req_arrival && (!best || rt->v[i]->req_arrival < best->req_arrival))
+			best = rt->v[i];
+	return best;
+}
+
+/* An expansion of q slots, if the policy approves it now. */
+static uint32_t grow(struct dom0_runtime *rt, struct vgpu *v, unsigned q, struct gtt_err *err, int *rc)
+{
+	*rc = GTT_OK;
+	if (!dom0_policy_approves(rt)) {
+		rt->pol.refused_policy++;
+		return GTTLAB_GM_ST_REFUSED_POLICY;
+	}
+	int r = dom0_expand(rt, v->id, q, NULL, NULL, err);
+	if (r == GTT_EINVAL) {	/* Algorithm 1's refusal: it does not fit */
+		rt->pol.refused_room++;
+		return GTTLAB_GM_ST_REFUSED_ROOM;
+	}
+	if (r) {
+		*rc = r;
+		return GTTLAB_GM_ST_PENDING;
+	}
+	rt->pol.granted++;
+	return GTTLAB_GM_ST_GRANTED;
+}
+
+static int answer(struct dom0_runtime *rt, struct vgpu *v, struct gtt_err *err)
+{
+	uint32_t code = PV(v, GTTLAB_IF_GM_CODE), q = PV(v, GTTLAB_IF_GM_COUNT), seq = PV(v, GTTLAB_IF_GM_SEQ);
+	uint32_t st = GTTLAB_GM_ST_NOTED;
+	int rc = GTT_OK;
+
+	if (code == GTTLAB_GM_REQ_EXPAND) {
+		st = grow(rt, v, q, err, &rc);
+	} else if (code == GTTLAB_GM_REQ_REDUCE) {
+		if (q > v->slots) {
+			rt->pol.refused_room++;
+			st = GTTLAB_GM_ST_REFUSED_ROOM;
+		} else if (!(rc = dom0_reduce(rt, v->id, q, NULL, NULL, err))) {
+			rt->pol.granted++;
+			st = GTTLAB_GM_ST_GRANTED;
+		}
+	} else {
+		/* gBalloon §3.1: objects evicted again means too little memory; a count that rose asks for more */
+		bool rose = q > v->evictions;
+		v->evictions = q;
+		if (rose) {
+			st = grow(rt, v, rt->pol.p.evict_slots ? rt->pol.p.evict_slots : 1, err, &rc);
+			if (st == GTTLAB_GM_ST_GRANTED)
+				rt->pol.evict_expansions++;
+		} else {
+			rt->pol.noted++;
+		}
+	}
+	if (rc)
+		return rc;	/* the runtime failed (not a refusal): the request stays pending */
+	v->req_arrival = 0;
+	rt->n_pending--;
+	dom0_gm_answer(v, st, seq);
+	return GTT_OK;
+}
+
+int dom0_serve_requests(struct dom0_runtime *rt, unsigned *answered, struct gtt_err *err)
+{
+	unsigned n = 0;
+	struct vgpu *v;
+	int rc = GTT_OK;
+
+	while ((v = oldest_pending(rt)) && !(rc = answer(rt, v, err)))
+		n++;
+	if (answered)
+		*answered = n;
+	return rc;
+}
