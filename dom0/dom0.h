@@ -195,6 +195,8 @@ uint64_t dom0_sim_time_ms(const struct dom0_runtime *rt);
 int dom0_pvinfo_write(struct dom0_runtime *rt, int id, uint32_t off, uint32_t val, struct gtt_err *err);
 /* Answer every pending request, oldest first, by the policy's current class; *answered (if given) counts them. */
 int dom0_serve_requests(struct dom0_runtime *rt, unsigned *answered, struct gtt_err *err);
+/* Replace the hooks given in the config (a hosted service installs its doorbell here). */
+void dom0_set_hooks(struct dom0_runtime *rt, const struct dom0_hooks *h);
 unsigned dom0_requests_pending(const struct dom0_runtime *rt);
 
 /*

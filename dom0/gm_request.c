@@ -92,6 +92,11 @@ int dom0_pvinfo_write(struct dom0_runtime *rt, int id, uint32_t off, uint32_t va
 			   id, val, GTTLAB_G2V_GM_REQUEST);
 }
 
+void dom0_set_hooks(struct dom0_runtime *rt, const struct dom0_hooks *h)
+{
+	rt->cfg.hooks = h ? *h : (struct dom0_hooks){ 0 };
+}
+
 unsigned dom0_requests_pending(const struct dom0_runtime *rt)
 {
 	return rt->n_pending;
