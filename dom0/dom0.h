@@ -38,7 +38,8 @@ struct dom0_faults {
 	bool no_ladder;			/* guest CPU access goes through the shared aperture, not the ladder map */
 	bool policy_ignore_class;	/* the policy approves expansions whatever its class */
 	bool policy_reduce_busiest;	/* a mid-class reduction takes the vGPU with the highest utilization */
-	bool stale_pvinfo_answer;	/* a granted request leaves PVINFO's non-mappable size as it was */
+	bool stale_pvinfo_answer;	/* a resize leaves PVINFO's non-mappable size as it was */
+	bool unchecked_request_count;	/* the trap takes Q = 0 or Q beyond high memory as a valid request */
 };
 
 /*

@@ -49,7 +49,7 @@ static int notify(struct dom0_runtime *rt, struct vgpu *v, struct gtt_err *err)
 		return gtt_err_set(err, GTT_EINVAL, "vGPU %d: request code %u is unknown (1 expand, 2 reduce, 3 evictions)",
 				   v->id, code);
 	}
-	if (code != GTTLAB_GM_REQ_EVICTIONS && (q == 0 || q > rt->lay.num_slots)) {
+	if (code != GTTLAB_GM_REQ_EVICTIONS && (q == 0 || q > rt->lay.num_slots) && !rt->cfg.faults.unchecked_request_count) {
 		refuse(rt, v, GTTLAB_GM_ST_BAD_COUNT);
 		return gtt_err_set(err, GTT_EINVAL, "vGPU %d: a request for %u slots: 1 to %u, the slots of high graphics memory",
 				   v->id, q, rt->lay.num_slots);

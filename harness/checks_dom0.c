@@ -8,6 +8,7 @@
  */
 #include "harness/check.h"
 #include "harness/check_suites.h"
+#include "harness/checks_dom0_common.h"
 #include "hw/fence.h"
 #include "hw/ggtt.h"
 #include "hw/backend_sim.h"
@@ -15,56 +16,6 @@
 #include "regs/pvinfo.h"
 
 #define MiB (1ull << 20)
-
-struct rt {
-	struct dom0_runtime *rt;
-	struct gtt_err err;
-};
-
-static enum check_status start(struct check_ctx *c, struct dom0_config *cfg, struct rt *r)
-{
-	cfg->faults = c->faults ? c->faults->dom0 : (struct dom0_faults){ 0 };
-	if (dom0_init(c->dev, cfg, &r->rt, &r->err))
-		return ck_error(c, "starting the Dom0 runtime", &r->err);
-	return CHECK_PASS;
-}
-
-/* End the runtime; a restore that does not read back makes the runner's result an abort. */
-static enum check_status stop(struct check_ctx *c, struct rt *r, enum check_status st)
-{
-	struct gtt_err err = { 0 };
-
-	if (dom0_fini(r->rt, &err))
-		ck_unrestored(c, "the Dom0 runtime's restore", &err);
-	return st;
-}
-
-static int create(struct check_ctx *c, struct rt *r, uint64_t low, unsigned slots, unsigned fences, int at, int *id)
-{
-	struct dom0_vgpu_params p = { .low_size = low, .high_slots = slots, .fences = fences, .mem_pages = 32,
-				      .place = at >= 0, .at_slot = at >= 0 ? (unsigned)at : 0 };
-	int rc = dom0_vgpu_create(r->rt, &p, id, &r->err);
-
-	if (rc)
-		ck_error(c, "creating a vGPU", &r->err);
-	return rc;
-}
-
-static uint64_t guest_pte(struct check_ctx *c, uint64_t gfn)
-{
-	uint64_t pte = 0;
-
-	hw_pte_encode(c->dev->info.plat, gfn << 12, HW_CACHE_NONE, &pte, NULL);
-	return pte;
-}
-
-static uint64_t phys_pte(struct check_ctx *c, uint64_t index)
-{
-	uint64_t v = 0;
-
-	hw_ggtt_read_pte(c->dev, index, &v, NULL);
-	return v;
-}
 
 /* The physical PTEs of two ranges ([first, +n) each), one after the other, in bulk reads. */
 static int phys_ranges(struct check_ctx *c, uint64_t ranges[2][2], uint64_t *out)
@@ -78,16 +29,16 @@ static int phys_ranges(struct check_ctx *c, uint64_t ranges[2][2], uint64_t *out
 }
 
 /* Fill a vGPU's ranges with entries naming its frames, distinctly per vGPU. */
-static int fill(struct check_ctx *c, struct rt *r, int id)
+static int fill(struct check_ctx *c, struct dck_rt *r, int id)
 {
 	struct dom0_vgpu_info in;
 
 	dom0_vgpu_info(r->rt, id, &in);
 	for (uint64_t i = 0; i < in.low_size / 4096; i += 3)
-		if (dom0_guest_pte_write(r->rt, id, in.low_base / 4096 + i, guest_pte(c, (i + (uint64_t)id) % 32), &r->err))
+		if (dom0_guest_pte_write(r->rt, id, in.low_base / 4096 + i, dck_guest_pte(c, (i + (uint64_t)id) % 32), &r->err))
 			return ck_error(c, "guest PTE write", &r->err), -1;
 	for (uint64_t i = 0; i < in.high_size / 4096; i += 251)
-		if (dom0_guest_pte_write(r->rt, id, in.high_base / 4096 + i, guest_pte(c, (i * 7 + (uint64_t)id) % 32), &r->err))
+		if (dom0_guest_pte_write(r->rt, id, in.high_base / 4096 + i, dck_guest_pte(c, (i * 7 + (uint64_t)id) % 32), &r->err))
 			return ck_error(c, "guest PTE write", &r->err), -1;
 	return 0;
 }
@@ -98,7 +49,7 @@ static int fill(struct check_ctx *c, struct rt *r, int id)
  * the incoming shadow before the switch, and every one that differed must be
  * written. `before` holds the physical entries of the ranges, read before.
  */
-static enum check_status value_minimal(struct check_ctx *c, struct rt *r, int v, size_t k, uint64_t ranges[2][2],
+static enum check_status value_minimal(struct check_ctx *c, struct dck_rt *r, int v, size_t k, uint64_t ranges[2][2],
 				       const uint64_t *before, uint64_t differ)
 {
 	struct sim_device *sim = hw_sim_model(c->dev);
@@ -140,23 +91,23 @@ static enum check_status value_minimal(struct check_ctx *c, struct rt *r, int v,
 enum check_status check_shadow_copy_switch(struct check_ctx *c)
 {
 	struct dom0_config cfg = { 0 };
-	struct rt r = { 0 };
+	struct dck_rt r = { 0 };
 	int id[4];
 	static const int order[] = { 0, 1, 0, 1, 2, 3, 3, 1, 2, 0 };
-	enum check_status st = start(c, &cfg, &r);
+	enum check_status st = dck_start(c, &cfg, &r);
 
 	if (st)
 		return st;
 	const struct dom0_layout *l = dom0_layout(r.rt);
-	uint64_t host_low = phys_pte(c, l->host_low_base / 4096), host_high = phys_pte(c, l->host_high_base / 4096);
+	uint64_t host_low = dck_phys_pte(c, l->host_low_base / 4096), host_high = dck_phys_pte(c, l->host_high_base / 4096);
 	for (int i = 0; i < 4; i++)
 		/* low ranges of 1 and 3 MiB: 256 and 768 entries, so switches take parts of 512-entry chunks */
-		if (create(c, &r, (uint64_t)(1 + 2 * (i % 2)) * MiB, 1, 0, i / 2, &id[i]) || fill(c, &r, id[i]))
-			return stop(c, &r, CHECK_FAIL);
+		if (dck_create(c, &r, (uint64_t)(1 + 2 * (i % 2)) * MiB, 1, 0, i / 2, &id[i]) || fill(c, &r, id[i]))
+			return dck_stop(c, &r, CHECK_FAIL);
 	/* the check's own account of whose entry each physical PTE holds */
 	int *holder = gtt_calloc(c->dev->env, c->dev->info.n_ptes, sizeof(int));
 	if (!holder)
-		return stop(c, &r, ck_fail(c, "out of memory"));
+		return dck_stop(c, &r, ck_fail(c, "out of memory"));
 	for (size_t k = 0; k < sizeof(order) / sizeof(order[0]) && !st; k++) {
 		int v = id[order[k]];
 		struct dom0_vgpu_info in;
@@ -214,7 +165,7 @@ enum check_status check_shadow_copy_switch(struct check_ctx *c)
 			st = ck_fail(c, "switch %zu to vGPU %d wrote %llu PTEs and skipped %llu; the GTT lacked exactly %llu of its %llu entries",
 				     k, v, (unsigned long long)s.ptes_written, (unsigned long long)s.ptes_skipped,
 				     (unsigned long long)want, (unsigned long long)total);
-		else if (phys_pte(c, l->host_low_base / 4096) != host_low || phys_pte(c, l->host_high_base / 4096) != host_high)
+		else if (dck_phys_pte(c, l->host_low_base / 4096) != host_low || dck_phys_pte(c, l->host_high_base / 4096) != host_high)
 			st = ck_fail(c, "switch %zu: the host's PTE %llu or %llu changed", k, (unsigned long long)(l->host_low_base / 4096),
 				     (unsigned long long)(l->host_high_base / 4096));
 		else {
@@ -236,68 +187,68 @@ enum check_status check_shadow_copy_switch(struct check_ctx *c)
 		}
 	}
 	c->dev->env->free(c->dev->env, holder);
-	return stop(c, &r, st);
+	return dck_stop(c, &r, st);
 }
 
 /* Ladder mapping: a guest reads its own data through its aperture while another vGPU owns the GTT. */
 enum check_status check_shadow_copy_ladder(struct check_ctx *c)
 {
 	struct dom0_config cfg = { 0 };
-	struct rt r = { 0 };
+	struct dck_rt r = { 0 };
 	int a, b;
 	char buf[16] = { 0 };
-	enum check_status st = start(c, &cfg, &r);
+	enum check_status st = dck_start(c, &cfg, &r);
 
 	if (st)
 		return st;
-	if (create(c, &r, 4 * MiB, 1, 0, -1, &a) || create(c, &r, 4 * MiB, 1, 0, -1, &b))
-		return stop(c, &r, CHECK_FAIL);
+	if (dck_create(c, &r, 4 * MiB, 1, 0, -1, &a) || dck_create(c, &r, 4 * MiB, 1, 0, -1, &b))
+		return dck_stop(c, &r, CHECK_FAIL);
 	struct dom0_vgpu_info in;
 	dom0_vgpu_info(r.rt, a, &in);
 	uint64_t gm = in.low_base + 5 * 4096;
-	if (dom0_guest_pte_write(r.rt, a, gm / 4096, guest_pte(c, 3), &r.err) ||
-	    dom0_guest_pte_write(r.rt, b, gm / 4096, guest_pte(c, 3), &r.err) || dom0_switch(r.rt, b, NULL, &r.err) ||
+	if (dom0_guest_pte_write(r.rt, a, gm / 4096, dck_guest_pte(c, 3), &r.err) ||
+	    dom0_guest_pte_write(r.rt, b, gm / 4096, dck_guest_pte(c, 3), &r.err) || dom0_switch(r.rt, b, NULL, &r.err) ||
 	    dom0_guest_aperture_write(r.rt, a, gm + 8, "vgpu-a-data", 12, &r.err) ||
 	    dom0_guest_aperture_read(r.rt, a, gm + 8, buf, 12, &r.err))
-		return stop(c, &r, ck_error(c, "guest operation", &r.err));
+		return dck_stop(c, &r, ck_error(c, "guest operation", &r.err));
 	struct hw_page pa;
 	dom0_guest_page(r.rt, a, 3, &pa);
 	if (gtt_memcmp(buf, "vgpu-a-data", 12) || gtt_memcmp((uint8_t *)pa.cpu + 8, "vgpu-a-data", 12))
-		return stop(c, &r, ck_fail(c, "vGPU %d wrote through its aperture at GM 0x%llx while vGPU %d owned PTE %llu; its frame 3 at 0x%llx does not hold the data",
+		return dck_stop(c, &r, ck_fail(c, "vGPU %d wrote through its aperture at GM 0x%llx while vGPU %d owned PTE %llu; its frame 3 at 0x%llx does not hold the data",
 					a, (unsigned long long)gm, b, (unsigned long long)(gm / 4096), (unsigned long long)pa.phys));
 	char seen[12];
 	if (ck_aperture_read(c, gm + 8, seen, 12))
-		return stop(c, &r, CHECK_FAIL);
+		return dck_stop(c, &r, CHECK_FAIL);
 	if (!gtt_memcmp(seen, "vgpu-a-data", 12))
-		return stop(c, &r, ck_fail(c, "the real aperture at GM 0x%llx shows vGPU %d's data while vGPU %d owns PTE %llu",
+		return dck_stop(c, &r, ck_fail(c, "the real aperture at GM 0x%llx shows vGPU %d's data while vGPU %d owns PTE %llu",
 					(unsigned long long)gm, a, b, (unsigned long long)(gm / 4096)));
-	return stop(c, &r, CHECK_PASS);
+	return dck_stop(c, &r, CHECK_PASS);
 }
 
 /* A guest fence lands in the pool; update and disable give it back. */
 enum check_status check_fence_pool_guest_fence(struct check_ctx *c)
 {
 	struct dom0_config cfg = { 0 };
-	struct rt r = { 0 };
+	struct dck_rt r = { 0 };
 	int a;
-	enum check_status st = start(c, &cfg, &r);
+	enum check_status st = dck_start(c, &cfg, &r);
 
 	if (st)
 		return st;
 	const struct dom0_layout *l = dom0_layout(r.rt);
-	if (create(c, &r, 8 * MiB, 1, 2, -1, &a))
-		return stop(c, &r, CHECK_FAIL);
+	if (dck_create(c, &r, 8 * MiB, 1, 2, -1, &a))
+		return dck_stop(c, &r, CHECK_FAIL);
 	struct dom0_vgpu_info in;
 	dom0_vgpu_info(r.rt, a, &in);
 	uint64_t start_gm = in.low_base + 16 * 4096, size = 8 * 4096;
 	uint32_t pitch = 1024;
 	for (uint64_t i = 0; i < 8; i++)
-		if (dom0_guest_pte_write(r.rt, a, start_gm / 4096 + i, guest_pte(c, 8 + i), &r.err))
-			return stop(c, &r, ck_error(c, "guest PTE write", &r.err));
+		if (dom0_guest_pte_write(r.rt, a, start_gm / 4096 + i, dck_guest_pte(c, 8 + i), &r.err))
+			return dck_stop(c, &r, ck_error(c, "guest PTE write", &r.err));
 	/* the guest's own value: docs/hardware.md §4.3 */
 	uint64_t gval = ((start_gm + size - 4096) << 32) | start_gm | ((uint64_t)(pitch / 128 - 1) << 32) | 1;
 	if (dom0_guest_fence_write(r.rt, a, 1, gval, &r.err))
-		return stop(c, &r, ck_error(c, "guest fence write", &r.err));
+		return dck_stop(c, &r, ck_error(c, "guest fence write", &r.err));
 	uint64_t want = ((l->pool_base + size - 4096) << 32) | l->pool_base | ((uint64_t)(pitch / 128 - 1) << 32) | 1;
 	int phys = -1;
 	for (unsigned i = 0; i < c->dev->info.num_fences; i++) {
@@ -306,20 +257,20 @@ enum check_status check_fence_pool_guest_fence(struct check_ctx *c)
 		if ((v & 1) && (v & 0xfffff000) == l->pool_base) {
 			phys = (int)i;
 			if (v != want)
-				return stop(c, &r, ck_fail(c, "fence %u (FENCE_REG_GEN6_LO_%u) holds 0x%016llx for the pool; the guest's pitch and tiling on the pool range give 0x%016llx",
+				return dck_stop(c, &r, ck_fail(c, "fence %u (FENCE_REG_GEN6_LO_%u) holds 0x%016llx for the pool; the guest's pitch and tiling on the pool range give 0x%016llx",
 							i, i, (unsigned long long)v, (unsigned long long)want));
 		}
 	}
 	if (phys < 0)
-		return stop(c, &r, ck_fail(c, "no fence register holds the pool range 0x%llx after the guest's fence write",
+		return dck_stop(c, &r, ck_fail(c, "no fence register holds the pool range 0x%llx after the guest's fence write",
 					(unsigned long long)l->pool_base));
 	for (uint64_t i = 0; i < 8; i++) {
 		uint64_t sh;
 		dom0_shadow_pte(r.rt, a, start_gm / 4096 + i, &sh, NULL);
-		if (phys_pte(c, l->pool_base / 4096 + i) != sh)
-			return stop(c, &r, ck_fail(c, "pool PTE %llu is 0x%llx, the guest's entry %llu is 0x%llx",
+		if (dck_phys_pte(c, l->pool_base / 4096 + i) != sh)
+			return dck_stop(c, &r, ck_fail(c, "pool PTE %llu is 0x%llx, the guest's entry %llu is 0x%llx",
 						(unsigned long long)(l->pool_base / 4096 + i),
-						(unsigned long long)phys_pte(c, l->pool_base / 4096 + i),
+						(unsigned long long)dck_phys_pte(c, l->pool_base / 4096 + i),
 						(unsigned long long)(start_gm / 4096 + i), (unsigned long long)sh));
 	}
 	/* data: linear bytes through the guest's view land X-tiled in its frames */
@@ -328,7 +279,7 @@ enum check_status check_fence_pool_guest_fence(struct check_ctx *c)
 		line[k] = (uint8_t)(k * 13 + 7);
 	for (unsigned row = 0; row < 32; row++)
 		if (dom0_guest_aperture_write(r.rt, a, start_gm + row * pitch, line, sizeof(line), &r.err))
-			return stop(c, &r, ck_error(c, "guest aperture write", &r.err));
+			return dck_stop(c, &r, ck_error(c, "guest aperture write", &r.err));
 	int swz = ck_swizzle_mode(c, 1);
 	for (unsigned row = 0; row < 32; row++)
 		for (unsigned col = 0; col < pitch; col++) {
@@ -336,105 +287,105 @@ enum check_status check_fence_pool_guest_fence(struct check_ctx *c)
 			struct hw_page pg;
 			dom0_guest_page(r.rt, a, 8 + t / 4096, &pg);
 			if (((uint8_t *)pg.cpu)[t % 4096] != line[col])
-				return stop(c, &r, ck_fail(c, "row %u col %u written through the guest's fenced view is not at X-tiled offset 0x%llx of its frames (pool fence %d)",
+				return dck_stop(c, &r, ck_fail(c, "row %u col %u written through the guest's fenced view is not at X-tiled offset 0x%llx of its frames (pool fence %d)",
 							row, col, (unsigned long long)t, phys));
 		}
 	/* disable: the physical fence and the pool's PTEs as they were */
 	if (dom0_guest_fence_write(r.rt, a, 1, 0, &r.err))
-		return stop(c, &r, ck_error(c, "guest fence disable", &r.err));
+		return dck_stop(c, &r, ck_error(c, "guest fence disable", &r.err));
 	uint64_t v = 0;
 	hw_fence_read(c->dev, (unsigned)phys, &v, NULL);
 	if (v & 1)
-		return stop(c, &r, ck_fail(c, "fence %d is still valid (0x%016llx) after the guest disabled its fence", phys, (unsigned long long)v));
+		return dck_stop(c, &r, ck_fail(c, "fence %d is still valid (0x%016llx) after the guest disabled its fence", phys, (unsigned long long)v));
 	if (dom0_counters(r.rt)->pool_pages_used)
-		return stop(c, &r, ck_fail(c, "%llu pool pages still in use after the guest disabled its fence",
+		return dck_stop(c, &r, ck_fail(c, "%llu pool pages still in use after the guest disabled its fence",
 					(unsigned long long)dom0_counters(r.rt)->pool_pages_used));
-	return stop(c, &r, CHECK_PASS);
+	return dck_stop(c, &r, CHECK_PASS);
 }
 
 /* gBalloon Figure 4 on five slots, the PVINFO and shadow after resizes, and the error cases. */
-static enum check_status figure4(struct check_ctx *c, struct rt *r, int id[4])
+static enum check_status figure4(struct check_ctx *c, struct dck_rt *r, int id[4])
 {
 	static const unsigned P[] = { 0, 2, 3, 2 }, S[] = { 2, 2, 2, 1 };
 	uint64_t high = c->dev->info.ggtt_size - c->dev->info.aperture_size - 64 * MiB;
 	struct dom0_config cfg = { .host_high_size = 64 * MiB, .slot_size = (high / 5) & ~(MiB - 1) };
-	enum check_status st = start(c, &cfg, r);
+	enum check_status st = dck_start(c, &cfg, r);
 
 	if (st)
 		return st;
 	for (int i = 0; i < 4; i++)
-		if (create(c, r, 4 * MiB, S[i], 0, (int)P[i], &id[i]))
+		if (dck_create(c, r, 4 * MiB, S[i], 0, (int)P[i], &id[i]))
 			return CHECK_FAIL;
 	return CHECK_PASS;
 }
 
 enum check_status check_slot_resize_algorithm(struct check_ctx *c)
 {
-	struct rt r = { 0 };
+	struct dck_rt r = { 0 };
 	int id[4];
 	unsigned L, R;
 	enum check_status st = figure4(c, &r, id);
 
 	if (st)
-		return r.rt ? stop(c, &r, st) : st;
+		return r.rt ? dck_stop(c, &r, st) : st;
 	if (dom0_expand(r.rt, id[3], 2, &L, &R, &r.err))
-		return stop(c, &r, ck_error(c, "expand", &r.err));
+		return dck_stop(c, &r, ck_error(c, "expand", &r.err));
 	struct dom0_vgpu_info in;
 	dom0_vgpu_info(r.rt, id[3], &in);
 	if (L != 2 || R != 0 || in.first_slot != 0 || in.slots != 3)
-		return stop(c, &r, ck_fail(c, "vGPU4 of Figure 4 grew by %u left and %u right to slots %u-%u; Algorithm 1 puts both left (slots 0-2)",
+		return dck_stop(c, &r, ck_fail(c, "vGPU4 of Figure 4 grew by %u left and %u right to slots %u-%u; Algorithm 1 puts both left (slots 0-2)",
 					L, R, in.first_slot, in.first_slot + in.slots - 1));
 	uint32_t base = 0, size = 0;
 	dom0_pvinfo_read(r.rt, id[3], VGT_IF_NONMAPPABLE_BASE - VGT_PVINFO_PAGE, &base, NULL);
 	dom0_pvinfo_read(r.rt, id[3], VGT_IF_NONMAPPABLE_SIZE - VGT_PVINFO_PAGE, &size, NULL);
 	if (base != in.high_base || size != in.high_size)
-		return stop(c, &r, ck_fail(c, "PVINFO non-mappable base/size (0x78048/0x7804c) read 0x%x/0x%x after the expansion, the range is 0x%llx/0x%llx",
+		return dck_stop(c, &r, ck_fail(c, "PVINFO non-mappable base/size (0x78048/0x7804c) read 0x%x/0x%x after the expansion, the range is 0x%llx/0x%llx",
 					base, size, (unsigned long long)in.high_base, (unsigned long long)in.high_size));
 	/* the physical GTT takes the new range at the next switch */
-	if (dom0_guest_pte_write(r.rt, id[3], in.high_base / 4096, guest_pte(c, 5), &r.err) || dom0_switch(r.rt, id[3], NULL, &r.err))
-		return stop(c, &r, ck_error(c, "guest operation", &r.err));
+	if (dom0_guest_pte_write(r.rt, id[3], in.high_base / 4096, dck_guest_pte(c, 5), &r.err) || dom0_switch(r.rt, id[3], NULL, &r.err))
+		return dck_stop(c, &r, ck_error(c, "guest operation", &r.err));
 	uint64_t sh;
 	dom0_shadow_pte(r.rt, id[3], in.high_base / 4096, &sh, NULL);
-	if (phys_pte(c, in.high_base / 4096) != sh)
-		return stop(c, &r, ck_fail(c, "after vGPU4's switch, PTE %llu in its new slot 0 is 0x%llx, its shadow 0x%llx",
-					(unsigned long long)(in.high_base / 4096), (unsigned long long)phys_pte(c, in.high_base / 4096),
+	if (dck_phys_pte(c, in.high_base / 4096) != sh)
+		return dck_stop(c, &r, ck_fail(c, "after vGPU4's switch, PTE %llu in its new slot 0 is 0x%llx, its shadow 0x%llx",
+					(unsigned long long)(in.high_base / 4096), (unsigned long long)dck_phys_pte(c, in.high_base / 4096),
 					(unsigned long long)sh));
 	if (dom0_reduce(r.rt, id[2], 1, &L, &R, &r.err))
-		return stop(c, &r, ck_error(c, "reduce", &r.err));
+		return dck_stop(c, &r, ck_error(c, "reduce", &r.err));
 	dom0_vgpu_info(r.rt, id[2], &in);
 	if (L != 1 || R != 0 || in.first_slot != 4)
-		return stop(c, &r, ck_fail(c, "vGPU3 of Figure 4 shrank by %u left and %u right to slots %u-%u; Algorithm 1 gives up its shared slot 3",
+		return dck_stop(c, &r, ck_fail(c, "vGPU3 of Figure 4 shrank by %u left and %u right to slots %u-%u; Algorithm 1 gives up its shared slot 3",
 					L, R, in.first_slot, in.first_slot + in.slots - 1));
 	/* impossible requests are refused and change nothing */
 	if (!dom0_expand(r.rt, id[0], 4, &L, &R, NULL) || !dom0_reduce(r.rt, id[2], 2, &L, &R, NULL))
-		return stop(c, &r, ck_fail(c, "an impossible resize (2+4 of 5 slots, or 2 from 1) was accepted"));
+		return dck_stop(c, &r, ck_fail(c, "an impossible resize (2+4 of 5 slots, or 2 from 1) was accepted"));
 	dom0_vgpu_info(r.rt, id[0], &in);
 	if (in.first_slot != 0 || in.slots != 2)
-		return stop(c, &r, ck_fail(c, "a refused expansion moved vGPU1 to slots %u-%u", in.first_slot, in.first_slot + in.slots - 1));
-	return stop(c, &r, CHECK_PASS);
+		return dck_stop(c, &r, ck_fail(c, "a refused expansion moved vGPU1 to slots %u-%u", in.first_slot, in.first_slot + in.slots - 1));
+	return dck_stop(c, &r, CHECK_PASS);
 }
 
 /* Slots a vGPU gives up are no longer mapped for it, at once and after its next switch. */
 enum check_status check_slot_resize_release(struct check_ctx *c)
 {
-	struct rt r = { 0 };
+	struct dck_rt r = { 0 };
 	int id[4];
 	unsigned L, R;
 	enum check_status st = figure4(c, &r, id);
 
 	if (st)
-		return r.rt ? stop(c, &r, st) : st;
+		return r.rt ? dck_stop(c, &r, st) : st;
 	struct dom0_vgpu_info before, after;
 	dom0_vgpu_info(r.rt, id[2], &before);
 	for (uint64_t i = 0; i < before.high_size / 4096; i += 509)
-		if (dom0_guest_pte_write(r.rt, id[2], before.high_base / 4096 + i, guest_pte(c, i % 32), &r.err))
-			return stop(c, &r, ck_error(c, "guest PTE write", &r.err));
+		if (dom0_guest_pte_write(r.rt, id[2], before.high_base / 4096 + i, dck_guest_pte(c, i % 32), &r.err))
+			return dck_stop(c, &r, ck_error(c, "guest PTE write", &r.err));
 	if (dom0_switch(r.rt, id[2], NULL, &r.err) || dom0_reduce(r.rt, id[2], 1, &L, &R, &r.err))
-		return stop(c, &r, ck_error(c, "switch/reduce", &r.err));
+		return dck_stop(c, &r, ck_error(c, "switch/reduce", &r.err));
 	dom0_vgpu_info(r.rt, id[2], &after);
 	uint64_t n = before.high_size / 4096, *ph = gtt_calloc(c->dev->env, (size_t)n, sizeof(uint64_t)), frames[32];
 	if (!ph)
-		return stop(c, &r, ck_fail(c, "out of memory"));
+		return dck_stop(c, &r, ck_fail(c, "out of memory"));
 	for (unsigned g = 0; g < 32; g++) {
 		struct hw_page pg = { 0 };
 		dom0_guest_page(r.rt, id[2], g, &pg);
@@ -443,7 +394,7 @@ enum check_status check_slot_resize_release(struct check_ctx *c)
 	for (int round = 0; round < 2; round++) {
 		if (hw_ggtt_read_range(c->dev, before.high_base / 4096, (size_t)n, ph, &r.err)) {
 			c->dev->env->free(c->dev->env, ph);
-			return stop(c, &r, ck_error(c, "reading the GTT", &r.err));
+			return dck_stop(c, &r, ck_error(c, "reading the GTT", &r.err));
 		}
 		for (uint64_t i = before.high_base / 4096; i < (before.high_base + before.high_size) / 4096; i++) {
 			if (i >= after.high_base / 4096 && i < (after.high_base + after.high_size) / 4096)
@@ -453,13 +404,13 @@ enum check_status check_slot_resize_release(struct check_ctx *c)
 			for (unsigned g = 0; g < 32 && d.valid; g++) {
 				if (d.addr == frames[g]) {
 					c->dev->env->free(c->dev->env, ph);
-					return stop(c, &r, ck_fail(c, "PTE %llu in the slot vGPU %d gave up still maps its frame %u (0x%llx)%s",
+					return dck_stop(c, &r, ck_fail(c, "PTE %llu in the slot vGPU %d gave up still maps its frame %u (0x%llx)%s",
 								(unsigned long long)i, id[2], g, (unsigned long long)frames[g],
 								round ? " after its next switch" : ""));
 				}
 			}
 		}
-		if (dom0_guest_pte_write(r.rt, id[2], before.high_base / 4096, guest_pte(c, 1), NULL) != GTT_ERANGE)
+		if (dom0_guest_pte_write(r.rt, id[2], before.high_base / 4096, dck_guest_pte(c, 1), NULL) != GTT_ERANGE)
 			st = ck_fail(c, "a guest write to PTE %llu in a released slot was accepted", (unsigned long long)(before.high_base / 4096));
 		else if (dom0_switch(r.rt, id[1], NULL, &r.err) || dom0_switch(r.rt, id[2], NULL, &r.err))
 			st = ck_error(c, "switch", &r.err);
@@ -467,5 +418,5 @@ enum check_status check_slot_resize_release(struct check_ctx *c)
 			break;
 	}
 	c->dev->env->free(c->dev->env, ph);
-	return stop(c, &r, st ? st : CHECK_PASS);
+	return dck_stop(c, &r, st ? st : CHECK_PASS);
 }

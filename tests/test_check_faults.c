@@ -172,6 +172,36 @@ Test(check_faults, slot_resize_release_left_mapped, .timeout = 60)
 	cr_expect(caught("sim:hsw", "slot-resize-release", NULL, &f, "PTE "));
 }
 
+Test(check_faults, slot_policy_classes_ignored)
+{
+	struct check_faults f = { .dom0 = { .policy_ignore_class = true } };
+	cr_expect(caught("sim:skl", "slot-policy-classes", NULL, &f, "status (0x78110) GRANTED, expected REFUSED_POLICY"));
+}
+
+Test(check_faults, slot_policy_classes_reduces_the_busiest)
+{
+	struct check_faults f = { .dom0 = { .policy_reduce_busiest = true } };
+	cr_expect(caught("sim:hsw", "slot-policy-classes", NULL, &f, "class mid: after the period"));
+}
+
+Test(check_faults, slot_policy_channel_stale_answer)
+{
+	struct check_faults f = { .dom0 = { .stale_pvinfo_answer = true } };
+	cr_expect(caught("sim:skl", "slot-policy-channel", NULL, &f, "0x7804c"));
+}
+
+Test(check_faults, slot_policy_channel_unchecked_count)
+{
+	struct check_faults f = { .dom0 = { .unchecked_request_count = true } };
+	cr_expect(caught("sim:skl", "slot-policy-channel", NULL, &f, "REFUSED_ROOM, expected BAD_COUNT"));
+}
+
+Test(check_faults, slot_policy_channel_swapped_copy)
+{
+	struct check_faults f = { .dom0 = { .swap_copy_pair = true } };
+	cr_expect(caught("sim:bdw", "slot-policy-channel", NULL, &f, "its shadow entry"));
+}
+
 /* Every check of the table has a test above: the list is kept complete. */
 Test(check_faults, every_check_has_a_fault_test)
 {
@@ -179,7 +209,7 @@ Test(check_faults, every_check_has_a_fault_test)
 		"ggtt-pte-readback", "ggtt-high-address-bits", "ggtt-invalidate", "ggtt-scratch-fill", "ggtt-guard-page",
 		"fence-readback", "fence-x-detile", "fence-y-detile", "fence-disable-linear", "fence-write-order",
 		"aperture-rw", "shadow-copy-switch", "shadow-copy-ladder", "fence-pool-guest-fence", "slot-resize-algorithm",
-		"slot-resize-release",
+		"slot-resize-release", "slot-policy-channel", "slot-policy-classes",
 	};
 	for (size_t i = 0; i < gtt_num_checks; i++) {
 		bool found = false;
