@@ -57,6 +57,13 @@ mutants=(
 "harness/runner.c~s/^			restored = false;$/			(void)0;/~a Dom0 check whose runtime could not restore is not an abort"
 "dom0/runtime.c~s/^\t\tif ((rc = hw_ggtt_write_range_unlogged(rt->dev, first + i, run - i, ptes + i, err)))$/\t\tif (0 \&\& (rc = hw_ggtt_write_range_unlogged(rt->dev, first + i, run - i, ptes + i, err)))/~the mirror changes but the physical GTT is not written"
 "dom0/runtime.c~s/\t\t\trt->chunk_owner\[c\] = j == e ? (uint16_t)owner : 0;/\t\t\trt->chunk_owner[c] = j == e ? (uint16_t)owner : rt->chunk_owner[c];/~a chunk partly taken by another vGPU still counts as held: the switch skips it"
+"dom0/policy.c~s/: less_used(rt, v, best);/: less_used(rt, best, v);/~policy: the mid class reduces the busiest vGPU, not the least used"
+"dom0/policy.c~s/uint64_t want = 128 \* MiB \/ rt->lay.slot_size;/uint64_t want = 64 * MiB \/ rt->lay.slot_size;/~policy: the high class takes one 64 MiB slot back, not two"
+"dom0/policy.c~s/s->rcopy_mpct = copy \/ (t_ms \* s->p.cpus \* 10);/s->rcopy_mpct = copy \/ (t_ms * 10);/~policy: R_copy not divided by the host's CPUs (eq. 1)"
+"dom0/policy.c~s/rt->pol.cls != DOM0_CLASS_HIGH ||/rt->pol.cls != DOM0_CLASS_MID ||/~policy: expansions refused in the mid class instead of the high"
+"dom0/gm_request.c~s/reg <= GTTLAB_IF_GM_LAST_GUEST);/reg <= GTTLAB_IF_GM_SLOTS);/~PVINFO: the guest may write the host's status and slot words"
+"dom0/guest_gtt.c~s/		v->high_mapped -= v->shadow_high\[w.off\] != v->scratch_pte;/		(void)0;/~utilization counts an entry remapped or unmapped twice"
+"dom0/vgpu.c~s/	W(GTTLAB_IF_GM_EPOCH)++;/	(void)0;/~PVINFO: a change of the high range does not bump the epoch"
 )
 
 # the sources and the plain build only (the sanitizer, fuzzing and QEMU outputs are not needed)
