@@ -38,11 +38,10 @@ static int notify(struct dom0_runtime *rt, struct vgpu *v, struct gtt_err *err)
 
 	rt->pol.requests++;
 	if (v->req_arrival) {
-		rt->pol.malformed++;
-		/* the pending request keeps its PENDING status; the guest learns of the refusal from the error */
-		v->c.rejected++;
-		return gtt_err_set(err, GTT_EBUSY, "vGPU %d: a request (code %u) while its last one is still pending; one at a time",
-				   v->id, code);
+		/* one at a time: this one is refused; the pending one, latched, is answered later */
+		refuse(rt, v, GTTLAB_GM_ST_BUSY);
+		return gtt_err_set(err, GTT_EBUSY, "vGPU %d: a request (code %u) while its request %u is still pending; one at a time",
+				   v->id, code, v->req_seq);
 	}
 	if (code != GTTLAB_GM_REQ_EXPAND && code != GTTLAB_GM_REQ_REDUCE && code != GTTLAB_GM_REQ_EVICTIONS) {
 		refuse(rt, v, GTTLAB_GM_ST_BAD_CODE);
@@ -54,6 +53,9 @@ static int notify(struct dom0_runtime *rt, struct vgpu *v, struct gtt_err *err)
 		return gtt_err_set(err, GTT_EINVAL, "vGPU %d: a request for %u slots: 1 to %u, the slots of high graphics memory",
 				   v->id, q, rt->lay.num_slots);
 	}
+	v->req_code = code;
+	v->req_count = q;
+	v->req_seq = PV(v, GTTLAB_IF_GM_SEQ);
 	v->req_arrival = ++rt->req_arrivals;
 	rt->n_pending++;
 	dom0_gm_answer(v, GTTLAB_GM_ST_PENDING, PV(v, GTTLAB_IF_GM_SEQ));
@@ -135,7 +137,7 @@ static uint32_t grow(struct dom0_runtime *rt, struct vgpu *v, unsigned q, struct
 
 static int answer(struct dom0_runtime *rt, struct vgpu *v, struct gtt_err *err)
 {
-	uint32_t code = PV(v, GTTLAB_IF_GM_CODE), q = PV(v, GTTLAB_IF_GM_COUNT), seq = PV(v, GTTLAB_IF_GM_SEQ);
+	uint32_t code = v->req_code, q = v->req_count, seq = v->req_seq;
 	uint32_t st = GTTLAB_GM_ST_NOTED;
 	int rc = GTT_OK;
 

@@ -151,6 +151,14 @@ static int reduce_one(struct dom0_runtime *rt, bool by_use, unsigned *acted, str
 	return GTT_OK;
 }
 
+/* a x b / d, saturating instead of wrapping (hostile steal rates or copy costs must not make f small) */
+static uint64_t mul_div_sat(uint64_t a, uint64_t b, uint64_t d)
+{
+	if (b && a > UINT64_MAX / b)
+		return UINT64_MAX / d;
+	return a * b / d;
+}
+
 /* f(W, R_copy) over a span of t_ms, in millionths. */
 static uint64_t overhead(struct dom0_runtime *rt, uint64_t t_ms)
 {
@@ -165,9 +173,9 @@ static uint64_t overhead(struct dom0_runtime *rt, uint64_t t_ms)
 	s->rcopy_mpct = copy / (t_ms * s->p.cpus * 10);
 	rt->copy_ns_mark = rt->c.copy_ns;
 	/* alpha defaults to 1 / W's ceiling, 200% (two vCPUs, gBalloon Table 1) per vGPU; beta to 1 / 100% */
-	uint64_t fw = s->p.alpha_u ? s->p.alpha_u * w / 1000 : (n ? w * MILLION / (200000 * n) : 0);
-	uint64_t fr = (s->p.beta_u ? s->p.beta_u : MILLION / 100) * s->rcopy_mpct / 1000;
-	return fw + fr;
+	uint64_t fw = s->p.alpha_u ? mul_div_sat(s->p.alpha_u, w, 1000) : (n ? mul_div_sat(w, MILLION, 200000 * n) : 0);
+	uint64_t fr = mul_div_sat(s->p.beta_u ? s->p.beta_u : MILLION / 100, s->rcopy_mpct, 1000);
+	return fw > UINT64_MAX - fr ? UINT64_MAX : fw + fr;
 }
 
 int dom0_policy_tick(struct dom0_runtime *rt, uint64_t now_ms, unsigned *acted, struct gtt_err *err)

@@ -33,6 +33,7 @@ struct vgpu {
 	uint64_t high_mapped;		/* shadow_high entries not on scratch (utilization's numerator) */
 	uint64_t steal_mpct;		/* its share of W (eq. 2), given by the caller */
 	uint64_t req_arrival;		/* pending request's arrival number; 0: none pending */
+	uint32_t req_code, req_count, req_seq;	/* the pending request, latched at the notify (the guest may rewrite the words) */
 	uint32_t evictions;		/* the eviction count it reported last */
 };
 

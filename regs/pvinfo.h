@@ -74,6 +74,6 @@
 #define GTTLAB_GM_ST_BAD_CODE		6		/* malformed: unknown CODE */
 #define GTTLAB_GM_ST_BAD_COUNT		7		/* malformed: Q = 0 or beyond the slots of high memory */
 #define GTTLAB_GM_ST_BAD_WRITE		8		/* malformed: a guest write outside the writable words */
-#define GTTLAB_GM_ST_BUSY		9		/* a request is still pending: one at a time */
+#define GTTLAB_GM_ST_BUSY		9		/* refused: the last request is still pending (one at a time) */
 
 #endif

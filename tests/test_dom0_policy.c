@@ -154,12 +154,17 @@ Test(dom0_policy, one_request_at_a_time)
 	d0_start(&t, "sim:skl", &(struct dom0_config){ 0 });
 	int a = d0_create(&t, 16 * MiB, 2, 0);
 	cr_assert_eq(ask(&t, a, GTTLAB_GM_REQ_EXPAND, 1, 1, &err), 0);
-	cr_expect_eq(ask(&t, a, GTTLAB_GM_REQ_EXPAND, 1, 2, &err), GTT_EBUSY);
+	/* a second request (other words) before the answer: refused with BUSY, the first kept as it was made */
+	cr_expect_eq(ask(&t, a, GTTLAB_GM_REQ_EXPAND, 5, 2, &err), GTT_EBUSY);
+	cr_expect_eq(pv(&t, a, GTTLAB_IF_GM_STATUS), GTTLAB_GM_ST_BUSY);
+	cr_expect_eq(pv(&t, a, GTTLAB_IF_GM_ANSWER_SEQ), 2u);
 	cr_expect_eq(dom0_requests_pending(t.rt), 1u);
 	unsigned n = 0;
 	cr_assert_eq(dom0_serve_requests(t.rt, &n, &err), 0);
 	cr_expect_eq(n, 1u);
 	cr_expect_eq(pv(&t, a, GTTLAB_IF_GM_STATUS), GTTLAB_GM_ST_GRANTED);
+	cr_expect_eq(pv(&t, a, GTTLAB_IF_GM_ANSWER_SEQ), 1u);
+	cr_expect_eq(pv(&t, a, GTTLAB_IF_GM_SLOTS), 3u, "the first request's one slot, not the rewritten five");
 	/* a destroyed vGPU takes its pending request with it */
 	int b = d0_create(&t, 16 * MiB, 1, 0);
 	cr_assert_eq(ask(&t, b, GTTLAB_GM_REQ_EXPAND, 1, 1, &err), 0);
