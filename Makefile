@@ -215,7 +215,7 @@ test: deps
 FUZZ_CC       ?= clang
 FUZZ_SECONDS  ?= 30
 FUZZ_DIR      := $(BUILD)/fuzz
-FUZZ_NAMES    := num decode scenario mmio_seed sysfs journal
+FUZZ_NAMES    := num decode scenario mmio_seed sysfs journal pvinfo
 FUZZ_PROGS    := $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
 FUZZ_PACKAGES := clang libclang-rt-14-dev libpci-dev
 FUZZ_CFLAGS   := -std=c11 $(WARN) -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined -I. -MMD -MP
