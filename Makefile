@@ -34,7 +34,9 @@ CORE_SRCS := env/fmt.c env/err.c env/num.c regs/platform.c regs/reg_names.c \
 	harness/check_ctx.c harness/check_table.c harness/checks_ggtt.c harness/checks_fence.c \
 	harness/checks_dom0.c harness/checks_dom0_common.c harness/checks_policy.c harness/runner.c harness/report.c harness/report_igt.c harness/test_faults.c
 # Hosted pieces: the POSIX environment and the linux backend.
-POSIX_SRCS := env/env_posix.c hw/linux/backend_linux.c harness/backends.c harness/scenario.c harness/scenario_parse.c \
+POSIX_SRCS := env/env_posix.c hw/linux/backend_linux.c harness/backends.c \
+	harness/scenario.c harness/scenario_args.c harness/scenario_exec.c harness/scenario_guest.c \
+	harness/scenario_expect.c harness/scenario_report.c harness/scenario_parse.c \
 	harness/journal_file.c
 CLI_SRCS := harness/main.c harness/cli_util.c harness/json.c \
 	harness/cmd_info.c harness/cmd_codec.c harness/cmd_dump.c harness/cmd_snapshot.c \

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the scenario runner's files share, and nothing outside them includes:
+ * the state of one run (struct scen), its limits, and the helpers each file
+ * gives the others.
+ *
+ *   scenario.c         the two passes over a file (dry, then for real)
+ *   scenario_args.c    reading and checking arguments; the messages
+ *   scenario_exec.c    the commands and the table that dispatches them
+ *   scenario_guest.c   the guest's commands: guest-pte, guest-fence, guest-write
+ *   scenario_expect.c  `expect`: one handler per kind, in a table
+ *   scenario_report.c  the summary, and the slot history it prints
+ *
+ * Every command runs twice through the same code: with s->dry set it parses
+ * and checks everything and touches nothing (malformed: scen_bad, exit 2),
+ * then for real (a refused step: scen_failed, exit 1).
+ */
+#ifndef HARNESS_SCENARIO_INTERNAL_H
+#define HARNESS_SCENARIO_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "harness/scenario.h"
+#include "harness/scenario_parse.h"
+#include "dom0/dom0.h"
+
+#define MAX_NAMES 1024
+#define MAX_HIST 1024
+/* `run N`: at most this many quanta in one command (DOM0_QUANTUM_MS each: 1600 s of simulated time) */
+#define MAX_RUN_QUANTA 100000
+#define MAX_SLOTS 1024		/* dom0's limit on slots in high graphics memory */
+
+struct name {
+	char name[32];
+	int id;
+	bool alive;
+};
+
+/* One change of a vGPU's slots, for the summary. */
+struct hist {
+	int line;
+	char name[32];
+	const char *what;
+	unsigned first, slots;
+	unsigned left, right;
+};
+
+struct scen {
+	const char *path;
+	FILE *out, *errors, *trace;
+	bool quiet, dry;
+	struct hw_device *dev;		/* NULL when only checking */
+	const struct hw_info *info;	/* the device's facts, for checks made before anything runs */
+	struct dom0_runtime *rt;
+	struct dom0_config cfg;
+	bool started;
+	bool unrestored;		/* dom0_fini did not read back as found */
+	struct gtt_err fini_err;
+	struct name names[MAX_NAMES];
+	int n_names;
+	int cur_line;
+	int commands, expects_passed, failures;
+	struct dom0_switch_stats last;
+	unsigned last_left, last_right;
+	uint64_t n_switches;
+	struct hist hist[MAX_HIST];
+	int n_hist;
+};
+
+/* ---- scenario_args.c ---- */
+
+/* Malformed: name file:line and the rule; only the dry run reports these (2), the real one returns 1. */
+int scen_bad(struct scen *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A failed step at run time: FILE:LINE: FAILED: ..., counted; returns 1. */
+int scen_failed(struct scen *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The runtime refused a step (rc != 0): 1 under `fail`, else a failure naming `what`; 0 when it did not. */
+int scen_outcome(struct scen *s, int rc, bool expect_refusal, const struct gtt_err *e, const char *what);
+/* A step's line of output, unless dry or quiet. */
+void scen_say(struct scen *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* An expect's verdict: "ok: ..." and counted, or a failure "expect ...". */
+int scen_check(struct scen *s, bool ok, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+bool scen_parse_num(const char *t, uint64_t *out);
+const char *scen_kv(const struct scen_line *l, int from, const char *key);
+int scen_only_keys(struct scen *s, const struct scen_line *l, int from, const char *const *allowed);
+int scen_need_num(struct scen *s, const char *what, const char *t, uint64_t *v);
+int scen_need_range(struct scen *s, const char *what, const char *t, uint64_t lo, uint64_t hi, const char *rule,
+		    uint64_t *v);
+int scen_expect_value(struct scen *s, const struct scen_line *l, int at, uint64_t *want);
+bool scen_slot_range(const char *t, uint64_t *first, uint64_t *last);
+
+struct name *scen_find_name(struct scen *s, const char *n);
+int scen_vgpu(struct scen *s, const char *n, int *id);
+const char *scen_name_of(struct scen *s, int id);
+bool scen_valid_name(const char *n);
+
+/* ---- scenario_exec.c, scenario_guest.c ---- */
+
+/* One command; `refuse` is set under `fail`. Returns 0, 1 (failed) or 2 (malformed). */
+int scen_exec(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err);
+/* Handlers of scen_exec's table, with its arguments and results. */
+int scen_cmd_guest_pte(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err);
+int scen_cmd_guest_fence(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err);
+int scen_cmd_guest_write(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err);
+
+/* ---- scenario_expect.c ---- */
+
+int scen_expect(struct scen *s, const struct scen_line *l);
+
+/* ---- scenario_report.c ---- */
+
+/* Note a change of a vGPU's slots (id 0: it is gone) at the current line; nothing when dry. */
+void scen_history(struct scen *s, const char *name, const char *what, int id, unsigned left, unsigned right);
+void scen_summary(struct scen *s);
+
+#endif

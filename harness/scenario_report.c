@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What a scenario run prints at its end: the summary of the switches, of each
+ * vGPU and of the fence pool, and the slots of every vGPU over time, noted
+ * here by scen_history as the commands change them.
+ */
+#include "harness/scenario_internal.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+void scen_history(struct scen *s, const char *name, const char *what, int id, unsigned left, unsigned right)
+{
+	struct dom0_vgpu_info in = { 0 };
+
+	if (s->dry || s->n_hist == MAX_HIST)
+		return;
+	if (id)
+		dom0_vgpu_info(s->rt, id, &in);
+	struct hist *h = &s->hist[s->n_hist++];
+	*h = (struct hist){ .line = s->cur_line, .what = what, .first = in.first_slot, .slots = in.slots,
+			    .left = left, .right = right };
+	snprintf(h->name, sizeof(h->name), "%s", name);
+}
+
+/* One row per live vGPU: slots, switches, quanta, GTT modifications against ladder mappings, refusals. */
+static void summary_vgpus(struct scen *s)
+{
+	fprintf(s->out, "  %-10s %6s %8s %7s %9s %8s %7s %8s\n", "vGPU", "slots", "switched", "quanta", "GTT mods", "ladder",
+		"ladder%", "rejected");
+	for (int i = 0; i < s->n_names; i++) {
+		struct dom0_vgpu_info in;
+		if (!s->names[i].alive || dom0_vgpu_info(s->rt, s->names[i].id, &in))
+			continue;
+		char sl[16];
+		snprintf(sl, sizeof(sl), in.slots ? "%u-%u" : "none", in.first_slot, in.first_slot + in.slots - 1);
+		const struct dom0_vgpu_counters *k = &in.counters;
+		double pct = k->gtt_modifications ? 100.0 * (double)k->ladder_mappings / (double)k->gtt_modifications : 0;
+		fprintf(s->out, "  %-10s %6s %8" PRIu64 " %7" PRIu64 " %9" PRIu64 " %8" PRIu64 " %6.1f%% %8" PRIu64 "\n",
+			s->names[i].name, sl, k->switches_in, k->quanta, k->gtt_modifications, k->ladder_mappings, pct,
+			k->rejected);
+	}
+}
+
+/* The history scen_history kept, one line per change. */
+static void summary_history(struct scen *s, const struct dom0_layout *l)
+{
+	if (!s->n_hist)
+		return;
+	fprintf(s->out, "  slots over time (%u slots of %" PRIu64 " MiB):\n", l->num_slots, l->slot_size >> 20);
+	for (int i = 0; i < s->n_hist; i++) {
+		struct hist *h = &s->hist[i];
+		if (!strcmp(h->what, "destroyed"))
+			fprintf(s->out, "    line %4d: %s destroyed\n", h->line, h->name);
+		else if (!strcmp(h->what, "created"))
+			fprintf(s->out, "    line %4d: %s created with slots %u-%u\n", h->line, h->name, h->first,
+				h->first + h->slots - 1);
+		else
+			fprintf(s->out, "    line %4d: %s %s to slots %u-%u (%u left, %u right)\n", h->line, h->name, h->what,
+				h->first, h->first + h->slots - 1, h->left, h->right);
+	}
+}
+
+void scen_summary(struct scen *s)
+{
+	const struct dom0_counters *c = dom0_counters(s->rt);
+	const struct dom0_layout *l = dom0_layout(s->rt);
+
+	fprintf(s->out, "\nsummary of %s\n", s->path);
+	fprintf(s->out, "  commands %d, expects passed %d, failures %d\n", s->commands, s->expects_passed, s->failures);
+	fprintf(s->out, "  switches %" PRIu64 ": PTEs written %" PRIu64 ", skipped %" PRIu64 ", GGTT invalidates %" PRIu64 "\n",
+		c->switches, c->ptes_written, c->ptes_skipped, c->invalidates);
+	if (c->switches)
+		fprintf(s->out, "  per switch: %.1f PTEs written, %.1f skipped on average\n",
+			(double)c->ptes_written / (double)c->switches, (double)c->ptes_skipped / (double)c->switches);
+	fprintf(s->out, "  simulated time %" PRIu64 " ms (%u ms quanta)\n", dom0_sim_time_ms(s->rt), DOM0_QUANTUM_MS);
+	summary_vgpus(s);
+	summary_history(s, l);
+	fprintf(s->out, "  shared slots now %u\n", dom0_shared_slots(s->rt));
+	fprintf(s->out, "  fence pool: %" PRIu64 " allocations, %" PRIu64 " frees, %" PRIu64 " pages in use, peak %" PRIu64 " of %" PRIu64 "\n",
+		c->pool_allocs, c->pool_frees, c->pool_pages_used, c->pool_pages_peak, l->pool_size / 4096);
+	fprintf(s->out, "  resizes: %" PRIu64 " expansions, %" PRIu64 " reductions\n", c->expansions, c->reductions);
+}
