@@ -34,7 +34,7 @@ mutants=(
 "dom0/vgpu.c~s/p->at_slot >= l->num_slots || p->high_slots > l->num_slots - p->at_slot/p->at_slot + p->high_slots > l->num_slots/~placement check wraps for a huge slot"
 "env/num.c~s|if (v > (UINT64_MAX - (uint64_t)d) / base)|if (0)|~number grammar wraps past 64 bits"
 "env/num.c~s/	unsigned base = 10;/	unsigned base = s \&\& s[0] == '0' \&\& s[1] ? 8 : 10;/~number grammar reads a leading zero as octal"
-"harness/scenario.c~s/need_range(s, \"fence id\", l->argc > 2 ? l->argv\[2\] : NULL, 0, I915_MAX_NUM_FENCES - 1,/need_range(s, \"fence id\", l->argc > 2 ? l->argv[2] : NULL, 0, UINT64_MAX,/~scenario fence id not range-checked (truncated to 32 bits)"
+"harness/scenario_guest.c~s/scen_need_range(s, \"fence id\", l->argc > 2 ? l->argv\[2\] : NULL, 0, I915_MAX_NUM_FENCES - 1,/scen_need_range(s, \"fence id\", l->argc > 2 ? l->argv[2] : NULL, 0, UINT64_MAX,/~scenario fence id not range-checked (truncated to 32 bits)"
 "hw/sim/sim_format.c~s/\[PTE_FORMAT_HSW\] = { 4, 0, 2, { { 12, 20, 12 }, { 4, 7, 32 } }/[PTE_FORMAT_HSW] = { 4, 0, 2, { { 12, 20, 12 }, { 4, 8, 32 } }/~model reads Haswell's cache bit 11 as address bit 39"
 "regs/gtt_pte.h~s/0x0000007ffffff000ull/0x000000fffffff000ull/~regs: gen8 PTE address mask widened to bit 39"
 "regs/gtt_pte.h~s/#define GEN6_PTE_ADDR_HI_MASK		0x00000ff0u/#define GEN6_PTE_ADDR_HI_MASK		0x000007f0u/~regs: gen6/7 PTE high address field one bit short"
