@@ -168,6 +168,8 @@ static int cmd_create(struct scen *s, const struct scen_line *l, bool refuse, st
 		return scen_failed(s, "create %s: %s", nm->name, cerr.msg);
 	nm->id = id;
 	nm->alive = true;
+	nm->seq = 0;		/* a new vGPU: its PVINFO page starts from zero */
+	nm->evictions = 0;
 	struct dom0_vgpu_info in;
 	dom0_vgpu_info(s->rt, id, &in);
 	scen_say(s, "create %s: vGPU %d, low 0x%" PRIx64 "+0x%" PRIx64 ", slots %u-%u (high 0x%" PRIx64 "), %u fences",
@@ -213,6 +215,7 @@ static int cmd_run(struct scen *s, const struct scen_line *l, bool refuse, struc
 		return rc;
 	scen_say(s, "run %" PRIu64 " quanta", q);
 	rc = dom0_run_quanta(s->rt, (unsigned)q, on_switch, s, err);
+	scen_policy_history(s);
 	return scen_outcome(s, rc, refuse, err, "run");
 }
 
@@ -336,6 +339,11 @@ static const struct command {
 	{ "run", cmd_run, false },
 	{ "expand", cmd_resize, false },
 	{ "reduce", cmd_resize, false },
+	{ "policy", scen_cmd_policy, false },
+	{ "steal", scen_cmd_steal, false },
+	{ "request", scen_cmd_request, false },
+	{ "evict", scen_cmd_evict, false },
+	{ "pvinfo-write", scen_cmd_pvinfo_write, false },
 	{ "fail", cmd_fail, true },
 	{ "expect", cmd_expect, false },
 };

@@ -65,7 +65,7 @@ static bool counter(struct scen *s, const char *key, uint64_t *v)
 		*v = vals[i];
 		return true;
 	}
-	return vgpu_counter(s, key, v);
+	return scen_policy_counter(s, key, v) || vgpu_counter(s, key, v);
 }
 
 static const struct { const char *name; uint32_t reg; } pvinfo_fields[] = {
@@ -259,7 +259,7 @@ static int expect_counter(struct scen *s, const struct scen_line *l, const char 
 {
 	const char *key = l->argc > 2 ? l->argv[2] : "";
 	uint64_t want, v = 0;	/* counter() leaves it unset when dry */
-	char keys[512] = "";
+	char keys[768] = "";
 	int rc;
 
 	(void)usage;
@@ -268,6 +268,8 @@ static int expect_counter(struct scen *s, const struct scen_line *l, const char 
 	if (!counter(s, key, &v)) {
 		for (int i = 0; global_counters[i]; i++)
 			snprintf(keys + strlen(keys), sizeof(keys) - strlen(keys), "%s, ", global_counters[i]);
+		for (int i = 0; scen_policy_counters[i]; i++)
+			snprintf(keys + strlen(keys), sizeof(keys) - strlen(keys), "%s, ", scen_policy_counters[i]);
 		snprintf(keys + strlen(keys), sizeof(keys) - strlen(keys), "or NAME.");
 		for (int i = 0; vgpu_counters[i]; i++)
 			snprintf(keys + strlen(keys), sizeof(keys) - strlen(keys), "%s%s", i ? "|" : "", vgpu_counters[i]);
@@ -336,6 +338,9 @@ static const struct expect_kind {
 	{ "counter", expect_counter, "expect counter KEY == N" },
 	{ "read", expect_read, "expect read NAME GM == TEXT" },
 	{ "render-owner", expect_render_owner, "expect render-owner == NAME|none" },
+	{ "class", scen_expect_class, "expect class == low|mid|high" },
+	{ "request", scen_expect_request,
+	  "expect request NAME == idle|pending|granted|noted|refused-policy|refused-room|bad-code|bad-count|bad-write|busy" },
 };
 
 #define N_KINDS (sizeof(kinds) / sizeof(kinds[0]))
@@ -343,7 +348,7 @@ static const struct expect_kind {
 int scen_expect(struct scen *s, const struct scen_line *l)
 {
 	const char *what = l->argc > 1 ? l->argv[1] : "";
-	char list[160] = "";	/* the list of kinds, for a malformed one */
+	char list[200] = "";	/* the list of kinds, for a malformed one */
 
 	for (size_t i = 0; i < N_KINDS; i++)
 		if (!strcmp(what, kinds[i].what))

@@ -9,6 +9,9 @@
  *   scenario_exec.c    the commands and the table that dispatches them
  *   scenario_guest.c   the guest's commands: guest-pte, guest-fence, guest-write
  *   scenario_expect.c  `expect`: one handler per kind, in a table
+ *   scenario_policy.c  gBalloon's policy and the PVINFO request channel:
+ *                      policy, steal, request, evict, pvinfo-write and
+ *                      their expects (class, request)
  *   scenario_report.c  the summary, and the slot history it prints
  *
  * Every command runs twice through the same code: with s->dry set it parses
@@ -36,6 +39,8 @@ struct name {
 	char name[32];
 	int id;
 	bool alive;
+	uint32_t seq;		/* the SEQ word of the vGPU's last request over PVINFO */
+	uint32_t evictions;	/* the eviction count it last reported */
 };
 
 /* One change of a vGPU's slots, for the summary. */
@@ -104,6 +109,25 @@ int scen_exec(struct scen *s, const struct scen_line *l, bool refuse, struct gtt
 int scen_cmd_guest_pte(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err);
 int scen_cmd_guest_fence(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err);
 int scen_cmd_guest_write(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err);
+
+/* ---- scenario_policy.c ---- */
+
+int scen_cmd_policy(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err);
+int scen_cmd_steal(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err);
+int scen_cmd_request(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err);
+int scen_cmd_evict(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err);
+int scen_cmd_pvinfo_write(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err);
+int scen_expect_class(struct scen *s, const struct scen_line *l, const char *usage);
+int scen_expect_request(struct scen *s, const struct scen_line *l, const char *usage);
+/* policy.KEY for `expect counter` (the keys, NULL-terminated); false when KEY is not one. */
+extern const char *const scen_policy_counters[];
+bool scen_policy_counter(struct scen *s, const char *key, uint64_t *v);
+/* After `run`: a history line for every vGPU whose slots the policy changed. */
+void scen_policy_history(struct scen *s);
+/* The status word's name in scenarios ("granted", "refused-policy", ...). */
+const char *scen_status_word(uint32_t st);
+/* The policy's lines of the summary; nothing when no policy is on. */
+void scen_policy_summary(struct scen *s);
 
 /* ---- scenario_expect.c ---- */
 

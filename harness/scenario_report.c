@@ -80,4 +80,5 @@ void scen_summary(struct scen *s)
 	fprintf(s->out, "  fence pool: %" PRIu64 " allocations, %" PRIu64 " frees, %" PRIu64 " pages in use, peak %" PRIu64 " of %" PRIu64 "\n",
 		c->pool_allocs, c->pool_frees, c->pool_pages_used, c->pool_pages_peak, l->pool_size / 4096);
 	fprintf(s->out, "  resizes: %" PRIu64 " expansions, %" PRIu64 " reductions\n", c->expansions, c->reductions);
+	scen_policy_summary(s);
 }

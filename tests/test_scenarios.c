@@ -63,6 +63,11 @@ Test(scenarios, malformed_exits_2_naming_the_line_and_touches_nothing)
 		"create a low=4M slots=1\nconfig slot-size=128M\n",		/* config too late */
 		"create a low=4M slots=1 colour=red\n",				/* unknown argument */
 		"create a low=4M slots=1\nexpect counter nonsense == 1\n",
+		"create a low=4M slots=1\npolicy alpha=1.5.2\n",
+		"create a low=4M slots=1\nrequest a expand\n",
+		"create a low=4M slots=1\nguest-pte a 0x4000000 1\nevict b 1\n",
+		"create a low=4M slots=1\npvinfo-write a 0x818 0x100 7\n",
+		"policy\ncreate a low=4M slots=1\nexpect class == 2\n",
 	};
 	t_tmpdir(dir, sizeof(dir));
 	snprintf(path, sizeof(path), "%s/bad.scn", dir);
@@ -137,4 +142,31 @@ Test(scenarios, a_run_leaves_the_device_as_found_and_writes_a_trace)
 	free(before);
 	free(after);
 	hw_close(t.dev);
+}
+
+/* The policy's expects fail with the line and what the runtime holds: the class and f, the PVINFO status. */
+Test(scenarios, policy_expects_fail_naming_the_class_and_the_status)
+{
+	char dir[64], path[128], cmd[256], out[16384], where[256];
+
+	t_tmpdir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/policy.scn", dir);
+	write_file(path, "config slot-size=128M\npolicy alpha=0.01 beta=0.01 copy-ns=100\n"
+			 "create a low=4M slots=1 at=0\ncreate b low=4M slots=1 at=1\n"
+			 "steal a 150\nrun 32\nexpect class == low\n"
+			 "request b expand 1\n"
+			 "expect request b == granted\nexpect class == high\n");
+	snprintf(cmd, sizeof(cmd), "./build/gttlab dom0 run %s 2>&1", path);
+	cr_expect_eq(t_run(cmd, out, sizeof(out)), 1, "%s", out);
+	snprintf(where, sizeof(where), "%s:7: FAILED: expect class == low (it is high: f 1.5", path);
+	cr_expect(strstr(out, where), "%s", out);
+	snprintf(where, sizeof(where), "%s:8: FAILED: request b: answered refused-policy over PVINFO", path);
+	cr_expect(strstr(out, where), "%s", out);
+	snprintf(where, sizeof(where), "%s:9: FAILED: expect request b == granted (PVINFO status 0x78110 reads refused-policy)", path);
+	cr_expect(strstr(out, where), "%s", out);
+	cr_expect(strstr(out, "ok: class == high"), "%s", out);
+
+	write_file(path, "create a low=4M slots=1\nexpect class == low\n");
+	cr_expect_eq(t_run(cmd, out, sizeof(out)), 1, "%s", out);
+	cr_expect(strstr(out, "expect class: no policy is on"), "%s", out);
 }
