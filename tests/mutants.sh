@@ -64,6 +64,8 @@ mutants=(
 "dom0/gm_request.c~s/reg <= GTTLAB_IF_GM_LAST_GUEST);/reg <= GTTLAB_IF_GM_SLOTS);/~PVINFO: the guest may write the host's status and slot words"
 "dom0/guest_gtt.c~s/		v->high_mapped -= v->shadow_high\[w.off\] != v->scratch_pte;/		(void)0;/~utilization counts an entry remapped or unmapped twice"
 "dom0/vgpu.c~s/	W(GTTLAB_IF_GM_EPOCH)++;/	(void)0;/~PVINFO: a change of the high range does not bump the epoch"
+"dom0/host/serve.c~s/	if (atomic_load(\&s->sleeping))/	if (0 \&\& atomic_load(\&s->sleeping))/~service: the trap never wakes a sleeping thread"
+"dom0/host/steal.c~s/waited \* 100000 \/ t;/waited * 1000 \/ t;/~steal meter: W in tenths of a percent, not milli-percent"
 )
 
 # the sources and the plain build only (the sanitizer, fuzzing and QEMU outputs are not needed)
