@@ -14,7 +14,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
+#include "bench/balloon.h"
+#include "bench/request_wait.h"
 #include "dom0/dom0.h"
 #include "hw/sim/sim.h"
 
@@ -52,7 +55,10 @@ struct bench_growth {
 };
 
 /* The parts, in the order they run; --only picks some (the report leaves out the others). */
-enum bench_part { PART_WRITES, PART_SWITCH, PART_SCALE, PART_RESIZE, PART_GROWTH, PART_FRONTENDS, BENCH_PARTS };
+enum bench_part {
+	PART_WRITES, PART_SWITCH, PART_SCALE, PART_RESIZE, PART_GROWTH, PART_BALLOON, PART_WAIT, PART_FRONTENDS,
+	BENCH_PARTS
+};
 
 struct bench_results {
 	bool ran[BENCH_PARTS];
@@ -80,6 +86,9 @@ struct bench_results {
 	unsigned p6_cases;
 
 	struct bench_growth growth[3];
+
+	struct bench_balloon balloon;
+	struct bench_request_wait wait;
 };
 
 /* The parts, one per file. Each fills its fields or exits with a one-line reason. */
@@ -89,7 +98,24 @@ void bench_scale(const struct bench_opts *o, struct bench_results *r);		/* P4 */
 void bench_frontends(const struct bench_opts *o, struct bench_results *r);	/* P5 */
 void bench_resize(const struct bench_opts *o, struct bench_results *r);		/* P6 */
 void bench_growth(const struct bench_opts *o, struct bench_results *r);		/* growth */
+void bench_balloon(const struct bench_opts *o, struct bench_results *r);	/* balloon */
+void bench_request_wait(const struct bench_opts *o, struct bench_results *r);	/* table1 */
 void bench_report(const struct bench_opts *o, const struct bench_results *r);	/* table + JSON */
+
+/* ---- results.json (bench/json_out.c), written key by key ---- */
+
+struct bench_json {
+	FILE *f;
+	int depth;
+	bool first;
+};
+void bench_json_key(struct bench_json *j, const char *k);
+void bench_json_num(FILE *f, double v);	/* %.6g, or a whole number from 1e5, or null */
+void bench_json_knum(struct bench_json *j, const char *k, double v);
+void bench_json_kint(struct bench_json *j, const char *k, uint64_t v);
+void bench_json_kstr(struct bench_json *j, const char *k, const char *v);
+void bench_json_open(struct bench_json *j, const char *k);	/* k NULL: the top level */
+void bench_json_close(struct bench_json *j);
 
 /* ---- shared helpers (bench/util.c) ---- */
 

@@ -2,7 +2,7 @@
 /*
  * build/bench/bench: every benchmark of make bench, then the table and
  * results.json (bench/bench.h says what is measured and how).
- *   bench [--quick] [--only p1,p2,p3,p4,p5,p6,growth] [--seed N] [--json FILE]
+ *   bench [--quick] [--only p1,p2,p3,p4,p5,p6,growth,balloon,table1] [--seed N] [--json FILE]
  *         [--gttlab PATH] [--efi-app PATH] [--efi-floor PATH] [--efi-runner PATH] [--work DIR]
  * --only runs some parts (for development); the report then leaves the others' keys out.
  */
@@ -22,6 +22,8 @@ static const struct {
 	[PART_SCALE] = { "p4", bench_scale },
 	[PART_RESIZE] = { "p6", bench_resize },
 	[PART_GROWTH] = { "growth", bench_growth },
+	[PART_BALLOON] = { "balloon", bench_balloon },
+	[PART_WAIT] = { "table1", bench_request_wait },
 	[PART_FRONTENDS] = { "p5", bench_frontends },
 };
 
@@ -39,7 +41,7 @@ static bool wanted(const char *list, const char *names)
 
 static void usage(void)
 {
-	fputs("usage: bench [--quick] [--only p1,p2,p3,p4,p5,p6,growth] [--seed N] [--json FILE] [--gttlab PATH]\n"
+	fputs("usage: bench [--quick] [--only p1,p2,p3,p4,p5,p6,growth,balloon,table1] [--seed N] [--json FILE] [--gttlab PATH]\n"
 	      "             [--efi-app PATH] [--efi-floor PATH] [--efi-runner PATH] [--work DIR]\n",
 	      stderr);
 	exit(2);

@@ -94,184 +94,129 @@ static void table(const struct bench_opts *o, const struct bench_results *r)
 			for (int i = 0; i < 3; i++)
 				printf(" %g %s %.2f ms%s", gr->pt[i].x, gr->unit, gr->pt[i].ns / 1e6, i < 2 ? "," : "\n");
 		}
+	if (r->ran[PART_BALLOON])
+		bench_balloon_table(o, &r->balloon);
+	if (r->ran[PART_WAIT])
+		bench_request_wait_table(o, &r->wait);
 	printf("\nresults: %s\n", o->json);
 }
 
-/* results.json, written key by key so that parts left out by --only leave no key behind. */
-struct json {
-	FILE *f;
-	int depth;
-	bool first;
-};
-
-static void key(struct json *j, const char *k)
+static void writes_json(struct bench_json *j, const char *name, const struct bench_writes *w)
 {
-	fprintf(j->f, "%s\n%*s\"%s\": ", j->first ? "" : ",", 2 * j->depth, "", k);
-	j->first = false;
-}
-
-static void num(FILE *f, double v)
-{
-	if (isfinite(v) && fabs(v) >= 1e5)
-		fprintf(f, "%.0f", v);
-	else if (isfinite(v))
-		fprintf(f, "%.6g", v);
-	else
-		fputs("null", f);
-}
-
-static void knum(struct json *j, const char *k, double v)
-{
-	key(j, k);
-	num(j->f, v);
-}
-
-static void kint(struct json *j, const char *k, uint64_t v)
-{
-	key(j, k);
-	fprintf(j->f, "%llu", (unsigned long long)v);
-}
-
-static void kstr(struct json *j, const char *k, const char *v)
-{
-	key(j, k);
-	fputc('"', j->f);
-	for (; *v; v++) {
-		if (*v == '"' || *v == '\\')
-			fputc('\\', j->f);
-		fputc((unsigned char)*v < 0x20 ? '?' : *v, j->f);
-	}
-	fputc('"', j->f);
-}
-
-static void open_obj(struct json *j, const char *k)
-{
-	if (k)
-		key(j, k);
-	fputc('{', j->f);
-	j->depth++;
-	j->first = true;
-}
-
-static void close_obj(struct json *j)
-{
-	j->depth--;
-	fprintf(j->f, "\n%*s}", 2 * j->depth, "");
-	j->first = false;
-}
-
-static void writes_json(struct json *j, const char *name, const struct bench_writes *w)
-{
-	open_obj(j, name);
-	kint(j, "switches", w->switches);
-	kint(j, "trace_pte_writes", w->trace_writes);
-	kint(j, "entries_changed", w->changed);
-	kint(j, "runtime_ptes_written", w->runtime_written);
-	kint(j, "runtime_ptes_skipped", w->runtime_skipped);
-	close_obj(j);
+	bench_json_open(j, name);
+	bench_json_kint(j, "switches", w->switches);
+	bench_json_kint(j, "trace_pte_writes", w->trace_writes);
+	bench_json_kint(j, "entries_changed", w->changed);
+	bench_json_kint(j, "runtime_ptes_written", w->runtime_written);
+	bench_json_kint(j, "runtime_ptes_skipped", w->runtime_skipped);
+	bench_json_close(j);
 }
 
 static void json(const struct bench_opts *o, const struct bench_results *r)
 {
-	struct json j = { .f = fopen(o->json, "w") };
+	struct bench_json j = { .f = fopen(o->json, "w") };
 
 	if (!j.f)
 		bench_die("cannot write %s", o->json);
-	open_obj(&j, NULL);
-	key(&j, "quick");
+	bench_json_open(&j, NULL);
+	bench_json_key(&j, "quick");
 	fputs(o->quick ? "true" : "false", j.f);
-	kint(&j, "seed", o->seed);
+	bench_json_kint(&j, "seed", o->seed);
 	if (r->ran[PART_WRITES]) {
-		knum(&j, "p1_write_ratio_gscale", r->p1_gscale.ratio);
-		knum(&j, "p1_write_ratio_random", r->p1_random.ratio);
+		bench_json_knum(&j, "p1_write_ratio_gscale", r->p1_gscale.ratio);
+		bench_json_knum(&j, "p1_write_ratio_random", r->p1_random.ratio);
 	}
 	if (r->ran[PART_SWITCH]) {
-		knum(&j, "p2_copy_share_pct", r->p2_share_pct);
-		knum(&j, "p2_one_slot_share_pct", r->p2_one_slot_pct);
-		knum(&j, "p3_memcpy_ratio", r->p3_ratio);
+		bench_json_knum(&j, "p2_copy_share_pct", r->p2_share_pct);
+		bench_json_knum(&j, "p2_one_slot_share_pct", r->p2_one_slot_pct);
+		bench_json_knum(&j, "p3_memcpy_ratio", r->p3_ratio);
 	}
 	if (r->ran[PART_SCALE])
-		kint(&j, "p4_max_vgpus", r->p4_max_vgpus);
+		bench_json_kint(&j, "p4_max_vgpus", r->p4_max_vgpus);
 	if (r->ran[PART_FRONTENDS]) {
-		open_obj(&j, "p5_check_cpu_s");
+		bench_json_open(&j, "p5_check_cpu_s");
 		for (int p = 0; p < BENCH_PLATFORMS; p++)
-			knum(&j, r->p5_platforms[p], r->p5_cpu_s[p]);
-		close_obj(&j);
-		knum(&j, "p5_efi_over_floor", r->p5_efi_over_floor);
+			bench_json_knum(&j, r->p5_platforms[p], r->p5_cpu_s[p]);
+		bench_json_close(&j);
+		bench_json_knum(&j, "p5_efi_over_floor", r->p5_efi_over_floor);
 	}
 	if (r->ran[PART_RESIZE]) {
-		knum(&j, "p6_resize_worst_ns", r->p6_occupancy_ns);
-		knum(&j, "p6_algorithm1_worst_ns", r->p6_algorithm1_ns);
+		bench_json_knum(&j, "p6_resize_worst_ns", r->p6_occupancy_ns);
+		bench_json_knum(&j, "p6_algorithm1_worst_ns", r->p6_algorithm1_ns);
 	}
 	if (r->ran[PART_GROWTH]) {
-		open_obj(&j, "growth");
+		bench_json_open(&j, "growth");
 		for (int g = 0; g < 3; g++) {
 			const struct bench_growth *gr = &r->growth[g];
-			open_obj(&j, gr->name);
-			kstr(&j, "unit", gr->unit);
-			kstr(&j, "cost", gr->cost);
-			key(&j, "points");
+			bench_json_open(&j, gr->name);
+			bench_json_kstr(&j, "unit", gr->unit);
+			bench_json_kstr(&j, "cost", gr->cost);
+			bench_json_key(&j, "points");
 			fputc('[', j.f);
 			for (int i = 0; i < 3; i++) {
 				fprintf(j.f, "%s{\"x\": ", i ? ", " : "");
-				num(j.f, gr->pt[i].x);
+				bench_json_num(j.f, gr->pt[i].x);
 				fputs(", \"ns\": ", j.f);
-				num(j.f, gr->pt[i].ns);
+				bench_json_num(j.f, gr->pt[i].ns);
 				fputc('}', j.f);
 			}
 			fputc(']', j.f);
-			knum(&j, "slope", gr->slope);
-			close_obj(&j);
+			bench_json_knum(&j, "slope", gr->slope);
+			bench_json_close(&j);
 		}
-		close_obj(&j);
+		bench_json_close(&j);
 	}
-	open_obj(&j, "details");
+	if (r->ran[PART_BALLOON])
+		bench_balloon_json(&j, &r->balloon);
+	if (r->ran[PART_WAIT])
+		bench_request_wait_json(&j, &r->wait);
+	bench_json_open(&j, "details");
 	if (r->ran[PART_WRITES]) {
 		writes_json(&j, "p1_gscale", &r->p1_gscale);
 		writes_json(&j, "p1_random", &r->p1_random);
-		open_obj(&j, "p1_method_check");
-		kint(&j, "same_value_writes", r->p1_probe_writes);
-		kint(&j, "counted", r->p1_probe_counted);
-		kint(&j, "changed", r->p1_probe_changed);
-		close_obj(&j);
+		bench_json_open(&j, "p1_method_check");
+		bench_json_kint(&j, "same_value_writes", r->p1_probe_writes);
+		bench_json_kint(&j, "counted", r->p1_probe_counted);
+		bench_json_kint(&j, "changed", r->p1_probe_changed);
+		bench_json_close(&j);
 	}
 	if (r->ran[PART_SWITCH]) {
-		knum(&j, "p2_switch_ns", r->p2_switch_ns);
-		knum(&j, "p2_one_slot_switch_ns", r->p2_one_slot_ns);
-		kint(&j, "p2_ptes", r->p2_ptes);
-		kint(&j, "p2_one_slot_ptes", r->p2_one_slot_ptes);
-		knum(&j, "p3_memcpy_ns_per_8_bytes", r->p3_memcpy_ns_per_8b);
-		knum(&j, "p3_switch_ns_per_pte", r->p3_switch_ns_per_pte);
-		kint(&j, "p3_ptes", r->p3_ptes);
+		bench_json_knum(&j, "p2_switch_ns", r->p2_switch_ns);
+		bench_json_knum(&j, "p2_one_slot_switch_ns", r->p2_one_slot_ns);
+		bench_json_kint(&j, "p2_ptes", r->p2_ptes);
+		bench_json_kint(&j, "p2_one_slot_ptes", r->p2_one_slot_ptes);
+		bench_json_knum(&j, "p3_memcpy_ns_per_8_bytes", r->p3_memcpy_ns_per_8b);
+		bench_json_knum(&j, "p3_switch_ns_per_pte", r->p3_switch_ns_per_pte);
+		bench_json_kint(&j, "p3_ptes", r->p3_ptes);
 	}
 	if (r->ran[PART_SCALE]) {
-		key(&j, "p4_capped");
+		bench_json_key(&j, "p4_capped");
 		fputs(r->p4_capped ? "true" : "false", j.f);
-		kstr(&j, "p4_refusal", r->p4_refusal);
-		kint(&j, "p4_switches", r->p4_switches);
-		kint(&j, "p4_entries_checked", r->p4_entries_checked);
+		bench_json_kstr(&j, "p4_refusal", r->p4_refusal);
+		bench_json_kint(&j, "p4_switches", r->p4_switches);
+		bench_json_kint(&j, "p4_entries_checked", r->p4_entries_checked);
 	}
 	if (r->ran[PART_FRONTENDS]) {
-		knum(&j, "p5_efi_s", r->p5_efi_s);
-		knum(&j, "p5_floor_s", r->p5_floor_s);
+		bench_json_knum(&j, "p5_efi_s", r->p5_efi_s);
+		bench_json_knum(&j, "p5_floor_s", r->p5_floor_s);
 	}
 	if (r->ran[PART_RESIZE]) {
-		kint(&j, "p6_cases", r->p6_cases);
-		kstr(&j, "p6_resize_worst_case", r->p6_occupancy_case);
-		kstr(&j, "p6_algorithm1_worst_case", r->p6_algorithm1_case);
+		bench_json_kint(&j, "p6_cases", r->p6_cases);
+		bench_json_kstr(&j, "p6_resize_worst_case", r->p6_occupancy_case);
+		bench_json_kstr(&j, "p6_algorithm1_worst_case", r->p6_algorithm1_case);
 	}
-	close_obj(&j);
-	open_obj(&j, "goals");
-	kstr(&j, "p1_write_ratio", "= 1.00");
-	kstr(&j, "p2_copy_share_pct", "<= 0.5");
-	kstr(&j, "p2_one_slot_share_pct", ">= 5 x p2_copy_share_pct");
-	kstr(&j, "p3_memcpy_ratio", ">= 0.5");
-	kstr(&j, "p4_max_vgpus", ">= 128");
-	kstr(&j, "p5_check_cpu_s.skl", "<= 0.25");
-	kstr(&j, "p5_efi_over_floor", "<= 1.5");
-	kstr(&j, "p6_resize_worst_ns", "< 1000");
-	close_obj(&j);
-	close_obj(&j);
+	bench_json_close(&j);
+	bench_json_open(&j, "goals");
+	bench_json_kstr(&j, "p1_write_ratio", "= 1.00");
+	bench_json_kstr(&j, "p2_copy_share_pct", "<= 0.5");
+	bench_json_kstr(&j, "p2_one_slot_share_pct", ">= 5 x p2_copy_share_pct");
+	bench_json_kstr(&j, "p3_memcpy_ratio", ">= 0.5");
+	bench_json_kstr(&j, "p4_max_vgpus", ">= 128");
+	bench_json_kstr(&j, "p5_check_cpu_s.skl", "<= 0.25");
+	bench_json_kstr(&j, "p5_efi_over_floor", "<= 1.5");
+	bench_json_kstr(&j, "p6_resize_worst_ns", "< 1000");
+	bench_json_close(&j);
+	bench_json_close(&j);
 	fputc('\n', j.f);
 	if (fclose(j.f))
 		bench_die("writing %s failed", o->json);
