@@ -40,7 +40,23 @@ struct dom0_faults {
 	bool policy_reduce_busiest;	/* a mid-class reduction takes the vGPU with the highest utilization */
 	bool stale_pvinfo_answer;	/* a resize leaves PVINFO's non-mappable size as it was */
 	bool unchecked_request_count;	/* the trap takes Q = 0 or Q beyond high memory as a valid request */
+	bool admit_newest;		/* FIFO admits the most recently paused request, not the oldest */
+	bool run_paused;		/* the scheduler and dom0_switch run a paused vGPU */
+	bool admit_short;		/* an admission runs the chosen request before what it asked for is free */
 };
+
+/*
+ * Admission (ConVGPU §III-C): with a policy, a create, an expansion or a
+ * guest fence that does not fit is paused instead of refused, and every
+ * release (destroy, reduce, a fence given back, a migration) lets the policy
+ * choose a paused request: FIFO the oldest, BF the one whose need is closest
+ * to the free memory without exceeding it (else the least short), RU the
+ * most recently paused, RAND one at random from the config's seed. The
+ * chosen one keeps what frees until all it asked for fits, then runs (BF
+ * chooses again at every release). While any request is paused, new ones
+ * queue behind it. A paused vGPU is never switched in.
+ */
+enum dom0_admission { DOM0_ADMIT_OFF, DOM0_ADMIT_FIFO, DOM0_ADMIT_BF, DOM0_ADMIT_RU, DOM0_ADMIT_RAND };
 
 /*
  * A guest request arrived over PVINFO (the g2v_notify trap accepted it as
@@ -61,6 +77,9 @@ struct dom0_config {
 	unsigned host_fences;		/* physical fences kept for the host; default 4 */
 	bool slot_aware;		/* scheduler prefers a next vGPU from another slot */
 	bool algorithm1_selector;	/* resize with Algorithm 1's published loops, not the occupancy selector (the default) */
+	unsigned share_limit;		/* at most this many vGPUs hold a slot; 0: no limit (gScale); 1: GVT-g's partitioning */
+	enum dom0_admission admission;	/* DOM0_ADMIT_OFF: what does not fit is refused */
+	uint64_t seed;			/* DOM0_ADMIT_RAND's choices */
 	struct dom0_hooks hooks;
 	struct dom0_faults faults;
 };
@@ -99,6 +118,8 @@ struct dom0_counters {
 	uint64_t pool_allocs, pool_frees, pool_pages_used, pool_pages_peak;
 	uint64_t expansions, reductions;
 	uint64_t copy_ns;			/* switch copy time: measured, or PTEs written x the policy's fixed cost */
+	uint64_t paused, admitted;		/* requests paused by admission, and admitted since */
+	uint64_t paused_ms;			/* simulated time the admitted ones spent paused */
 };
 
 struct dom0_runtime;
@@ -120,6 +141,9 @@ const struct dom0_layout *dom0_layout(const struct dom0_runtime *rt);
 const struct dom0_counters *dom0_counters(const struct dom0_runtime *rt);
 struct hw_device *dom0_device(const struct dom0_runtime *rt);
 
+/* What of a vGPU waits for admission. */
+enum dom0_pause { DOM0_PAUSE_NONE, DOM0_PAUSE_CREATE, DOM0_PAUSE_EXPAND, DOM0_PAUSE_FENCE };
+
 /* vGPUs: low range (bytes, shared area), high range (slots), guest fences, guest memory pages. */
 struct dom0_vgpu_params {
 	uint64_t low_size;
@@ -129,6 +153,11 @@ struct dom0_vgpu_params {
 	bool place;			/* put the high range at at_slot instead of where it shares least */
 	unsigned at_slot;
 };
+/*
+ * Create a vGPU. When its slots or fences do not fit: GTT_EBUSY naming what
+ * is short, or with admission on, GTT_OK with the vGPU paused (its id valid,
+ * no slots yet, guest writes refused until it is admitted).
+ */
 int dom0_vgpu_create(struct dom0_runtime *rt, const struct dom0_vgpu_params *p, int *id, struct gtt_err *err);
 int dom0_vgpu_destroy(struct dom0_runtime *rt, int id, struct gtt_err *err);
 bool dom0_vgpu_exists(const struct dom0_runtime *rt, int id);
@@ -141,6 +170,8 @@ struct dom0_vgpu_info {
 	unsigned fences, mem_pages;
 	uint64_t scratch_phys;		/* its own scratch page */
 	bool busy;
+	enum dom0_pause paused;		/* what of it waits for admission */
+	uint64_t paused_ms;		/* time spent paused so far, the current pause included */
 	struct dom0_vgpu_counters counters;
 };
 int dom0_vgpu_info(const struct dom0_runtime *rt, int id, struct dom0_vgpu_info *out);
@@ -169,6 +200,12 @@ int dom0_render_owner(const struct dom0_runtime *rt);
 /* Slots. */
 unsigned dom0_slot_occupancy(const struct dom0_runtime *rt, unsigned slot);
 unsigned dom0_shared_slots(const struct dom0_runtime *rt);	/* slots held by two or more vGPUs */
+/*
+ * Grow / shrink vGPU id's high range by q slots on the sides the selector
+ * chooses. An expansion beyond high memory is GTT_EINVAL; one the share
+ * limit leaves no room for is GTT_EBUSY, or with admission on GTT_OK with
+ * the expansion paused (*left = *right = 0; dom0_vgpu_paused says so).
+ */
 int dom0_expand(struct dom0_runtime *rt, int id, unsigned q, unsigned *left, unsigned *right, struct gtt_err *err);
 int dom0_reduce(struct dom0_runtime *rt, int id, unsigned q, unsigned *left, unsigned *right, struct gtt_err *err);
 
@@ -181,6 +218,12 @@ int dom0_run_quanta(struct dom0_runtime *rt, unsigned n,
 		    void (*on_switch)(void *ctx, const struct dom0_switch_stats *s), void *ctx,
 		    struct gtt_err *err);
 uint64_t dom0_sim_time_ms(const struct dom0_runtime *rt);
+
+/* Admission (see enum dom0_admission). */
+enum dom0_pause dom0_vgpu_paused(const struct dom0_runtime *rt, int id);
+unsigned dom0_paused_count(const struct dom0_runtime *rt);
+const char *dom0_admission_name(enum dom0_admission a);	/* "off", "fifo", "bf", "ru", "rand" */
+const char *dom0_pause_name(enum dom0_pause p);		/* "none", "create", "expand", "fence" */
 
 /*
  * The graphics-memory request channel (regs/pvinfo.h, docs/dom0.md): a guest

@@ -79,28 +79,62 @@ int dom0_pool_update_pte(struct dom0_runtime *rt, struct vgpu *v, uint64_t index
 	return rc;
 }
 
+/* A physical fence for v's fence `fence`: its own, or a free one; I915_MAX_NUM_FENCES none. */
+static unsigned phys_fence(const struct dom0_runtime *rt, const struct pool_fence *pf)
+{
+	unsigned phys = pf->active ? pf->phys : I915_MAX_NUM_FENCES;
+
+	for (unsigned i = rt->cfg.host_fences; phys == I915_MAX_NUM_FENCES && i < rt->dev->info.num_fences; i++)
+		if (!rt->fence_used[i])
+			phys = i;
+	return phys;
+}
+
+bool dom0_pool_fits(const struct dom0_runtime *rt, const struct vgpu *v, unsigned fence, uint64_t pages)
+{
+	const struct pool_fence *pf = &v->pf[fence];
+	uint64_t run = 0, first = pf->active ? (pf->pool_gm - rt->lay.pool_base) / 4096 : 0;
+
+	if (phys_fence(rt, pf) == I915_MAX_NUM_FENCES)
+		return false;
+	/* first fit, the fence's own pages counted free */
+	for (uint64_t i = 0; i < rt->pool_pages; i++) {
+		bool own = pf->active && i >= first && i < first + pf->pages;
+		run = rt->pool_map[i] && !own ? 0 : run + 1;
+		if (run == pages)
+			return true;
+	}
+	return false;
+}
+
 int dom0_guest_fence_write(struct dom0_runtime *rt, int id, unsigned fence, uint64_t val, struct gtt_err *err)
 {
 	const struct gtt_platform *p = rt->dev->info.plat;
-	struct vgpu *v = dom0_vgpu_get(rt, id, err);
+	struct vgpu *v = dom0_guest_vgpu(rt, id, err);
 	struct hw_fence f;
 	int rc;
 
 	if (!v)
-		return GTT_EINVAL;
+		return dom0_no_guest(rt, id);
 	if (fence >= v->fences) {
 		v->c.rejected++;
 		return gtt_err_set(err, GTT_EINVAL, "vGPU %d: fence id %u is beyond its %u fences", id, fence, v->fences);
 	}
+	if (v->pause.kind == DOM0_PAUSE_FENCE) {
+		v->c.rejected++;
+		return gtt_err_set(err, GTT_EBUSY, "vGPU %d: its write of fence %u is paused, waiting for admission; one at a time",
+				   id, v->pause.fence);
+	}
 	struct pool_fence *pf = &v->pf[fence];
 	hw_fence_decode(p, val, &f);
 	if (!f.valid) {
+		bool freed = pf->active;
 		if (pf->active)
 			release(rt, v, pf, true);
 		v->gfence[fence] = val;
 		v->c.fence_writes++;
 		dom0_undo_settle(rt);
-		return GTT_OK;
+		return freed ? dom0_admit(rt, err) : GTT_OK;
 	}
 	if ((rc = hw_fence_validate(p, rt->lay.aperture_size, &f, err))) {
 		v->c.rejected++;
@@ -126,15 +160,30 @@ int dom0_guest_fence_write(struct dom0_runtime *rt, int id, unsigned fence, uint
 				   (unsigned long long)v->low_base, (unsigned long long)v->low_size);
 	}
 
+	/* admission: a fence that does not fit, or any while requests wait, is paused */
+	if (dom0_admission_on(rt) && !v->pause.kind &&
+	    (rt->n_paused || !dom0_pool_fits(rt, v, fence, f.size / 4096))) {
+		v->pause = (struct vgpu_pause){ .fence = fence, .val = val };
+		dom0_pause(rt, v, DOM0_PAUSE_FENCE);
+		return GTT_OK;
+	}
+	return dom0_fence_now(rt, v, fence, val, err);
+}
+
+int dom0_fence_now(struct dom0_runtime *rt, struct vgpu *v, unsigned fence, uint64_t val, struct gtt_err *err)
+{
+	const struct gtt_platform *p = rt->dev->info.plat;
+	struct pool_fence *pf = &v->pf[fence];
+	struct hw_fence f;
+	int id = v->id, rc;
+
+	hw_fence_decode(p, val, &f);
 	/* find room first, counting the fence's own pool pages as free; change nothing on failure */
 	uint64_t n = f.size / 4096, largest;
 	if (pf->active)
 		mark(rt, pf->pool_gm, pf->pages, 0);
 	long at = first_fit(rt, n, &largest);
-	unsigned phys = pf->active ? pf->phys : I915_MAX_NUM_FENCES;
-	for (unsigned i = rt->cfg.host_fences; phys == I915_MAX_NUM_FENCES && i < rt->dev->info.num_fences; i++)
-		if (!rt->fence_used[i])
-			phys = i;
+	unsigned phys = phys_fence(rt, pf);
 	struct pool_fence nf = { true, phys, rt->lay.pool_base + (uint64_t)(at < 0 ? 0 : at) * 4096, n, f.start };
 	struct hw_fence pool = f;
 	uint64_t pval = 0;
@@ -157,6 +206,7 @@ int dom0_guest_fence_write(struct dom0_runtime *rt, int id, unsigned fence, uint
 		return gtt_err_set(err, GTT_EBUSY, "no free physical fence for vGPU %d fence %u: all %u guest fences are in use",
 				   id, fence, rt->lay.guest_fences);
 	}
+	bool moved = pf->active;
 	if (pf->active) {
 		mark(rt, pf->pool_gm, pf->pages, 1);
 		release(rt, v, pf, false);
@@ -184,7 +234,7 @@ int dom0_guest_fence_write(struct dom0_runtime *rt, int id, unsigned fence, uint
 	if (rt->c.pool_pages_used > rt->c.pool_pages_peak)
 		rt->c.pool_pages_peak = rt->c.pool_pages_used;
 	dom0_undo_settle(rt);
-	return GTT_OK;
+	return moved ? dom0_admit(rt, err) : GTT_OK;	/* a smaller range frees pages */
 }
 
 int dom0_guest_fence_read(struct dom0_runtime *rt, int id, unsigned fence, uint64_t *val, struct gtt_err *err)

@@ -37,11 +37,12 @@ static int notify(struct dom0_runtime *rt, struct vgpu *v, struct gtt_err *err)
 	uint32_t code = PV(v, GTTLAB_IF_GM_CODE), q = PV(v, GTTLAB_IF_GM_COUNT);
 
 	rt->pol.requests++;
-	if (v->req_arrival) {
-		/* one at a time: this one is refused; the pending one, latched, is answered later */
+	if (v->req_arrival || v->pause.kind) {
+		/* one at a time: this one is refused; the pending (or paused) one, latched, is answered later */
 		refuse(rt, v, GTTLAB_GM_ST_BUSY);
-		return gtt_err_set(err, GTT_EBUSY, "vGPU %d: a request (code %u) while its request %u is still pending; one at a time",
-				   v->id, code, v->req_seq);
+		return gtt_err_set(err, GTT_EBUSY, "vGPU %d: a request (code %u) while its %s is still %s; one at a time",
+				   v->id, code, v->req_arrival ? "request" : dom0_pause_name(v->pause.kind),
+				   v->req_arrival ? "pending" : "paused");
 	}
 	if (code != GTTLAB_GM_REQ_EXPAND && code != GTTLAB_GM_REQ_REDUCE && code != GTTLAB_GM_REQ_EVICTIONS) {
 		refuse(rt, v, GTTLAB_GM_ST_BAD_CODE);
@@ -66,11 +67,11 @@ static int notify(struct dom0_runtime *rt, struct vgpu *v, struct gtt_err *err)
 
 int dom0_pvinfo_write(struct dom0_runtime *rt, int id, uint32_t off, uint32_t val, struct gtt_err *err)
 {
-	struct vgpu *v = dom0_vgpu_get(rt, id, err);
+	struct vgpu *v = dom0_guest_vgpu(rt, id, err);
 	uint32_t reg = VGT_PVINFO_PAGE + off;
 
 	if (!v)
-		return GTT_EINVAL;
+		return dom0_no_guest(rt, id);
 	if (off % 4 || off >= VGT_PVINFO_SIZE) {
 		v->c.rejected++;
 		return gtt_err_set(err, GTT_EINVAL, "PVINFO offset 0x%x: must be a multiple of 4 below 0x%x", off, VGT_PVINFO_SIZE);
@@ -123,7 +124,7 @@ static uint32_t grow(struct dom0_runtime *rt, struct vgpu *v, unsigned q, struct
 		return GTTLAB_GM_ST_REFUSED_POLICY;
 	}
 	int r = dom0_expand(rt, v->id, q, NULL, NULL, err);
-	if (r == GTT_EINVAL) {	/* Algorithm 1's refusal: it does not fit */
+	if (r == GTT_EINVAL || r == GTT_EBUSY) {	/* Algorithm 1's refusal, or the share limit's: it does not fit */
 		rt->pol.refused_room++;
 		return GTTLAB_GM_ST_REFUSED_ROOM;
 	}
@@ -131,6 +132,8 @@ static uint32_t grow(struct dom0_runtime *rt, struct vgpu *v, unsigned q, struct
 		*rc = r;
 		return GTTLAB_GM_ST_PENDING;
 	}
+	if (v->pause.kind == DOM0_PAUSE_EXPAND)
+		return GTTLAB_GM_ST_PAUSED;	/* admission answers it GRANTED when it runs */
 	rt->pol.granted++;
 	return GTTLAB_GM_ST_GRANTED;
 }
@@ -165,6 +168,10 @@ static int answer(struct dom0_runtime *rt, struct vgpu *v, struct gtt_err *err)
 	}
 	if (rc)
 		return rc;	/* the runtime failed (not a refusal): the request stays pending */
+	if (st == GTTLAB_GM_ST_PAUSED) {
+		v->pause.channel = true;
+		v->pause.seq = seq;
+	}
 	v->req_arrival = 0;
 	rt->n_pending--;
 	dom0_gm_answer(v, st, seq);

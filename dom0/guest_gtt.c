@@ -43,15 +43,16 @@ static int outside(struct dom0_runtime *rt, struct vgpu *v, uint64_t index, stru
 int dom0_guest_pte_write(struct dom0_runtime *rt, int id, uint64_t index, uint64_t gpte, struct gtt_err *err)
 {
 	const struct gtt_platform *p = rt->dev->info.plat;
-	struct vgpu *v = dom0_vgpu_get(rt, id, err);
+	struct vgpu *v = dom0_guest_vgpu(rt, id, err);
 	struct where w;
 	struct hw_pte d;
-	uint64_t host = v->scratch_pte;
+	uint64_t host;
 	int32_t frame = -1;
 	int rc = GTT_OK;
 
 	if (!v)
-		return GTT_EINVAL;
+		return dom0_no_guest(rt, id);
+	host = v->scratch_pte;
 	if (!locate(rt, v, index, &w))
 		return outside(rt, v, index, err);
 	if (p->pte_size == 4 && gpte >> 32) {

@@ -12,11 +12,11 @@
 static int access(struct dom0_runtime *rt, int id, uint64_t gm, uint8_t *rd, const uint8_t *wr, size_t len,
 		  struct gtt_err *err)
 {
-	struct vgpu *v = dom0_vgpu_get(rt, id, err);
+	struct vgpu *v = wr ? dom0_guest_vgpu(rt, id, err) : dom0_vgpu_get(rt, id, err);
 	int rc = GTT_OK;
 
 	if (!v)
-		return GTT_EINVAL;
+		return dom0_no_guest(rt, id);
 	if (gm < v->low_base || gm > v->low_base + v->low_size || len > v->low_base + v->low_size - gm) {
 		v->c.rejected++;
 		return gtt_err_set(err, GTT_ERANGE, "vGPU %d: aperture access 0x%llx+0x%zx is outside its low range 0x%llx+0x%llx",

@@ -52,6 +52,10 @@ static int make_layout(struct dom0_runtime *rt, struct gtt_err *err)
 		return gtt_err_set(err, GTT_EINVAL, "host low %llu + pool %llu + reserved %llu bytes leave nothing of the %llu-byte aperture for guests",
 				   (unsigned long long)c->host_low_size, (unsigned long long)c->pool_size,
 				   (unsigned long long)c->reserved_size, (unsigned long long)ap);
+	if ((unsigned)c->admission > DOM0_ADMIT_RAND)
+		return gtt_err_set(err, GTT_EINVAL, "admission policy %u: off, fifo, bf, ru or rand", (unsigned)c->admission);
+	if (c->share_limit > DOM0_MAX_VGPUS)
+		return gtt_err_set(err, GTT_EINVAL, "share limit %u: at most %d vGPUs in a slot", c->share_limit, DOM0_MAX_VGPUS);
 	if (c->host_fences >= in->num_fences)
 		return gtt_err_set(err, GTT_EINVAL, "host fences %u: the device has %u", c->host_fences, in->num_fences);
 	l->aperture_size = ap;
@@ -198,6 +202,7 @@ int dom0_fini(struct dom0_runtime *rt, struct gtt_err *err)
 
 	if (!rt)
 		return GTT_OK;
+	rt->cfg.admission = DOM0_ADMIT_OFF;	/* going away: nothing paused is admitted on the way */
 	for (int id = 1; id <= rt->n_ids; id++)
 		if (rt->v[id])
 			dom0_vgpu_destroy(rt, id, NULL);

@@ -35,6 +35,17 @@ struct vgpu {
 	uint64_t req_arrival;		/* pending request's arrival number; 0: none pending */
 	uint32_t req_code, req_count, req_seq;	/* the pending request, latched at the notify (the guest may rewrite the words) */
 	uint32_t evictions;		/* the eviction count it reported last */
+	struct vgpu_pause {
+		enum dom0_pause kind;
+		unsigned slots;		/* create: its high slots; expand: Q */
+		unsigned fence;		/* fence: which, and the value the guest wrote */
+		uint64_t val;
+		bool channel;		/* an expansion asked over PVINFO: answered when it runs */
+		uint32_t seq;
+		uint64_t since_ms, order;
+	} pause;
+	bool fences_reserved;		/* admission: its fence registers are counted in rt->fences_reserved */
+	uint64_t paused_ms;		/* time paused, pauses that ended */
 };
 
 struct dom0_runtime {
@@ -69,6 +80,12 @@ struct dom0_runtime {
 	uint64_t copy_ns_mark;		/* c.copy_ns when the current period began */
 	uint64_t req_arrivals;		/* requests made pending so far */
 	unsigned n_pending;
+	/* admission (dom0/admission.c) */
+	unsigned n_paused;
+	uint64_t pause_orders;		/* pauses so far: each pause's order */
+	int admit_head;			/* the request the policy chose, keeping what frees; 0 none */
+	unsigned fences_reserved;	/* fence registers the admitted vGPUs hold */
+	uint64_t rand_state;
 };
 
 #define GM_PAGE(gm)	((gm) >> 12)
@@ -104,6 +121,31 @@ void dom0_gm_answer(struct vgpu *v, uint32_t status, uint32_t seq);
 bool dom0_policy_approves(const struct dom0_runtime *rt);
 /* Recount shadow_high entries off scratch. */
 void dom0_recount_mapped(const struct dom0_runtime *rt, struct vgpu *v);
+/* Admission (dom0/admission.c). */
+bool dom0_admission_on(const struct dom0_runtime *rt);
+/* Where S slots go: least shared, every slot under the share limit; -1 none. */
+int dom0_place_slots(const struct dom0_runtime *rt, unsigned S);
+/* Whether the new slots of an expansion by L left and R right are all under the share limit. */
+bool dom0_sides_fit(const struct dom0_runtime *rt, const struct vgpu *v, unsigned L, unsigned R);
+/* Pause what of v does not fit; the caller has filled v->pause's request fields. */
+void dom0_pause(struct dom0_runtime *rt, struct vgpu *v, enum dom0_pause kind);
+/* A paused vGPU that goes away. */
+void dom0_pause_drop(struct dom0_runtime *rt, struct vgpu *v);
+/* After a release: let the policy admit what now fits. */
+int dom0_admit(struct dom0_runtime *rt, struct gtt_err *err);
+/* The parts admission runs (slots.c, vgpu.c, fence_pool.c): GTT_EBUSY when it does not fit. */
+int dom0_expand_now(struct dom0_runtime *rt, struct vgpu *v, unsigned q, unsigned *left, unsigned *right, struct gtt_err *err);
+int dom0_place_now(struct dom0_runtime *rt, struct vgpu *v, unsigned slots, int at, struct gtt_err *err);
+int dom0_fence_now(struct dom0_runtime *rt, struct vgpu *v, unsigned fence, uint64_t val, struct gtt_err *err);
+bool dom0_pool_fits(const struct dom0_runtime *rt, const struct vgpu *v, unsigned fence, uint64_t pages);
+/* The vGPU a guest operation names: not paused in its create. */
+struct vgpu *dom0_guest_vgpu(struct dom0_runtime *rt, int id, struct gtt_err *err);
+/* dom0_guest_vgpu's refusal: GTT_EBUSY for a paused vGPU, GTT_EINVAL for no vGPU. */
+static inline int dom0_no_guest(const struct dom0_runtime *rt, int id)
+{
+	return dom0_vgpu_exists(rt, id) ? GTT_EBUSY : GTT_EINVAL;
+}
+
 /* Release every pool fence of the vGPU. */
 void dom0_pool_release_all(struct dom0_runtime *rt, struct vgpu *v);
 /* The pool fence covering a guest address, if any. */

@@ -94,16 +94,33 @@ static int select(struct dom0_runtime *rt, int id, unsigned q, bool grow, unsign
 	return rc;
 }
 
-int dom0_expand(struct dom0_runtime *rt, int id, unsigned q, unsigned *left, unsigned *right, struct gtt_err *err)
+/* Sides the share limit allows: the selector's choice, else the first split from the left that fits. */
+static bool limit_sides(const struct dom0_runtime *rt, const struct vgpu *v, unsigned q, unsigned *L, unsigned *R)
 {
-	struct vgpu *v = dom0_vgpu_get(rt, id, err);
+	if (dom0_sides_fit(rt, v, *L, *R))
+		return true;
+	for (unsigned l = 0; l <= q; l++)
+		if (l <= v->first_slot && v->first_slot + v->slots + (q - l) <= rt->lay.num_slots &&
+		    dom0_sides_fit(rt, v, l, q - l)) {
+			*L = l;
+			*R = q - l;
+			return true;
+		}
+	return false;
+}
+
+int dom0_expand_now(struct dom0_runtime *rt, struct vgpu *v, unsigned q, unsigned *left, unsigned *right,
+		    struct gtt_err *err)
+{
+	int id = v->id;
 	unsigned L, R;
 	int rc;
 
-	if (!v)
-		return GTT_EINVAL;
 	if ((rc = select(rt, id, q, true, &L, &R, err)))
 		return rc;
+	if (!limit_sides(rt, v, q, &L, &R) && !rt->cfg.faults.admit_short)
+		return gtt_err_set(err, GTT_EBUSY, "vGPU %d: no %u slots next to its slots %u-%u are held by fewer than %u vGPUs (the share limit)",
+				   id, q, v->first_slot, v->first_slot + v->slots - 1, rt->cfg.share_limit);
 	unsigned first = v->first_slot - L, old = v->slots;
 	if ((rc = retable(rt, v, first, old + q, 0, old, L, err)))
 		return rc;
@@ -123,6 +140,37 @@ int dom0_expand(struct dom0_runtime *rt, int id, unsigned q, unsigned *left, uns
 		*left = L;
 	if (right)
 		*right = R;
+	return GTT_OK;
+}
+
+int dom0_expand(struct dom0_runtime *rt, int id, unsigned q, unsigned *left, unsigned *right, struct gtt_err *err)
+{
+	struct vgpu *v = dom0_vgpu_get(rt, id, err);
+	int rc;
+
+	if (!v)
+		return GTT_EINVAL;
+	if (left)
+		*left = 0;
+	if (right)
+		*right = 0;
+	if (v->pause.kind)
+		return gtt_err_set(err, GTT_EBUSY, "vGPU %d: its %s is paused, waiting for admission; one request at a time",
+				   id, dom0_pause_name(v->pause.kind));
+	if (!q || (uint64_t)v->slots + q > rt->lay.num_slots) {
+		unsigned L, R;	/* the selector's refusal names the rule */
+		return (rc = select(rt, id, q, true, &L, &R, err)) ? rc :
+			gtt_err_set(err, GTT_EINVAL, "vGPU %d: expanding by %u slots does not fit %u", id, q, rt->lay.num_slots);
+	}
+	/* while requests wait, a new one queues behind them: what frees is theirs */
+	if (dom0_admission_on(rt) && rt->n_paused)
+		rc = GTT_EBUSY;
+	else
+		rc = dom0_expand_now(rt, v, q, left, right, err);
+	if (rc != GTT_EBUSY || !dom0_admission_on(rt))
+		return rc;
+	v->pause = (struct vgpu_pause){ .slots = q };
+	dom0_pause(rt, v, DOM0_PAUSE_EXPAND);
 	return GTT_OK;
 }
 
@@ -158,5 +206,5 @@ int dom0_reduce(struct dom0_runtime *rt, int id, unsigned q, unsigned *left, uns
 		*left = L;
 	if (right)
 		*right = R;
-	return GTT_OK;
+	return dom0_admit(rt, err);
 }

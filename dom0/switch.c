@@ -68,6 +68,9 @@ int dom0_switch(struct dom0_runtime *rt, int to, struct dom0_switch_stats *stats
 
 	if (!v)
 		return GTT_EINVAL;
+	if (v->pause.kind && !rt->cfg.faults.run_paused)
+		return gtt_err_set(err, GTT_EBUSY, "vGPU %d: its %s is paused, waiting for admission; a paused vGPU is never switched in",
+				   to, dom0_pause_name(v->pause.kind));
 	t0 = rt->env->now_ns(rt->env);
 	if ((rc = dom0_copy_in(rt, v, &s, err)))
 		return rc;

@@ -82,15 +82,9 @@ int dom0_vgpu_create(struct dom0_runtime *rt, const struct dom0_vgpu_params *p, 
 			slot_id = i;
 	if (!slot_id && rt->n_ids == DOM0_MAX_VGPUS)
 		return gtt_err_set(err, GTT_EBUSY, "already %d vGPUs: no more fit the owner table", DOM0_MAX_VGPUS);
-	int first = slots_place(rt->slot_occ, l->num_slots, p->high_slots);
-	if (p->place) {
-		if (p->at_slot >= l->num_slots || p->high_slots > l->num_slots - p->at_slot)
-			return gtt_err_set(err, GTT_EINVAL, "slots %u..%llu: high graphics memory has slots 0..%u",
-					   p->at_slot, (unsigned long long)p->at_slot + p->high_slots - 1, l->num_slots - 1);
-		first = (int)p->at_slot;
-	}
-	if (first < 0)
-		return gtt_err_set(err, GTT_EINVAL, "high size %u slots does not fit %u slots", p->high_slots, l->num_slots);
+	if (p->place && (p->at_slot >= l->num_slots || p->high_slots > l->num_slots - p->at_slot))
+		return gtt_err_set(err, GTT_EINVAL, "slots %u..%llu: high graphics memory has slots 0..%u",
+				   p->at_slot, (unsigned long long)p->at_slot + p->high_slots - 1, l->num_slots - 1);
 
 	if (!slot_id && (rc = grow_ids(rt, err)))
 		return rc;
@@ -99,9 +93,9 @@ int dom0_vgpu_create(struct dom0_runtime *rt, const struct dom0_vgpu_params *p, 
 	struct vgpu *v = rt->env->alloc(rt->env, sizeof(*v));
 	if (!v)
 		return gtt_err_set(err, GTT_ENOMEM, "out of memory for a vGPU");
+	/* no slots yet: dom0_place_now gives them, now or when admission runs it */
 	*v = (struct vgpu){ .id = slot_id, .low_base = l->guest_low_base, .low_size = p->low_size,
-			    .first_slot = (unsigned)first, .slots = p->high_slots, .fences = p->fences,
-			    .mem_pages = mem_pages };
+			    .fences = p->fences, .mem_pages = mem_pages };
 	uint64_t low_pages = p->low_size / 4096;
 	v->mem = gtt_calloc(rt->env, (size_t)mem_pages + 1, sizeof(*v->mem));
 	v->guest_low = gtt_calloc(rt->env, low_pages, sizeof(uint64_t));
@@ -132,11 +126,61 @@ int dom0_vgpu_create(struct dom0_runtime *rt, const struct dom0_vgpu_params *p, 
 		v->shadow_low[i] = v->scratch_pte;
 		v->ladder[i] = -1;
 	}
-	for (unsigned s = 0; s < v->slots; s++)
-		rt->slot_occ[v->first_slot + s]++;
 	rt->v[slot_id] = v;
+	/* while requests wait, a new one queues behind them: what frees is theirs */
+	rc = dom0_admission_on(rt) && rt->n_paused ? GTT_EBUSY :
+		dom0_place_now(rt, v, p->high_slots, p->place ? (int)p->at_slot : -1, err);
+	if (rc == GTT_EBUSY && dom0_admission_on(rt)) {
+		v->pause = (struct vgpu_pause){ .slots = p->high_slots };
+		dom0_pause(rt, v, DOM0_PAUSE_CREATE);
+	} else if (rc) {
+		rt->v[slot_id] = NULL;
+		hw_free_test_pages(rt->dev, (size_t)mem_pages + 1, v->mem);
+		free_tables(rt, v);
+		rt->env->free(rt->env, v);
+		return rc;
+	}
 	dom0_pvinfo_fill(rt, v);
 	*id = slot_id;
+	return GTT_OK;
+}
+
+int dom0_place_now(struct dom0_runtime *rt, struct vgpu *v, unsigned slots, int at, struct gtt_err *err)
+{
+	const struct dom0_layout *l = &rt->lay;
+	uint64_t *g, *sh;
+	int first = at >= 0 ? at : dom0_place_slots(rt, slots);
+	bool fits = first >= 0;
+
+	/* the share limit: every slot of the run held by fewer vGPUs than it allows */
+	for (unsigned s = 0; fits && at >= 0 && rt->cfg.share_limit && s < slots; s++)
+		fits = rt->slot_occ[first + s] < rt->cfg.share_limit;
+	if (!fits && rt->cfg.faults.admit_short) {
+		first = at >= 0 ? at : slots_place(rt->slot_occ, l->num_slots, slots);
+		fits = first >= 0;
+	}
+	if (!fits)
+		return gtt_err_set(err, GTT_EBUSY, "vGPU %d: %u slots%s held by fewer than %u vGPUs (the share limit) are not free",
+				   v->id, slots, at >= 0 ? " from the slot asked for" : " in a run", rt->cfg.share_limit);
+	if (dom0_admission_on(rt) && rt->fences_reserved + v->fences > l->guest_fences && !rt->cfg.faults.admit_short)
+		return gtt_err_set(err, GTT_EBUSY, "vGPU %d: %u fences: %u of the %u guest fence registers are held",
+				   v->id, v->fences, rt->fences_reserved, l->guest_fences);
+	if (dom0_alloc_high(rt, slots, v->scratch_pte, &g, &sh))
+		return gtt_err_set(err, GTT_ENOMEM, "out of memory for vGPU %d's shadow GTT", v->id);
+	rt->env->free(rt->env, v->guest_high);
+	rt->env->free(rt->env, v->shadow_high);
+	v->guest_high = g;
+	v->shadow_high = sh;
+	v->first_slot = (unsigned)first;
+	v->slots = slots;
+	v->high_mapped = 0;
+	for (unsigned s = 0; s < slots; s++)
+		rt->slot_occ[first + s]++;
+	if (dom0_admission_on(rt)) {
+		rt->fences_reserved += v->fences;
+		v->fences_reserved = true;
+	}
+	dom0_pvinfo_ranges(rt, v);
 	return GTT_OK;
 }
 
@@ -158,12 +202,16 @@ int dom0_vgpu_destroy(struct dom0_runtime *rt, int id, struct gtt_err *err)
 		rt->render_owner = 0;
 	if (v->req_arrival)
 		rt->n_pending--;	/* its request goes with it */
+	if (v->pause.kind)
+		dom0_pause_drop(rt, v);
+	if (v->fences_reserved)
+		rt->fences_reserved -= v->fences;
 	hw_free_test_pages(rt->dev, (size_t)v->mem_pages + 1, v->mem);
 	free_tables(rt, v);
 	rt->v[id] = NULL;
 	rt->env->free(rt->env, v);
 	dom0_undo_settle(rt);
-	return GTT_OK;
+	return dom0_admit(rt, err);
 }
 
 int dom0_vgpu_info(const struct dom0_runtime *rt, int id, struct dom0_vgpu_info *out)
@@ -176,6 +224,8 @@ int dom0_vgpu_info(const struct dom0_runtime *rt, int id, struct dom0_vgpu_info 
 		.high_base = dom0_high_base(rt, v), .high_size = dom0_high_size(rt, v),
 		.first_slot = v->first_slot, .slots = v->slots, .fences = v->fences,
 		.mem_pages = v->mem_pages, .scratch_phys = v->scratch.phys, .busy = v->busy, .counters = v->c,
+		.paused = v->pause.kind,
+		.paused_ms = v->paused_ms + (v->pause.kind ? rt->sim_ms - v->pause.since_ms : 0),
 	};
 	return GTT_OK;
 }

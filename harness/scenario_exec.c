@@ -45,7 +45,7 @@ static void on_switch(void *ctx, const struct dom0_switch_stats *st)
 static int cmd_config(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err)
 {
 	static const char *const keys[] = { "slot-size", "host-low", "host-high", "pool", "reserved", "host-fences",
-					    "slot-aware", "selector", NULL };
+					    "slot-aware", "selector", "admission", "share-limit", "seed", NULL };
 	uint64_t v;
 	const char *t;
 	int rc;
@@ -80,6 +80,24 @@ static int cmd_config(struct scen *s, const struct scen_line *l, bool refuse, st
 		if (strcmp(t, "algorithm1") && strcmp(t, "occupancy"))
 			return scen_bad(s, "selector=%s: algorithm1 or occupancy", t);
 		s->cfg.algorithm1_selector = !strcmp(t, "algorithm1");
+	}
+	if ((t = scen_kv(l, 1, "admission"))) {
+		enum dom0_admission a = DOM0_ADMIT_OFF;
+		while (a <= DOM0_ADMIT_RAND && strcmp(t, dom0_admission_name(a)))
+			a++;
+		if (a > DOM0_ADMIT_RAND)
+			return scen_bad(s, "admission=%s: off, fifo, bf, ru or rand", t);
+		s->cfg.admission = a;
+	}
+	if ((t = scen_kv(l, 1, "share-limit"))) {
+		if ((rc = scen_need_range(s, "share-limit", t, 0, DOM0_MAX_VGPUS, "vGPUs in a slot (0: no limit)", &v)))
+			return rc;
+		s->cfg.share_limit = (unsigned)v;
+	}
+	if ((t = scen_kv(l, 1, "seed"))) {
+		if ((rc = scen_need_range(s, "seed", t, 0, UINT64_MAX, "a 64-bit number", &v)))
+			return rc;
+		s->cfg.seed = v;
 	}
 	return 0;
 }
@@ -172,8 +190,12 @@ static int cmd_create(struct scen *s, const struct scen_line *l, bool refuse, st
 	nm->evictions = 0;
 	struct dom0_vgpu_info in;
 	dom0_vgpu_info(s->rt, id, &in);
-	scen_say(s, "create %s: vGPU %d, low 0x%" PRIx64 "+0x%" PRIx64 ", slots %u-%u (high 0x%" PRIx64 "), %u fences",
-		 nm->name, id, in.low_base, in.low_size, in.first_slot, in.first_slot + in.slots - 1, in.high_base, in.fences);
+	if (in.paused)
+		scen_say(s, "create %s: vGPU %d, %u slots and %u fences do not fit now", nm->name, id, p.high_slots, in.fences);
+	else
+		scen_say(s, "create %s: vGPU %d, low 0x%" PRIx64 "+0x%" PRIx64 ", slots %u-%u (high 0x%" PRIx64 "), %u fences",
+			 nm->name, id, in.low_base, in.low_size, in.first_slot, in.first_slot + in.slots - 1, in.high_base,
+			 in.fences);
 	scen_history(s, nm->name, "created", id, 0, 0);
 	return 0;
 }
@@ -303,6 +325,10 @@ static int cmd_resize(struct scen *s, const struct scen_line *l, bool refuse, st
 	s->last_right = R;
 	struct dom0_vgpu_info in;
 	dom0_vgpu_info(s->rt, id, &in);
+	if (expand && in.paused == DOM0_PAUSE_EXPAND) {
+		scen_say(s, "%s %s by %" PRIu64 ": no room now", c, l->argv[1], q);
+		return 0;
+	}
 	scen_say(s, "%s %s by %" PRIu64 ": %u left, %u right; now slots %u-%u, %u slots shared", c, l->argv[1], q, L, R,
 		 in.first_slot, in.first_slot + in.slots - 1, dom0_shared_slots(s->rt));
 	scen_history(s, l->argv[1], expand ? "expanded" : "reduced", id, L, R);
@@ -360,8 +386,11 @@ int scen_exec(struct scen *s, const struct scen_line *l, bool refuse, struct gtt
 			cmd = &commands[i];
 	if (!(cmd && cmd->before_runtime) && !s->dry && start_runtime(s))
 		return 1;
-	if (cmd)
-		return cmd->run(s, l, refuse, err);
+	if (cmd) {
+		int rc = cmd->run(s, l, refuse, err);
+		scen_admission_notice(s);
+		return rc;
+	}
 	char list[256] = "";
 	for (size_t i = 0; i < N_COMMANDS; i++)
 		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "", commands[i].name);

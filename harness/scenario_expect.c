@@ -20,7 +20,7 @@ static const char *const global_counters[] = { "switches", "ptes_written", "ptes
 					       "reductions", "shared_slots", "last.written", "last.skipped", "last.left",
 					       "last.right", NULL };
 static const char *const vgpu_counters[] = { "rejected", "gtt_modifications", "ladder_mappings", "fence_writes",
-					     "switches_in", "quanta", NULL };
+					     "switches_in", "quanta", "paused_ms", NULL };
 
 /* `NAME.KEY`: a per-vGPU counter of a vGPU alive at this line. */
 static bool vgpu_counter(struct scen *s, const char *key, uint64_t *v)
@@ -41,7 +41,7 @@ static bool vgpu_counter(struct scen *s, const char *key, uint64_t *v)
 		if (!nm->alive || dom0_vgpu_info(s->rt, nm->id, &in))
 			return false;
 		uint64_t vals[] = { in.counters.rejected, in.counters.gtt_modifications, in.counters.ladder_mappings,
-				    in.counters.fence_writes, in.counters.switches_in, in.counters.quanta };
+				    in.counters.fence_writes, in.counters.switches_in, in.counters.quanta, in.paused_ms };
 		*v = vals[i];
 		return true;
 	}
@@ -65,7 +65,7 @@ static bool counter(struct scen *s, const char *key, uint64_t *v)
 		*v = vals[i];
 		return true;
 	}
-	return scen_policy_counter(s, key, v) || vgpu_counter(s, key, v);
+	return scen_policy_counter(s, key, v) || scen_admission_counter(s, key, v) || vgpu_counter(s, key, v);
 }
 
 static const struct { const char *name; uint32_t reg; } pvinfo_fields[] = {
@@ -259,7 +259,7 @@ static int expect_counter(struct scen *s, const struct scen_line *l, const char 
 {
 	const char *key = l->argc > 2 ? l->argv[2] : "";
 	uint64_t want, v = 0;	/* counter() leaves it unset when dry */
-	char keys[768] = "";
+	char keys[1024] = "";
 	int rc;
 
 	(void)usage;
@@ -270,6 +270,8 @@ static int expect_counter(struct scen *s, const struct scen_line *l, const char 
 			snprintf(keys + strlen(keys), sizeof(keys) - strlen(keys), "%s, ", global_counters[i]);
 		for (int i = 0; scen_policy_counters[i]; i++)
 			snprintf(keys + strlen(keys), sizeof(keys) - strlen(keys), "%s, ", scen_policy_counters[i]);
+		for (int i = 0; scen_admission_counters[i]; i++)
+			snprintf(keys + strlen(keys), sizeof(keys) - strlen(keys), "%s, ", scen_admission_counters[i]);
 		snprintf(keys + strlen(keys), sizeof(keys) - strlen(keys), "or NAME.");
 		for (int i = 0; vgpu_counters[i]; i++)
 			snprintf(keys + strlen(keys), sizeof(keys) - strlen(keys), "%s%s", i ? "|" : "", vgpu_counters[i]);
@@ -340,7 +342,8 @@ static const struct expect_kind {
 	{ "render-owner", expect_render_owner, "expect render-owner == NAME|none" },
 	{ "class", scen_expect_class, "expect class == low|mid|high" },
 	{ "request", scen_expect_request,
-	  "expect request NAME == idle|pending|granted|noted|refused-policy|refused-room|bad-code|bad-count|bad-write|busy" },
+	  "expect request NAME == idle|pending|granted|noted|refused-policy|refused-room|bad-code|bad-count|bad-write|busy|paused" },
+	{ "paused", scen_expect_paused, "expect paused NAME, or expect paused NAME == create|expand|fence|none" },
 };
 
 #define N_KINDS (sizeof(kinds) / sizeof(kinds[0]))

@@ -41,6 +41,7 @@ struct name {
 	bool alive;
 	uint32_t seq;		/* the SEQ word of the vGPU's last request over PVINFO */
 	uint32_t evictions;	/* the eviction count it last reported */
+	enum dom0_pause paused;	/* as the last command left it */
 };
 
 /* One change of a vGPU's slots, for the summary. */
@@ -128,6 +129,15 @@ void scen_policy_history(struct scen *s);
 const char *scen_status_word(uint32_t st);
 /* The policy's lines of the summary; nothing when no policy is on. */
 void scen_policy_summary(struct scen *s);
+
+/* ---- scenario_admission.c ---- */
+
+/* After a command: a line and a history entry for every vGPU paused or admitted by it. */
+void scen_admission_notice(struct scen *s);
+int scen_expect_paused(struct scen *s, const struct scen_line *l, const char *usage);
+extern const char *const scen_admission_counters[];
+bool scen_admission_counter(struct scen *s, const char *key, uint64_t *v);
+void scen_admission_summary(struct scen *s);
 
 /* ---- scenario_expect.c ---- */
 

@@ -18,6 +18,7 @@ static const char *const status_words[] = {
 	[GTTLAB_GM_ST_NOTED] = "noted", [GTTLAB_GM_ST_REFUSED_POLICY] = "refused-policy",
 	[GTTLAB_GM_ST_REFUSED_ROOM] = "refused-room", [GTTLAB_GM_ST_BAD_CODE] = "bad-code",
 	[GTTLAB_GM_ST_BAD_COUNT] = "bad-count", [GTTLAB_GM_ST_BAD_WRITE] = "bad-write", [GTTLAB_GM_ST_BUSY] = "busy",
+	[GTTLAB_GM_ST_PAUSED] = "paused",
 };
 #define N_STATUS (sizeof(status_words) / sizeof(status_words[0]))
 
@@ -166,7 +167,7 @@ static int guest_request(struct scen *s, const struct scen_line *l, int id, uint
 		scen_history(s, l->argv[1], gave ? "gave back" : "was granted", id, small->first_slot - big->first_slot,
 			     (big->first_slot + big->slots) - (small->first_slot + small->slots));
 	}
-	if (st != GTTLAB_GM_ST_GRANTED && st != GTTLAB_GM_ST_NOTED) {
+	if (st != GTTLAB_GM_ST_GRANTED && st != GTTLAB_GM_ST_NOTED && st != GTTLAB_GM_ST_PAUSED) {
 		if (refuse) {	/* `fail request ...`: the refusal is the point; say what it was */
 			if (!rc)
 				gtt_err_set(err, GTT_EINVAL, "answered %s over PVINFO", scen_status_word(st));

@@ -50,14 +50,18 @@ static void summary_history(struct scen *s, const struct dom0_layout *l)
 	fprintf(s->out, "  slots over time (%u slots of %" PRIu64 " MiB):\n", l->num_slots, l->slot_size >> 20);
 	for (int i = 0; i < s->n_hist; i++) {
 		struct hist *h = &s->hist[i];
+		char sl[24] = "none";
+		if (h->slots)
+			snprintf(sl, sizeof(sl), "slots %u-%u", h->first, h->first + h->slots - 1);
 		if (!strcmp(h->what, "destroyed"))
 			fprintf(s->out, "    line %4d: %s destroyed\n", h->line, h->name);
 		else if (!strcmp(h->what, "created"))
-			fprintf(s->out, "    line %4d: %s created with slots %u-%u\n", h->line, h->name, h->first,
-				h->first + h->slots - 1);
+			fprintf(s->out, "    line %4d: %s created with %s\n", h->line, h->name, sl);
+		else if (!strcmp(h->what, "paused") || !strcmp(h->what, "admitted"))
+			fprintf(s->out, "    line %4d: %s %s, holding %s\n", h->line, h->name, h->what, sl);
 		else
-			fprintf(s->out, "    line %4d: %s %s to slots %u-%u (%u left, %u right)\n", h->line, h->name, h->what,
-				h->first, h->first + h->slots - 1, h->left, h->right);
+			fprintf(s->out, "    line %4d: %s %s to %s (%u left, %u right)\n", h->line, h->name, h->what, sl,
+				h->left, h->right);
 	}
 }
 
@@ -81,4 +85,5 @@ void scen_summary(struct scen *s)
 		c->pool_allocs, c->pool_frees, c->pool_pages_used, c->pool_pages_peak, l->pool_size / 4096);
 	fprintf(s->out, "  resizes: %" PRIu64 " expansions, %" PRIu64 " reductions\n", c->expansions, c->reductions);
 	scen_policy_summary(s);
+	scen_admission_summary(s);
 }

@@ -75,5 +75,6 @@
 #define GTTLAB_GM_ST_BAD_COUNT		7		/* malformed: Q = 0 or beyond the slots of high memory */
 #define GTTLAB_GM_ST_BAD_WRITE		8		/* malformed: a guest write outside the writable words */
 #define GTTLAB_GM_ST_BUSY		9		/* refused: the last request is still pending (one at a time) */
+#define GTTLAB_GM_ST_PAUSED		10		/* admission: the expansion waits until its slots free (then GRANTED, same SEQ) */
 
 #endif
