@@ -287,7 +287,9 @@ int dom0_admit(struct dom0_runtime *rt, struct gtt_err *err)
 		}
 		if (!fits(rt, h) && !rt->cfg.faults.admit_short)
 			return GTT_OK;	/* it keeps what freed: nothing else runs before it */
+		rt->admitting = true;
 		int rc = run(rt, h, err);
+		rt->admitting = false;
 		if (rc && rt->cfg.faults.admit_short)
 			return GTT_OK;
 		if (rc)

@@ -84,6 +84,7 @@ struct dom0_runtime {
 	unsigned n_paused;
 	uint64_t pause_orders;		/* pauses so far: each pause's order */
 	int admit_head;			/* the request the policy chose, keeping what frees; 0 none */
+	bool admitting;			/* inside dom0_admit's run of a paused request (faults.admit_short) */
 	unsigned fences_reserved;	/* fence registers the admitted vGPUs hold */
 	uint64_t rand_state;
 };

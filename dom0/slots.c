@@ -118,7 +118,7 @@ int dom0_expand_now(struct dom0_runtime *rt, struct vgpu *v, unsigned q, unsigne
 
 	if ((rc = select(rt, id, q, true, &L, &R, err)))
 		return rc;
-	if (!limit_sides(rt, v, q, &L, &R) && !rt->cfg.faults.admit_short)
+	if (!limit_sides(rt, v, q, &L, &R) && !(rt->cfg.faults.admit_short && rt->admitting))
 		return gtt_err_set(err, GTT_EBUSY, "vGPU %d: no %u slots next to its slots %u-%u are held by fewer than %u vGPUs (the share limit)",
 				   id, q, v->first_slot, v->first_slot + v->slots - 1, rt->cfg.share_limit);
 	unsigned first = v->first_slot - L, old = v->slots;

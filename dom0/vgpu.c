@@ -155,14 +155,14 @@ int dom0_place_now(struct dom0_runtime *rt, struct vgpu *v, unsigned slots, int 
 	/* the share limit: every slot of the run held by fewer vGPUs than it allows */
 	for (unsigned s = 0; fits && at >= 0 && rt->cfg.share_limit && s < slots; s++)
 		fits = rt->slot_occ[first + s] < rt->cfg.share_limit;
-	if (!fits && rt->cfg.faults.admit_short) {
+	if (!fits && (rt->cfg.faults.admit_short && rt->admitting)) {
 		first = at >= 0 ? at : slots_place(rt->slot_occ, l->num_slots, slots);
 		fits = first >= 0;
 	}
 	if (!fits)
 		return gtt_err_set(err, GTT_EBUSY, "vGPU %d: %u slots%s held by fewer than %u vGPUs (the share limit) are not free",
 				   v->id, slots, at >= 0 ? " from the slot asked for" : " in a run", rt->cfg.share_limit);
-	if (dom0_admission_on(rt) && rt->fences_reserved + v->fences > l->guest_fences && !rt->cfg.faults.admit_short)
+	if (dom0_admission_on(rt) && rt->fences_reserved + v->fences > l->guest_fences && !(rt->cfg.faults.admit_short && rt->admitting))
 		return gtt_err_set(err, GTT_EBUSY, "vGPU %d: %u fences: %u of the %u guest fence registers are held",
 				   v->id, v->fences, rt->fences_reserved, l->guest_fences);
 	if (dom0_alloc_high(rt, slots, v->scratch_pte, &g, &sh))

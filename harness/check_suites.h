@@ -23,5 +23,7 @@ enum check_status check_slot_resize_algorithm(struct check_ctx *c);
 enum check_status check_slot_resize_release(struct check_ctx *c);
 enum check_status check_slot_policy_channel(struct check_ctx *c);
 enum check_status check_slot_policy_classes(struct check_ctx *c);
+enum check_status check_admission_policies(struct check_ctx *c);
+enum check_status check_admission_channel(struct check_ctx *c);
 
 #endif

@@ -42,6 +42,10 @@ const struct check gtt_checks[] = {
 	  REQ_TEST_PAGES | REQ_WHOLE_GGTT, 0, 0, check_slot_policy_channel },
 	{ "slot-policy-classes", "slot-policy", "gBalloon's policy: in each class of f(W, R_copy) a request gets the paper's decision; PVINFO, shadow and GTT agree",
 	  REQ_TEST_PAGES | REQ_WHOLE_GGTT, 0, 0, check_slot_policy_classes },
+	{ "admission-policies", "admission", "ConVGPU's admission: after a release FIFO, RU, BF and RAND admit the paused create the paper says; it holds its slots alone and agrees in PVINFO and GTT; paused ones never run",
+	  REQ_TEST_PAGES | REQ_WHOLE_GGTT, 0, 0, check_admission_policies },
+	{ "admission-channel", "admission", "an expansion over PVINFO that does not fit is answered PAUSED, never switched in, then GRANTED; a guest fence the pool cannot hold waits for pages",
+	  REQ_TEST_PAGES | REQ_WHOLE_GGTT, 0, 0, check_admission_channel },
 };
 
 const size_t gtt_num_checks = sizeof(gtt_checks) / sizeof(gtt_checks[0]);

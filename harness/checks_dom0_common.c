@@ -3,6 +3,7 @@
 #include "harness/checks_dom0_common.h"
 #include "hw/ggtt.h"
 #include "hw/pte.h"
+#include "regs/pvinfo.h"
 
 enum check_status dck_start(struct check_ctx *c, struct dom0_config *cfg, struct dck_rt *r)
 {
@@ -46,4 +47,72 @@ uint64_t dck_phys_pte(struct check_ctx *c, uint64_t index)
 
 	hw_ggtt_read_pte(c->dev, index, &v, NULL);
 	return v;
+}
+
+uint32_t dck_pv(struct dck_rt *r, int id, uint32_t reg)
+{
+	uint32_t v = 0;
+
+	dom0_pvinfo_read(r->rt, id, reg - VGT_PVINFO_PAGE, &v, NULL);
+	return v;
+}
+
+/* After a switch to vGPU id: every physical PTE of [first, +n) equals its shadow entry and names its own frames. */
+static enum check_status range_agrees(struct check_ctx *c, struct dck_rt *r, int id, uint64_t first, uint64_t n)
+{
+	uint64_t frames[32], *ph = gtt_calloc(c->dev->env, (size_t)n + 1, sizeof(uint64_t));
+	enum check_status st = CHECK_PASS;
+
+	if (!ph)
+		return ck_fail(c, "out of memory");
+	for (unsigned g = 0; g < 32; g++) {
+		struct hw_page pg = { 0 };
+		dom0_guest_page(r->rt, id, g, &pg);
+		frames[g] = pg.phys;
+	}
+	if (n && hw_ggtt_read_range(c->dev, first, (size_t)n, ph, &r->err))
+		st = ck_error(c, "reading the GTT", &r->err);
+	for (uint64_t i = 0; i < n && !st; i++) {
+		uint64_t sh = 0, g = 0;
+		struct hw_pte d, p;
+		dom0_shadow_pte(r->rt, id, first + i, &sh, NULL);
+		if (ph[i] != sh) {
+			st = ck_fail(c, "vGPU %d after its switch: PTE %llu is 0x%llx, its shadow entry 0x%llx", id,
+				     (unsigned long long)(first + i), (unsigned long long)ph[i], (unsigned long long)sh);
+			break;
+		}
+		dom0_guest_pte_read(r->rt, id, first + i, &g, NULL);
+		hw_pte_decode(c->dev->info.plat, g, &d);
+		hw_pte_decode(c->dev->info.plat, ph[i], &p);
+		if (d.valid && (d.addr >> 12) < 32 && p.addr != frames[d.addr >> 12])
+			st = ck_fail(c, "vGPU %d: PTE %llu maps 0x%llx; its guest frame %llu is host page 0x%llx", id,
+				     (unsigned long long)(first + i), (unsigned long long)p.addr,
+				     (unsigned long long)(d.addr >> 12), (unsigned long long)frames[d.addr >> 12]);
+	}
+	c->dev->env->free(c->dev->env, ph);
+	return st;
+}
+
+/*
+ * PVINFO, the shadow and the physical GTT agree for vGPU id: the
+ * non-mappable base/size are its high range, SLOTS its slot count; after a
+ * switch to it every physical PTE of its ranges equals its shadow entry, and
+ * the mapped ones name its own frames.
+ */
+enum check_status dck_agree(struct check_ctx *c, struct dck_rt *r, int id)
+{
+	struct dom0_vgpu_info in;
+	uint32_t base = dck_pv(r, id, VGT_IF_NONMAPPABLE_BASE), size = dck_pv(r, id, VGT_IF_NONMAPPABLE_SIZE);
+	enum check_status st;
+
+	dom0_vgpu_info(r->rt, id, &in);
+	if (base != (uint32_t)in.high_base || size != (uint32_t)in.high_size || dck_pv(r, id, GTTLAB_IF_GM_SLOTS) != in.slots)
+		return ck_fail(c, "vGPU %d: PVINFO non-mappable base/size (0x78048/0x7804c) 0x%x/0x%x and slots (0x%x) %u; it holds 0x%llx/0x%llx, %u slots",
+			       id, base, size, GTTLAB_IF_GM_SLOTS, dck_pv(r, id, GTTLAB_IF_GM_SLOTS), (unsigned long long)in.high_base,
+			       (unsigned long long)in.high_size, in.slots);
+	if (dom0_switch(r->rt, id, NULL, &r->err))
+		return ck_error(c, "switch", &r->err);
+	if ((st = range_agrees(c, r, id, in.low_base / 4096, in.low_size / 4096)))
+		return st;
+	return range_agrees(c, r, id, in.high_base / 4096, in.high_size / 4096);
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What the Dom0 check suites (checks_dom0.c, checks_policy.c) share: a
+ * What the Dom0 check suites (checks_dom0.c, checks_policy.c, checks_admission.c) share: a
  * runtime started with the run's injected faults and ended with its restore
  * judged, vGPU creation that reports the reason, and PTEs from both sides.
  */
@@ -25,5 +25,15 @@ int dck_create(struct check_ctx *c, struct dck_rt *r, uint64_t low, unsigned slo
 uint64_t dck_guest_pte(struct check_ctx *c, uint64_t gfn);
 /* The physical PTE at index, read back through hw/. */
 uint64_t dck_phys_pte(struct check_ctx *c, uint64_t index);
+
+/* A PVINFO word of vGPU id (reg: the register's MMIO address). */
+uint32_t dck_pv(struct dck_rt *r, int id, uint32_t reg);
+/*
+ * PVINFO, the shadow and the physical GTT agree for vGPU id: the
+ * non-mappable base/size are its high range, SLOTS its slot count; after a
+ * switch to it every physical PTE of its ranges equals its shadow entry, and
+ * the mapped ones among its first 32 guest frames name its own pages.
+ */
+enum check_status dck_agree(struct check_ctx *c, struct dck_rt *r, int id);
 
 #endif

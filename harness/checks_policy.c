@@ -74,66 +74,6 @@ static enum check_status want_status(struct check_ctx *c, struct dck_rt *r, int 
 	return CHECK_PASS;
 }
 
-/* After a switch to vGPU id: every physical PTE of [first, +n) equals its shadow entry and names its own frames. */
-static enum check_status range_agrees(struct check_ctx *c, struct dck_rt *r, int id, uint64_t first, uint64_t n)
-{
-	uint64_t frames[32], *ph = gtt_calloc(c->dev->env, (size_t)n + 1, sizeof(uint64_t));
-	enum check_status st = CHECK_PASS;
-
-	if (!ph)
-		return ck_fail(c, "out of memory");
-	for (unsigned g = 0; g < 32; g++) {
-		struct hw_page pg = { 0 };
-		dom0_guest_page(r->rt, id, g, &pg);
-		frames[g] = pg.phys;
-	}
-	if (n && hw_ggtt_read_range(c->dev, first, (size_t)n, ph, &r->err))
-		st = ck_error(c, "reading the GTT", &r->err);
-	for (uint64_t i = 0; i < n && !st; i++) {
-		uint64_t sh = 0, g = 0;
-		struct hw_pte d, p;
-		dom0_shadow_pte(r->rt, id, first + i, &sh, NULL);
-		if (ph[i] != sh) {
-			st = ck_fail(c, "vGPU %d after its switch: PTE %llu is 0x%llx, its shadow entry 0x%llx", id,
-				     (unsigned long long)(first + i), (unsigned long long)ph[i], (unsigned long long)sh);
-			break;
-		}
-		dom0_guest_pte_read(r->rt, id, first + i, &g, NULL);
-		hw_pte_decode(c->dev->info.plat, g, &d);
-		hw_pte_decode(c->dev->info.plat, ph[i], &p);
-		if (d.valid && (d.addr >> 12) < 32 && p.addr != frames[d.addr >> 12])
-			st = ck_fail(c, "vGPU %d: PTE %llu maps 0x%llx; its guest frame %llu is host page 0x%llx", id,
-				     (unsigned long long)(first + i), (unsigned long long)p.addr,
-				     (unsigned long long)(d.addr >> 12), (unsigned long long)frames[d.addr >> 12]);
-	}
-	c->dev->env->free(c->dev->env, ph);
-	return st;
-}
-
-/*
- * PVINFO, the shadow and the physical GTT agree for vGPU id: the
- * non-mappable base/size are its high range, SLOTS its slot count; after a
- * switch to it every physical PTE of its ranges equals its shadow entry, and
- * the mapped ones name its own frames.
- */
-static enum check_status agree(struct check_ctx *c, struct dck_rt *r, int id)
-{
-	struct dom0_vgpu_info in;
-	uint32_t base = pv(r, id, VGT_IF_NONMAPPABLE_BASE), size = pv(r, id, VGT_IF_NONMAPPABLE_SIZE);
-	enum check_status st;
-
-	dom0_vgpu_info(r->rt, id, &in);
-	if (base != (uint32_t)in.high_base || size != (uint32_t)in.high_size || pv(r, id, GTTLAB_IF_GM_SLOTS) != in.slots)
-		return ck_fail(c, "vGPU %d: PVINFO non-mappable base/size (0x78048/0x7804c) 0x%x/0x%x and slots (0x%x) %u; it holds 0x%llx/0x%llx, %u slots",
-			       id, base, size, GTTLAB_IF_GM_SLOTS, pv(r, id, GTTLAB_IF_GM_SLOTS), (unsigned long long)in.high_base,
-			       (unsigned long long)in.high_size, in.slots);
-	if (dom0_switch(r->rt, id, NULL, &r->err))
-		return ck_error(c, "switch", &r->err);
-	if ((st = range_agrees(c, r, id, in.low_base / 4096, in.low_size / 4096)))
-		return st;
-	return range_agrees(c, r, id, in.high_base / 4096, in.high_size / 4096);
-}
-
 /* Map every `step`-th entry of the vGPU's ranges to its frames. */
 static enum check_status map_ranges(struct check_ctx *c, struct dck_rt *r, int id, uint64_t step)
 {
@@ -231,12 +171,12 @@ enum check_status check_slot_policy_channel(struct check_ctx *c)
 	if (pv(&r, a, GTTLAB_IF_GM_MAGIC) != GTTLAB_GM_MAGIC)
 		return dck_stop(c, &r, ck_fail(c, "PVINFO 0x%x reads 0x%x: the channel's magic 0x%x is missing", GTTLAB_IF_GM_MAGIC,
 					     pv(&r, a, GTTLAB_IF_GM_MAGIC), GTTLAB_GM_MAGIC));
-	if ((st = map_ranges(c, &r, a, 97)) || (st = map_ranges(c, &r, b, 89)) || (st = agree(c, &r, a)) ||
+	if ((st = map_ranges(c, &r, a, 97)) || (st = map_ranges(c, &r, b, 89)) || (st = dck_agree(c, &r, a)) ||
 	    (st = malformed(c, &r, a)) ||
 	    (st = want_status(c, &r, a, GTTLAB_GM_REQ_EXPAND, 2, 10, GTTLAB_GM_ST_GRANTED, "no policy: expansions are approved")) ||
-	    (st = map_ranges(c, &r, a, 61)) || (st = agree(c, &r, b)) || (st = agree(c, &r, a)) ||
+	    (st = map_ranges(c, &r, a, 61)) || (st = dck_agree(c, &r, b)) || (st = dck_agree(c, &r, a)) ||
 	    (st = want_status(c, &r, a, GTTLAB_GM_REQ_REDUCE, 3, 11, GTTLAB_GM_ST_GRANTED, "a guest may give slots back")) ||
-	    (st = agree(c, &r, b)) || (st = agree(c, &r, a)))
+	    (st = dck_agree(c, &r, b)) || (st = dck_agree(c, &r, a)))
 		return dck_stop(c, &r, st);
 	return dck_stop(c, &r, CHECK_PASS);
 }
@@ -282,7 +222,7 @@ static enum check_status one_class(struct check_ctx *c, enum dom0_policy_class c
 						     : "below Threshold_high expansions are approved")))
 		return dck_stop(c, &r, st);
 	for (int k = 0; k < 3 && !st; k++)
-		st = agree(c, &r, id[k]);
+		st = dck_agree(c, &r, id[k]);
 	return dck_stop(c, &r, st);
 }
 

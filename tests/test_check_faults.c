@@ -202,6 +202,30 @@ Test(check_faults, slot_policy_channel_swapped_copy)
 	cr_expect(caught("sim:bdw", "slot-policy-channel", NULL, &f, "its shadow entry"));
 }
 
+Test(check_faults, admission_policies_fifo_admits_the_newest)
+{
+	struct check_faults f = { .dom0 = { .admit_newest = true } };
+	cr_expect(caught("sim:skl", "admission-policies", NULL, &f, "admission fifo: after a release of 4 slots p1"));
+}
+
+Test(check_faults, admission_policies_admitted_before_it_fits)
+{
+	struct check_faults f = { .dom0 = { .admit_short = true } };
+	cr_expect(caught("sim:hsw", "admission-policies", NULL, &f, "the share limit is 1"));
+}
+
+Test(check_faults, admission_channel_paused_vgpu_runs)
+{
+	struct check_faults f = { .dom0 = { .run_paused = true } };
+	cr_expect(caught("sim:skl", "admission-channel", NULL, &f, "was switched in while its expand is paused"));
+}
+
+Test(check_faults, admission_channel_stale_answer)
+{
+	struct check_faults f = { .dom0 = { .stale_pvinfo_answer = true } };
+	cr_expect(caught("sim:bdw", "admission-channel", NULL, &f, "0x7804c"));
+}
+
 /* Every check of the table has a test above: the list is kept complete. */
 Test(check_faults, every_check_has_a_fault_test)
 {
@@ -209,7 +233,8 @@ Test(check_faults, every_check_has_a_fault_test)
 		"ggtt-pte-readback", "ggtt-high-address-bits", "ggtt-invalidate", "ggtt-scratch-fill", "ggtt-guard-page",
 		"fence-readback", "fence-x-detile", "fence-y-detile", "fence-disable-linear", "fence-write-order",
 		"aperture-rw", "shadow-copy-switch", "shadow-copy-ladder", "fence-pool-guest-fence", "slot-resize-algorithm",
-		"slot-resize-release", "slot-policy-channel", "slot-policy-classes",
+		"slot-resize-release", "slot-policy-channel", "slot-policy-classes", "admission-policies",
+		"admission-channel",
 	};
 	for (size_t i = 0; i < gtt_num_checks; i++) {
 		bool found = false;
