@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "bench/admission.h"
 #include "bench/balloon.h"
 #include "bench/request_wait.h"
 #include "dom0/dom0.h"
@@ -56,7 +57,8 @@ struct bench_growth {
 
 /* The parts, in the order they run; --only picks some (the report leaves out the others). */
 enum bench_part {
-	PART_WRITES, PART_SWITCH, PART_SCALE, PART_RESIZE, PART_GROWTH, PART_BALLOON, PART_WAIT, PART_FRONTENDS,
+	PART_WRITES, PART_SWITCH, PART_SCALE, PART_RESIZE, PART_GROWTH, PART_BALLOON, PART_WAIT, PART_ADMISSION,
+	PART_FRONTENDS,
 	BENCH_PARTS
 };
 
@@ -89,6 +91,7 @@ struct bench_results {
 
 	struct bench_balloon balloon;
 	struct bench_request_wait wait;
+	struct bench_admission admission;
 };
 
 /* The parts, one per file. Each fills its fields or exits with a one-line reason. */
@@ -100,6 +103,7 @@ void bench_resize(const struct bench_opts *o, struct bench_results *r);		/* P6 *
 void bench_growth(const struct bench_opts *o, struct bench_results *r);		/* growth */
 void bench_balloon(const struct bench_opts *o, struct bench_results *r);	/* balloon */
 void bench_request_wait(const struct bench_opts *o, struct bench_results *r);	/* table1 */
+void bench_admission(const struct bench_opts *o, struct bench_results *r);	/* admission */
 void bench_report(const struct bench_opts *o, const struct bench_results *r);	/* table + JSON */
 
 /* ---- results.json (bench/json_out.c), written key by key ---- */

@@ -98,6 +98,8 @@ static void table(const struct bench_opts *o, const struct bench_results *r)
 		bench_balloon_table(o, &r->balloon);
 	if (r->ran[PART_WAIT])
 		bench_request_wait_table(o, &r->wait);
+	if (r->ran[PART_ADMISSION])
+		bench_admission_table(o, &r->admission);
 	printf("\nresults: %s\n", o->json);
 }
 
@@ -170,6 +172,8 @@ static void json(const struct bench_opts *o, const struct bench_results *r)
 		bench_balloon_json(&j, &r->balloon);
 	if (r->ran[PART_WAIT])
 		bench_request_wait_json(&j, &r->wait);
+	if (r->ran[PART_ADMISSION])
+		bench_admission_json(&j, &r->admission);
 	bench_json_open(&j, "details");
 	if (r->ran[PART_WRITES]) {
 		writes_json(&j, "p1_gscale", &r->p1_gscale);

@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * admission: ConVGPU's scheduling comparison (§IV-C, Tables IV and V)
+ * replayed on the model through the public runtime API.
+ *
+ * The memory: sim:skl's high graphics memory in 39 slots of 96 MiB, share
+ * limit 1 (no two vGPUs in a slot, GVT-g's partitioning), so that it holds
+ * about 40 of ConVGPU's smallest containers as the paper's 5 GiB K20m holds
+ * 40 x 128 MiB. The stream (§IV-A): a request every 5 s, its type drawn
+ * uniformly from Table III's six (nano .. xlarge: 128 MiB .. 4 GiB of GPU
+ * memory, here 1, 2, 4, 8, 16 and 32 slots), running for 5 s to 45 s by
+ * size (5 + 8 x the type's rank), for 4 to 38 requests. A request is a
+ * dom0_vgpu_create; one that does not fit is paused by the runtime and
+ * admitted by the policy at a later destroy; a request's run starts when it
+ * is admitted and ends with its destroy. Time is the runtime's simulated
+ * clock (16 ms quanta; 5 s is 312 of them), advanced with dom0_run_quanta
+ * while every vGPU is idle, so every figure is a count.
+ *
+ * Per policy and request count: the finish time of the last request and the
+ * mean paused time per request, averaged over the seeds (the paper repeats
+ * each 6 times). The bench's own account of paused time must equal the
+ * runtime's paused_ms counter, summed over every run.
+ */
+#include <stdio.h>
+
+#include "bench/bench.h"
+
+#define MiB		(1ull << 20)
+#define TYPES		6
+#define SLOT_SIZE	(96 * MiB)
+#define ARRIVAL_Q	(5000 / DOM0_QUANTUM_MS)	/* 312 quanta: 4.992 s */
+#define MAX_REQ		38
+
+static const unsigned type_slots[TYPES] = { 1, 2, 4, 8, 16, 32 };
+static const char *const type_names[TYPES] = { "nano", "micro", "small", "medium", "large", "xlarge" };
+static const enum dom0_admission policies[BENCH_ADMIT_POLICIES] = {
+	DOM0_ADMIT_FIFO, DOM0_ADMIT_BF, DOM0_ADMIT_RU, DOM0_ADMIT_RAND,
+};
+
+struct req {
+	int id;
+	unsigned type;
+	uint64_t arrive, start, end;	/* quanta */
+	bool started, done;
+};
+
+static uint64_t dur_q(unsigned type)
+{
+	return (5000 + 8000ull * type) / DOM0_QUANTUM_MS;
+}
+
+/* Requests that the last destroy or create let run: their run starts now. */
+static void note_starts(struct bench_dev *b, struct req *q, unsigned k, uint64_t t)
+{
+	for (unsigned i = 0; i < k; i++)
+		if (!q[i].started && !dom0_vgpu_paused(b->rt, q[i].id)) {
+			q[i].started = true;
+			q[i].start = t;
+			q[i].end = t + dur_q(q[i].type);
+		}
+}
+
+/* One run: n requests under one policy; returns the finish time and the summed paused time (quanta). */
+static void one_run(struct bench_dev *b, enum dom0_admission pol, unsigned n, uint64_t seed, uint64_t *finish_q,
+		    uint64_t *paused_q)
+{
+	struct dom0_config cfg = { .slot_size = SLOT_SIZE, .share_limit = 1, .admission = pol, .seed = seed };
+	struct req q[MAX_REQ];
+	uint64_t state = seed, t = 0;
+	unsigned k = 0, done = 0;
+	struct gtt_err err = { 0 };
+
+	bench_start_runtime(b, &cfg);
+	for (unsigned i = 0; i < n; i++)
+		q[i] = (struct req){ .type = (unsigned)bench_range(&state, 0, TYPES - 1), .arrive = (uint64_t)i * ARRIVAL_Q };
+	while (done < n) {
+		/* ends first, then arrivals, at the same instant */
+		for (unsigned i = 0; i < k; i++)
+			if (q[i].started && !q[i].done && q[i].end <= t) {
+				if (dom0_vgpu_destroy(b->rt, q[i].id, &err))
+					bench_die("admission: destroying request %u: %s", i, err.msg);
+				q[i].done = true;
+				done++;
+				note_starts(b, q, k, t);
+			}
+		while (k < n && q[k].arrive <= t) {
+			struct dom0_vgpu_params p = { .low_size = 4 * MiB, .high_slots = type_slots[q[k].type], .mem_pages = 4 };
+			if (dom0_vgpu_create(b->rt, &p, &q[k].id, &err))
+				bench_die("admission: request %u (%s, %u slots) refused under %s: %s", k, type_names[q[k].type],
+					  p.high_slots, dom0_admission_name(pol), err.msg);
+			k++;
+			note_starts(b, q, k, t);
+		}
+		uint64_t next = UINT64_MAX;
+		if (k < n)
+			next = q[k].arrive;
+		for (unsigned i = 0; i < k; i++)
+			if (q[i].started && !q[i].done && q[i].end < next)
+				next = q[i].end;
+		if (done == n)
+			break;
+		if (next == UINT64_MAX)
+			bench_die("admission: %s with %u requests: %u paused and none running", dom0_admission_name(pol), n,
+				  dom0_paused_count(b->rt));
+		if (dom0_run_quanta(b->rt, (unsigned)(next - t), NULL, NULL, &err))
+			bench_die("admission: running quanta: %s", err.msg);
+		t = next;
+	}
+	if (dom0_sim_time_ms(b->rt) != t * DOM0_QUANTUM_MS)
+		bench_die("admission: the runtime's clock reads %llu ms, the bench's %llu",
+			  (unsigned long long)dom0_sim_time_ms(b->rt), (unsigned long long)(t * DOM0_QUANTUM_MS));
+	*finish_q = 0;
+	*paused_q = 0;
+	for (unsigned i = 0; i < n; i++) {
+		if (q[i].end > *finish_q)
+			*finish_q = q[i].end;
+		*paused_q += q[i].start - q[i].arrive;
+	}
+}
+
+void bench_admission(const struct bench_opts *o, struct bench_results *r)
+{
+	struct bench_admission *a = &r->admission;
+	struct bench_dev b = { 0 };
+	static const unsigned quick_counts[] = { 4, 18, 38 };
+
+	*a = (struct bench_admission){ .seeds = o->quick ? 2 : 6, .slot_size = SLOT_SIZE };
+	if (o->quick) {
+		for (unsigned i = 0; i < 3; i++)
+			a->counts[a->n_counts++] = quick_counts[i];
+	} else {
+		for (unsigned n = 4; n <= MAX_REQ; n += 2)
+			a->counts[a->n_counts++] = n;
+	}
+	bench_open_device(&b, "sim:skl");
+	bench_note("admission: ConVGPU §IV-C on sim:skl: %u request counts x 4 policies x %u seeds", a->n_counts, a->seeds);
+	for (unsigned c = 0; c < a->n_counts; c++)
+		for (unsigned p = 0; p < BENCH_ADMIT_POLICIES; p++) {
+			struct bench_admit_cell *cell = &a->cell[c][p];
+			double fin = 0, pau = 0;
+			for (unsigned s = 0; s < a->seeds; s++) {
+				uint64_t finish_q, paused_q;
+				one_run(&b, policies[p], a->counts[c], o->seed * 1000 + s + 1, &finish_q, &paused_q);
+				const struct dom0_counters *k = dom0_counters(b.rt);
+				a->slots = dom0_layout(b.rt)->num_slots;
+				cell->paused += k->paused;
+				cell->admitted += k->admitted;
+				if (k->paused != k->admitted)
+					bench_die("admission: %s: %llu paused and %llu admitted", dom0_admission_name(policies[p]),
+						  (unsigned long long)k->paused, (unsigned long long)k->admitted);
+				a->runtime_paused_ms += k->paused_ms;
+				a->bench_paused_ms += paused_q * DOM0_QUANTUM_MS;
+				fin += (double)finish_q * DOM0_QUANTUM_MS / 1000;
+				pau += (double)paused_q * DOM0_QUANTUM_MS / 1000 / a->counts[c];
+				bench_stop_runtime(&b);
+			}
+			cell->finish_s = fin / a->seeds;
+			cell->paused_s = pau / a->seeds;
+		}
+	if (a->runtime_paused_ms != a->bench_paused_ms)
+		bench_die("admission: the runtime counted %llu ms paused, the bench's clock %llu",
+			  (unsigned long long)a->runtime_paused_ms, (unsigned long long)a->bench_paused_ms);
+	bench_close(&b);
+}
+
+void bench_admission_table(const struct bench_opts *o, const struct bench_admission *a)
+{
+	printf("\nadmission: ConVGPU §IV-C (Tables IV, V) on the model (%s run, seed %llu): sim:skl, %u slots of %llu MiB,\n"
+	       "  share limit 1; a request every 4.992 s, Table III's types drawn uniformly (1, 2, 4, 8, 16, 32 slots),\n"
+	       "  running 5-45 s by size; mean of %u seeds; paused time from the runtime's clock (%llu ms in all,\n"
+	       "  the bench's own account %llu ms)\n",
+	       o->quick ? "quick" : "full", (unsigned long long)o->seed, a->slots,
+	       (unsigned long long)(a->slot_size >> 20), a->seeds, (unsigned long long)a->runtime_paused_ms,
+	       (unsigned long long)a->bench_paused_ms);
+	printf("  %8s  %-31s  %-31s\n", "", "finish time of the last (s)", "mean paused per request (s)");
+	printf("  %8s ", "requests");
+	for (int h = 0; h < 2; h++)
+		for (unsigned p = 0; p < BENCH_ADMIT_POLICIES; p++)
+			printf(" %7s", dom0_admission_name(policies[p]));
+	printf("\n");
+	for (unsigned c = 0; c < a->n_counts; c++) {
+		printf("  %8u ", a->counts[c]);
+		for (unsigned p = 0; p < BENCH_ADMIT_POLICIES; p++)
+			printf(" %7.1f", a->cell[c][p].finish_s);
+		for (unsigned p = 0; p < BENCH_ADMIT_POLICIES; p++)
+			printf(" %7.1f", a->cell[c][p].paused_s);
+		printf("\n");
+	}
+	/* the paper's claim, from 18 requests on: BF finishes first and pauses longest */
+	unsigned bf_first = 0, bf_longest = 0, heavy = 0;
+	for (unsigned c = 0; c < a->n_counts; c++) {
+		if (a->counts[c] < 18)
+			continue;
+		bool first = true, longest = true;
+		for (unsigned p = 0; p < BENCH_ADMIT_POLICIES; p++) {
+			if (p == 1)
+				continue;
+			first &= a->cell[c][1].finish_s <= a->cell[c][p].finish_s;
+			longest &= a->cell[c][1].paused_s >= a->cell[c][p].paused_s;
+		}
+		heavy++;
+		bf_first += first;
+		bf_longest += longest;
+	}
+	printf("  paper (K20m, 5 GiB; 18-38 containers): BF finishes ~30 s before the others and pauses ~15 s longer\n"
+	       "  model: of %u request counts from 18, BF finishes first in %u and pauses longest in %u\n", heavy, bf_first,
+	       bf_longest);
+}
+
+void bench_admission_json(struct bench_json *j, const struct bench_admission *a)
+{
+	char key[16];
+
+	bench_json_open(j, "admission");
+	bench_json_kint(j, "slots", a->slots);
+	bench_json_kint(j, "slot_mib", a->slot_size >> 20);
+	bench_json_kint(j, "seeds", a->seeds);
+	bench_json_kint(j, "runtime_paused_ms", a->runtime_paused_ms);
+	for (unsigned c = 0; c < a->n_counts; c++) {
+		snprintf(key, sizeof(key), "requests_%u", a->counts[c]);
+		bench_json_open(j, key);
+		for (unsigned p = 0; p < BENCH_ADMIT_POLICIES; p++) {
+			bench_json_open(j, dom0_admission_name(policies[p]));
+			bench_json_knum(j, "finish_s", a->cell[c][p].finish_s);
+			bench_json_knum(j, "paused_s", a->cell[c][p].paused_s);
+			bench_json_kint(j, "paused", a->cell[c][p].paused);
+			bench_json_close(j);
+		}
+		bench_json_close(j);
+	}
+	bench_json_close(j);
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ConVGPU's comparison of admission policies (§IV-C, Tables IV and V)
+ * reproduced on the model: a seeded stream of vGPU requests of Table III's
+ * sizes arriving every 5 s, under FIFO, BF, RU and RAND (bench/admission.c).
+ */
+#ifndef BENCH_ADMISSION_H
+#define BENCH_ADMISSION_H
+
+#include <stdint.h>
+
+struct bench_json;
+struct bench_opts;
+
+#define BENCH_ADMIT_POLICIES 4		/* fifo, bf, ru, rand */
+#define BENCH_ADMIT_MAX_COUNTS 18	/* 4, 6, ..., 38 requests */
+
+struct bench_admit_cell {
+	double finish_s;		/* the last request's end, mean over the seeds */
+	double paused_s;		/* mean paused time per request, mean over the seeds */
+	uint64_t paused, admitted;	/* the runtime's counters, summed over the seeds */
+};
+
+struct bench_admission {
+	unsigned counts[BENCH_ADMIT_MAX_COUNTS], n_counts;
+	unsigned seeds;			/* runs per cell (the paper repeats 6 times) */
+	unsigned slots;			/* slots of the layout (share limit 1) */
+	uint64_t slot_size;
+	struct bench_admit_cell cell[BENCH_ADMIT_MAX_COUNTS][BENCH_ADMIT_POLICIES];
+	uint64_t runtime_paused_ms, bench_paused_ms;	/* the runtime's paused_ms against the bench's own clock: equal */
+};
+
+void bench_admission_table(const struct bench_opts *o, const struct bench_admission *a);
+void bench_admission_json(struct bench_json *j, const struct bench_admission *a);
+
+#endif
