@@ -30,9 +30,9 @@ CORE_SRCS := env/fmt.c env/err.c env/num.c regs/platform.c regs/reg_names.c \
 	hw/sim/sim_device.c hw/sim/sim_config.c hw/sim/sim_mmio.c hw/sim/sim_translate.c \
 	hw/sim/sim_access.c hw/sim/sim_memory.c hw/sim/sim_trace.c hw/sim/sim_snapshot.c hw/sim/sim_format.c \
 	dom0/runtime.c dom0/vgpu.c dom0/guest_gtt.c dom0/switch.c dom0/ladder.c dom0/fence_pool.c \
-	dom0/slots.c dom0/slots_select.c dom0/sched.c dom0/gm_request.c dom0/policy.c dom0/admission.c \
+	dom0/slots.c dom0/slots_select.c dom0/sched.c dom0/gm_request.c dom0/policy.c dom0/admission.c dom0/migrate.c \
 	harness/check_ctx.c harness/check_table.c harness/checks_ggtt.c harness/checks_fence.c \
-	harness/checks_dom0.c harness/checks_dom0_common.c harness/checks_policy.c harness/checks_admission.c harness/runner.c harness/report.c harness/report_igt.c harness/test_faults.c
+	harness/checks_dom0.c harness/checks_dom0_common.c harness/checks_policy.c harness/checks_admission.c harness/checks_migration.c harness/runner.c harness/report.c harness/report_igt.c harness/test_faults.c
 # Hosted pieces: the POSIX environment and the linux backend.
 POSIX_SRCS := env/env_posix.c hw/linux/backend_linux.c harness/backends.c \
 	harness/scenario.c harness/scenario_args.c harness/scenario_exec.c harness/scenario_guest.c harness/scenario_policy.c harness/scenario_admission.c \
@@ -49,7 +49,7 @@ CLI_OBJS   := $(CLI_SRCS:%.c=$(BUILD)/%.o)
 TEST_OBJS  := $(TEST_SRCS:%.c=$(BUILD)/%.o)
 FREE_OBJS  := $(CORE_SRCS:%.c=$(BUILD)/freestanding/%.o)
 
-IGT_BINS := gtt_ggtt gtt_fence gtt_aperture gtt_shadow_copy gtt_fence_pool gtt_slot_resize gtt_slot_policy gtt_admission
+IGT_BINS := gtt_ggtt gtt_fence gtt_aperture gtt_shadow_copy gtt_fence_pool gtt_slot_resize gtt_slot_policy gtt_admission gtt_migration
 IGT_DIR  := $(BUILD)/igt
 IGT_PROGS := $(IGT_BINS:%=$(IGT_DIR)/%)
 IGT_OBJS := $(BUILD)/igt-tests/igt_frontend.o $(IGT_BINS:%=$(BUILD)/igt-tests/%.o)

@@ -43,6 +43,11 @@ enum dom0_pause dom0_vgpu_paused(const struct dom0_runtime *rt, int id)
 	return dom0_vgpu_exists(rt, id) ? rt->v[id]->pause.kind : DOM0_PAUSE_NONE;
 }
 
+bool dom0_vgpu_migrating(const struct dom0_runtime *rt, int id)
+{
+	return dom0_vgpu_exists(rt, id) && rt->v[id]->migrating;
+}
+
 unsigned dom0_paused_count(const struct dom0_runtime *rt)
 {
 	return rt->n_paused;
@@ -52,6 +57,11 @@ struct vgpu *dom0_guest_vgpu(struct dom0_runtime *rt, int id, struct gtt_err *er
 {
 	struct vgpu *v = dom0_vgpu_get(rt, id, err);
 
+	if (v && v->migrating) {
+		v->c.rejected++;
+		gtt_err_set(err, GTT_EBUSY, "vGPU %d is migrating: its guest operations are refused until the migration unlocks it", id);
+		return NULL;
+	}
 	if (v && v->pause.kind == DOM0_PAUSE_CREATE) {
 		v->c.rejected++;
 		gtt_err_set(err, GTT_EBUSY, "vGPU %d is paused: its create waits for admission, and a guest that has not started writes nothing", id);

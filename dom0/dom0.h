@@ -43,6 +43,9 @@ struct dom0_faults {
 	bool admit_newest;		/* FIFO admits the most recently paused request, not the oldest */
 	bool run_paused;		/* the scheduler and dom0_switch run a paused vGPU */
 	bool admit_short;		/* an admission runs the chosen request before what it asked for is free */
+	bool migrate_no_release;	/* a slot migration leaves the source slots mapped */
+	bool migrate_skip_copy;		/* a device migration does not copy the guest's pages */
+	bool migrate_no_rollback;	/* a failed device migration leaves its vGPU on the target */
 };
 
 /*
@@ -57,6 +60,24 @@ struct dom0_faults {
  * queue behind it. A paused vGPU is never switched in.
  */
 enum dom0_admission { DOM0_ADMIT_OFF, DOM0_ADMIT_FIFO, DOM0_ADMIT_BF, DOM0_ADMIT_RU, DOM0_ADMIT_RAND };
+
+/* A migration's steps (VOCL), in order; dom0/migrate.c says what each does here. */
+enum dom0_migrate_step {
+	DOM0_MIGRATE_LOCK, DOM0_MIGRATE_DRAIN, DOM0_MIGRATE_SELECT, DOM0_MIGRATE_TRANSFER, DOM0_MIGRATE_MAP,
+	DOM0_MIGRATE_RELEASE, DOM0_MIGRATE_UNLOCK,
+};
+
+struct dom0_runtime;
+
+/*
+ * Called after each step of a migration, on the source runtime, for tests
+ * and checks: a non-zero return is a failure at that step, which rolls the
+ * migration back (before RELEASE; after it the return is ignored).
+ */
+struct dom0_migrate_hooks {
+	int (*after_step)(void *ctx, struct dom0_runtime *rt, int id, enum dom0_migrate_step s);
+	void *ctx;
+};
 
 /*
  * A guest request arrived over PVINFO (the g2v_notify trap accepted it as
@@ -81,6 +102,7 @@ struct dom0_config {
 	enum dom0_admission admission;	/* DOM0_ADMIT_OFF: what does not fit is refused */
 	uint64_t seed;			/* DOM0_ADMIT_RAND's choices */
 	struct dom0_hooks hooks;
+	struct dom0_migrate_hooks migrate_hooks;
 	struct dom0_faults faults;
 };
 
@@ -120,9 +142,9 @@ struct dom0_counters {
 	uint64_t copy_ns;			/* switch copy time: measured, or PTEs written x the policy's fixed cost */
 	uint64_t paused, admitted;		/* requests paused by admission, and admitted since */
 	uint64_t paused_ms;			/* simulated time the admitted ones spent paused */
+	uint64_t migrations;			/* slot to slot, and device to device (counted on both) */
 };
 
-struct dom0_runtime;
 
 /* The host's low range when the config leaves it at 0: 64 MiB, a quarter of a smaller aperture. */
 uint64_t dom0_default_host_low(uint64_t aperture_size);
@@ -224,6 +246,34 @@ enum dom0_pause dom0_vgpu_paused(const struct dom0_runtime *rt, int id);
 unsigned dom0_paused_count(const struct dom0_runtime *rt);
 const char *dom0_admission_name(enum dom0_admission a);	/* "off", "fifo", "bf", "ru", "rand" */
 const char *dom0_pause_name(enum dom0_pause p);		/* "none", "create", "expand", "fence" */
+
+/* What a migration did. */
+struct dom0_migration {
+	unsigned from_slot, to_slot;
+	bool drained;			/* it was the render owner and was switched away */
+	uint64_t ptes_released;		/* physical entries of the source put back (slot to slot) */
+	uint64_t ptes_mapped;		/* guest PTEs written again on the target (device to device) */
+	uint64_t bytes_copied;		/* guest memory copied into the target's pages */
+	unsigned fences_moved;
+	uint64_t ns;
+};
+/*
+ * Move vGPU id's high range to start at slot to_slot (the same count),
+ * VOCL's steps. GTT_EINVAL when the run does not fit high memory or is
+ * where it is; GTT_EBUSY when a slot of it is at the share limit, or the
+ * vGPU is paused or migrating. Nothing changes on a refusal or a rollback.
+ */
+int dom0_migrate(struct dom0_runtime *rt, int id, unsigned to_slot, struct dom0_migration *out, struct gtt_err *err);
+/*
+ * Move vGPU id from runtime src to runtime dst (another device) with its
+ * guest memory, shadow, fences and PVINFO; *new_id is its id there. On any
+ * failure before the source is released the target is put back and the
+ * vGPU stays on the source as it was.
+ */
+int dom0_migrate_device(struct dom0_runtime *src, int id, struct dom0_runtime *dst, int *new_id,
+			struct dom0_migration *out, struct gtt_err *err);
+const char *dom0_migrate_step_name(enum dom0_migrate_step s);	/* "lock", "drain", ... */
+bool dom0_vgpu_migrating(const struct dom0_runtime *rt, int id);
 
 /*
  * The graphics-memory request channel (regs/pvinfo.h, docs/dom0.md): a guest

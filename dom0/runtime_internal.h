@@ -45,6 +45,7 @@ struct vgpu {
 		uint64_t since_ms, order;
 	} pause;
 	bool fences_reserved;		/* admission: its fence registers are counted in rt->fences_reserved */
+	bool migrating;			/* locked by a migration: guest operations refused */
 	uint64_t paused_ms;		/* time paused, pauses that ended */
 };
 

@@ -68,6 +68,8 @@ int dom0_switch(struct dom0_runtime *rt, int to, struct dom0_switch_stats *stats
 
 	if (!v)
 		return GTT_EINVAL;
+	if (v->migrating)
+		return gtt_err_set(err, GTT_EBUSY, "vGPU %d is migrating: it is not switched in until the migration unlocks it", to);
 	if (v->pause.kind && !rt->cfg.faults.run_paused)
 		return gtt_err_set(err, GTT_EBUSY, "vGPU %d: its %s is paused, waiting for admission; a paused vGPU is never switched in",
 				   to, dom0_pause_name(v->pause.kind));

@@ -167,6 +167,31 @@ static int parse(int argc, char **argv, struct args *a)
 	return 0;
 }
 
+/* The migration checks' second device: a second simulated EFI_PCI_IO_PROTOCOL instance, found by the efi backend. */
+struct peer {
+	const struct gtt_env *env;
+	const struct gtt_platform *plat;	/* of the instance installed, NULL before the first */
+};
+
+static int open_peer(void *ctx, const struct gtt_platform *plat, struct hw_device **out, struct gtt_err *err)
+{
+	static const struct hw_backend_factory *const backends[] = { &hw_efi_backend };
+	struct peer *p = ctx;
+	char spec[32];
+
+	if (!p->plat) {
+		EFI_HANDLE h;
+		int rc = pciio_sim_install_at(p->env, plat, PCIIO_SIM_PEER_SEGMENT, &h, err);
+		if (rc)
+			return rc;
+		p->plat = plat;
+	} else if (p->plat != plat) {
+		return gtt_err_set(err, GTT_EINVAL, "the second device is a %s; a %s was asked for", p->plat->name, plat->name);
+	}
+	gtt_snprintf(spec, sizeof(spec), "efi:%04x:00:02.0", PCIIO_SIM_PEER_SEGMENT);
+	return hw_open(p->env, spec, backends, 1, NULL, out, err);
+}
+
 /* The device string for the efi backend: a real Intel GPU, or the simulated one installed now. */
 static int resolve(const struct gtt_env *env, const char *dev, char *spec, size_t n, bool *model, struct gtt_err *err)
 {
@@ -371,7 +396,10 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		   dev->info.plat->name, dev->info.plat->gen, dev->info.devid, (unsigned long long)(dev->info.ggtt_size >> 20),
 		   (unsigned long long)(dev->info.aperture_size >> 20), dev->info.num_fences, n);
 
-	struct runner_opts o = { .seed = a.seed, .keeping_off = keeping_off, .progress = progress, .ctx = &a };
+	static struct peer peer;
+	peer.env = env;
+	struct runner_opts o = { .seed = a.seed, .keeping_off = keeping_off, .progress = progress, .ctx = &a,
+				 .open_peer = open_peer, .peer_ctx = &peer };
 	if (a.fault) {
 		/* test only, and only on the model */
 		struct gtt_err ferr = { 0 };

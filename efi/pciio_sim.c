@@ -6,6 +6,7 @@
 struct pciio_sim {
 	EFI_PCI_IO_PROTOCOL proto;	/* first: the protocol pointer is the instance */
 	struct sim_device *sim;
+	UINTN segment;
 };
 
 static unsigned width_bytes(EFI_PCI_IO_PROTOCOL_WIDTH w)
@@ -117,8 +118,7 @@ static EFI_STATUS EFIAPI cfg_write(EFI_PCI_IO_PROTOCOL *p, EFI_PCI_IO_PROTOCOL_W
 
 static EFI_STATUS EFIAPI get_location(EFI_PCI_IO_PROTOCOL *p, UINTN *seg, UINTN *bus, UINTN *dev, UINTN *fn)
 {
-	(void)p;
-	*seg = PCIIO_SIM_SEGMENT;
+	*seg = ((struct pciio_sim *)p)->segment;
 	*bus = 0;
 	*dev = 2;
 	*fn = 0;
@@ -155,6 +155,12 @@ static EFI_STATUS EFIAPI unsupported(void)
 int pciio_sim_install(const struct gtt_env *env, const struct gtt_platform *plat, EFI_HANDLE *handle,
 		      struct gtt_err *err)
 {
+	return pciio_sim_install_at(env, plat, PCIIO_SIM_SEGMENT, handle, err);
+}
+
+int pciio_sim_install_at(const struct gtt_env *env, const struct gtt_platform *plat, unsigned segment,
+			 EFI_HANDLE *handle, struct gtt_err *err)
+{
 	struct pciio_sim *ps = env->alloc(env, sizeof(*ps));
 	int rc;
 
@@ -164,6 +170,7 @@ int pciio_sim_install(const struct gtt_env *env, const struct gtt_platform *plat
 		env->free(env, ps);
 		return rc;
 	}
+	ps->segment = segment;
 	ps->proto.Mem.Read = mem_read;
 	ps->proto.Mem.Write = mem_write;
 	ps->proto.Pci.Read = cfg_read;

@@ -15,9 +15,15 @@
 /* The location the instance reports: segment 0xffff keeps it apart from any real 0000:00:02.0. */
 #define PCIIO_SIM_SEGMENT 0xffff
 
+/* The second instance, a migration's target device (harness/checks_migration.c). */
+#define PCIIO_SIM_PEER_SEGMENT 0xfffe
+
 /* Create the model and install the protocol on a new handle. */
 int pciio_sim_install(const struct gtt_env *env, const struct gtt_platform *plat, EFI_HANDLE *handle,
 		      struct gtt_err *err);
+/* The same, reporting PCI segment `segment` (SSSS:00:02.0). */
+int pciio_sim_install_at(const struct gtt_env *env, const struct gtt_platform *plat, unsigned segment,
+			 EFI_HANDLE *handle, struct gtt_err *err);
 /* The model behind an EFI_PCI_IO_PROTOCOL, if it is one of ours; NULL otherwise. */
 struct sim_device *pciio_sim_model(EFI_PCI_IO_PROTOCOL *p);
 

@@ -58,6 +58,8 @@ struct check_ctx {
 	uint64_t claim_pages;
 	unsigned claim_fence_first, claim_fences;
 	const struct check_faults *faults;
+	int (*open_peer)(void *peer_ctx, const struct gtt_platform *plat, struct hw_device **out, struct gtt_err *err);
+	void *peer_ctx;
 	char reason[256];
 	char unrestored[GTT_ERR_MSG_MAX];	/* what a check's own restore could not put back: the runner aborts */
 	struct { struct hw_page *pages; size_t n; } allocs[4];	/* test pages, freed by the runner */
@@ -81,6 +83,13 @@ int ck_pte_read(struct check_ctx *c, uint64_t index, uint64_t *pte);
 int ck_fence_write(struct check_ctx *c, unsigned fence, uint64_t val);
 int ck_aperture_read(struct check_ctx *c, uint64_t gm, void *buf, size_t len);
 int ck_aperture_write(struct check_ctx *c, uint64_t gm, const void *buf, size_t len);
+/*
+ * A second device of the same platform (the front-end's, or a model from the
+ * core's sim backend), for checks that move state between two; close it with
+ * hw_close. GTT_OK, or the check's failure recorded.
+ */
+int ck_open_peer(struct check_ctx *c, struct hw_device **out);
+
 /* n test pages, freed by the runner (at most four allocations per check). */
 int ck_pages(struct check_ctx *c, size_t n, struct hw_page **pages);
 /* Map pages at GGTT address gm (inside the claim) and invalidate. */

@@ -3,6 +3,7 @@
 #include "harness/check.h"
 #include "env/fmt.h"
 #include "hw/aperture.h"
+#include "hw/backend_sim.h"
 #include "hw/fence.h"
 #include "hw/ggtt.h"
 #include "hw/pte.h"
@@ -119,6 +120,25 @@ int ck_aperture_write(struct check_ctx *c, uint64_t gm, const void *buf, size_t 
 	int rc = hw_aperture_write(c->dev, gm, buf, len, &err);
 	if (rc)
 		ck_error(c, "aperture write", &err);
+	return rc;
+}
+
+int ck_open_peer(struct check_ctx *c, struct hw_device **out)
+{
+	static const struct hw_backend_factory *const sim_only[] = { &hw_sim_backend };
+	const struct gtt_platform *p = c->dev->info.plat;
+	struct gtt_err err = { 0 };
+	char spec[32];
+	int rc;
+
+	if (c->open_peer) {
+		rc = c->open_peer(c->peer_ctx, p, out, &err);
+	} else {
+		gtt_snprintf(spec, sizeof(spec), "sim:%s", p->name);
+		rc = hw_open(c->dev->env, spec, sim_only, 1, NULL, out, &err);
+	}
+	if (rc)
+		ck_error(c, "opening a second device", &err);
 	return rc;
 }
 

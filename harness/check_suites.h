@@ -25,5 +25,7 @@ enum check_status check_slot_policy_channel(struct check_ctx *c);
 enum check_status check_slot_policy_classes(struct check_ctx *c);
 enum check_status check_admission_policies(struct check_ctx *c);
 enum check_status check_admission_channel(struct check_ctx *c);
+enum check_status check_migration_slots(struct check_ctx *c);
+enum check_status check_migration_device(struct check_ctx *c);
 
 #endif

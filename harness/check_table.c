@@ -46,6 +46,10 @@ const struct check gtt_checks[] = {
 	  REQ_TEST_PAGES | REQ_WHOLE_GGTT, 0, 0, check_admission_policies },
 	{ "admission-channel", "admission", "an expansion over PVINFO that does not fit is answered PAUSED, never switched in, then GRANTED; a guest fence the pool cannot hold waits for pages",
 	  REQ_TEST_PAGES | REQ_WHOLE_GGTT, 0, 0, check_admission_channel },
+	{ "migration-slots", "migration", "VOCL's migration to other slots: locked while it moves, PVINFO's new base, the source slots as found and closed to the guest, the GPU reads its bytes at the new range",
+	  REQ_TEST_PAGES | REQ_WHOLE_GGTT, 0, 0, check_migration_slots },
+	{ "migration-device", "migration", "a vGPU moved to a second device with its memory, shadow, fence and PVINFO: the source as before it existed, the target's GTT its shadow, its bytes through aperture and fence; failures roll back",
+	  REQ_TEST_PAGES | REQ_WHOLE_GGTT, 0, 0, check_migration_device },
 };
 
 const size_t gtt_num_checks = sizeof(gtt_checks) / sizeof(gtt_checks[0]);

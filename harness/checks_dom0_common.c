@@ -5,12 +5,17 @@
 #include "hw/pte.h"
 #include "regs/pvinfo.h"
 
-enum check_status dck_start(struct check_ctx *c, struct dom0_config *cfg, struct dck_rt *r)
+enum check_status dck_start_on(struct check_ctx *c, struct hw_device *dev, struct dom0_config *cfg, struct dck_rt *r)
 {
 	cfg->faults = c->faults ? c->faults->dom0 : (struct dom0_faults){ 0 };
-	if (dom0_init(c->dev, cfg, &r->rt, &r->err))
+	if (dom0_init(dev, cfg, &r->rt, &r->err))
 		return ck_error(c, "starting the Dom0 runtime", &r->err);
 	return CHECK_PASS;
+}
+
+enum check_status dck_start(struct check_ctx *c, struct dom0_config *cfg, struct dck_rt *r)
+{
+	return dck_start_on(c, c->dev, cfg, r);
 }
 
 enum check_status dck_stop(struct check_ctx *c, struct dck_rt *r, enum check_status st)
@@ -58,9 +63,10 @@ uint32_t dck_pv(struct dck_rt *r, int id, uint32_t reg)
 }
 
 /* After a switch to vGPU id: every physical PTE of [first, +n) equals its shadow entry and names its own frames. */
-static enum check_status range_agrees(struct check_ctx *c, struct dck_rt *r, int id, uint64_t first, uint64_t n)
+static enum check_status range_agrees(struct check_ctx *c, struct hw_device *dev, struct dck_rt *r, int id, uint64_t first,
+					  uint64_t n)
 {
-	uint64_t frames[32], *ph = gtt_calloc(c->dev->env, (size_t)n + 1, sizeof(uint64_t));
+	uint64_t frames[32], *ph = gtt_calloc(dev->env, (size_t)n + 1, sizeof(uint64_t));
 	enum check_status st = CHECK_PASS;
 
 	if (!ph)
@@ -70,7 +76,7 @@ static enum check_status range_agrees(struct check_ctx *c, struct dck_rt *r, int
 		dom0_guest_page(r->rt, id, g, &pg);
 		frames[g] = pg.phys;
 	}
-	if (n && hw_ggtt_read_range(c->dev, first, (size_t)n, ph, &r->err))
+	if (n && hw_ggtt_read_range(dev, first, (size_t)n, ph, &r->err))
 		st = ck_error(c, "reading the GTT", &r->err);
 	for (uint64_t i = 0; i < n && !st; i++) {
 		uint64_t sh = 0, g = 0;
@@ -82,14 +88,14 @@ static enum check_status range_agrees(struct check_ctx *c, struct dck_rt *r, int
 			break;
 		}
 		dom0_guest_pte_read(r->rt, id, first + i, &g, NULL);
-		hw_pte_decode(c->dev->info.plat, g, &d);
-		hw_pte_decode(c->dev->info.plat, ph[i], &p);
+		hw_pte_decode(dev->info.plat, g, &d);
+		hw_pte_decode(dev->info.plat, ph[i], &p);
 		if (d.valid && (d.addr >> 12) < 32 && p.addr != frames[d.addr >> 12])
 			st = ck_fail(c, "vGPU %d: PTE %llu maps 0x%llx; its guest frame %llu is host page 0x%llx", id,
 				     (unsigned long long)(first + i), (unsigned long long)p.addr,
 				     (unsigned long long)(d.addr >> 12), (unsigned long long)frames[d.addr >> 12]);
 	}
-	c->dev->env->free(c->dev->env, ph);
+	dev->env->free(dev->env, ph);
 	return st;
 }
 
@@ -99,7 +105,7 @@ static enum check_status range_agrees(struct check_ctx *c, struct dck_rt *r, int
  * switch to it every physical PTE of its ranges equals its shadow entry, and
  * the mapped ones name its own frames.
  */
-enum check_status dck_agree(struct check_ctx *c, struct dck_rt *r, int id)
+enum check_status dck_agree_on(struct check_ctx *c, struct hw_device *dev, struct dck_rt *r, int id)
 {
 	struct dom0_vgpu_info in;
 	uint32_t base = dck_pv(r, id, VGT_IF_NONMAPPABLE_BASE), size = dck_pv(r, id, VGT_IF_NONMAPPABLE_SIZE);
@@ -112,7 +118,12 @@ enum check_status dck_agree(struct check_ctx *c, struct dck_rt *r, int id)
 			       (unsigned long long)in.high_size, in.slots);
 	if (dom0_switch(r->rt, id, NULL, &r->err))
 		return ck_error(c, "switch", &r->err);
-	if ((st = range_agrees(c, r, id, in.low_base / 4096, in.low_size / 4096)))
+	if ((st = range_agrees(c, dev, r, id, in.low_base / 4096, in.low_size / 4096)))
 		return st;
-	return range_agrees(c, r, id, in.high_base / 4096, in.high_size / 4096);
+	return range_agrees(c, dev, r, id, in.high_base / 4096, in.high_size / 4096);
+}
+
+enum check_status dck_agree(struct check_ctx *c, struct dck_rt *r, int id)
+{
+	return dck_agree_on(c, c->dev, r, id);
 }

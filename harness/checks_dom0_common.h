@@ -17,6 +17,8 @@ struct dck_rt {
 
 /* dom0_init with the run's faults; CHECK_PASS or the error as the check's result. */
 enum check_status dck_start(struct check_ctx *c, struct dom0_config *cfg, struct dck_rt *r);
+/* The same on another device (a migration's target). */
+enum check_status dck_start_on(struct check_ctx *c, struct hw_device *dev, struct dom0_config *cfg, struct dck_rt *r);
 /* End the runtime; a restore that does not read back makes the runner's result an abort. Returns st. */
 enum check_status dck_stop(struct check_ctx *c, struct dck_rt *r, enum check_status st);
 /* A vGPU with 32 pages of memory at slot `at` (or placed by the runtime when at < 0); reports a refusal. */
@@ -35,5 +37,7 @@ uint32_t dck_pv(struct dck_rt *r, int id, uint32_t reg);
  * the mapped ones among its first 32 guest frames name its own pages.
  */
 enum check_status dck_agree(struct check_ctx *c, struct dck_rt *r, int id);
+/* The same for a runtime on another device (a migration's target). */
+enum check_status dck_agree_on(struct check_ctx *c, struct hw_device *dev, struct dck_rt *r, int id);
 
 #endif

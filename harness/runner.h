@@ -48,6 +48,13 @@ struct runner_opts {
 	/* called before (result NULL) and after each check */
 	void (*progress)(void *ctx, size_t index, size_t total, const struct check *c, const struct check_result *r);
 	void *ctx;				/* for keeping_off and progress */
+	/*
+	 * A second device for the checks that need one (migration): a fresh model of the
+	 * platform given. NULL: the core's sim backend opens "sim:PLATFORM"; the EFI
+	 * application presents a second simulated EFI_PCI_IO_PROTOCOL instance instead.
+	 */
+	int (*open_peer)(void *peer_ctx, const struct gtt_platform *plat, struct hw_device **out, struct gtt_err *err);
+	void *peer_ctx;
 };
 
 /*

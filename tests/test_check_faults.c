@@ -226,6 +226,30 @@ Test(check_faults, admission_channel_stale_answer)
 	cr_expect(caught("sim:bdw", "admission-channel", NULL, &f, "0x7804c"));
 }
 
+Test(check_faults, migration_slots_source_left_mapped)
+{
+	struct check_faults f = { .dom0 = { .migrate_no_release = true } };
+	cr_expect(caught("sim:skl", "migration-slots", NULL, &f, "of the released slots reads"));
+}
+
+Test(check_faults, migration_slots_stale_copy)
+{
+	struct check_faults f = { .dom0 = { .swap_copy_pair = true } };
+	cr_expect(caught("sim:hsw", "migration-slots", NULL, &f, "its shadow entry"));
+}
+
+Test(check_faults, migration_device_pages_not_copied)
+{
+	struct check_faults f = { .dom0 = { .migrate_skip_copy = true } };
+	cr_expect(caught("sim:skl", "migration-device", NULL, &f, "through its aperture; it wrote"));
+}
+
+Test(check_faults, migration_device_no_rollback)
+{
+	struct check_faults f = { .dom0 = { .migrate_no_rollback = true } };
+	cr_expect(caught("sim:kbl", "migration-device", NULL, &f, "after a migration that failed"));
+}
+
 /* Every check of the table has a test above: the list is kept complete. */
 Test(check_faults, every_check_has_a_fault_test)
 {
@@ -234,7 +258,7 @@ Test(check_faults, every_check_has_a_fault_test)
 		"fence-readback", "fence-x-detile", "fence-y-detile", "fence-disable-linear", "fence-write-order",
 		"aperture-rw", "shadow-copy-switch", "shadow-copy-ladder", "fence-pool-guest-fence", "slot-resize-algorithm",
 		"slot-resize-release", "slot-policy-channel", "slot-policy-classes", "admission-policies",
-		"admission-channel",
+		"admission-channel", "migration-slots", "migration-device",
 	};
 	for (size_t i = 0; i < gtt_num_checks; i++) {
 		bool found = false;

@@ -1,0 +1,295 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Moving a vGPU while it exists (VOCL's live migration, in graphics-memory
+ * terms): to other slots of the same device, or to another device with its
+ * guest memory. VOCL's steps, over our state:
+ *
+ *   lock      guest operations on the vGPU are refused (GTT_EBUSY, naming
+ *             the migration) until unlock: none is queued
+ *   drain     it is not the render owner afterwards (the scheduler's
+ *             switch away: nothing of the target is written until it runs)
+ *   select    slot to slot: the target run is checked (inside high memory,
+ *             under the share limit); device to device: a vGPU of the same
+ *             sizes is created on the target runtime
+ *   transfer  slot to slot: the shadow entries move with the range (they are
+ *             kept relative to it) and PVINFO's non-mappable base follows;
+ *             device to device: the guest's pages are copied into the
+ *             target's pages (VOCL's "copy")
+ *   map       device to device (VOCL's "update the mapping"): every guest
+ *             PTE is written again on the target, so its shadow names the
+ *             target's pages; every guest fence is written again (re-homed
+ *             into the target's pool); the guest's PVINFO words follow
+ *   release   slot to slot: the source slots go back to their original
+ *             entries, and a guest write there is refused from then on;
+ *             device to device: the source vGPU is destroyed (the source
+ *             GGTT and fences as before it existed)
+ *   unlock
+ *
+ * A failure before release (the target refusing, a hook's injected fault)
+ * rolls back: the target vGPU is destroyed, the source unlocked with its
+ * ranges, entries and render ownership as they were. The physical GTT of
+ * the target takes the new range at its next switch.
+ */
+#include "dom0/runtime_internal.h"
+#include "hw/fence.h"
+#include "hw/pte.h"
+
+static const char *const step_names[] = { "lock", "drain", "select", "transfer", "map", "release", "unlock" };
+
+const char *dom0_migrate_step_name(enum dom0_migrate_step s)
+{
+	return (unsigned)s < sizeof(step_names) / sizeof(step_names[0]) ? step_names[s] : "?";
+}
+
+/* After each step: the hook may inject a failure there. */
+static int step(struct dom0_runtime *rt, int id, enum dom0_migrate_step s, struct gtt_err *err)
+{
+	const struct dom0_migrate_hooks *h = &rt->cfg.migrate_hooks;
+
+	if (h->after_step && h->after_step(h->ctx, rt, id, s))
+		return gtt_err_set(err, GTT_EIO, "vGPU %d: migration failed after its %s step (injected)", id,
+				   dom0_migrate_step_name(s));
+	return GTT_OK;
+}
+
+static int locked(struct dom0_runtime *rt, struct vgpu *v, struct gtt_err *err)
+{
+	if (v->pause.kind)
+		return gtt_err_set(err, GTT_EBUSY, "vGPU %d: its %s is paused, waiting for admission; a paused vGPU does not migrate",
+				   v->id, dom0_pause_name(v->pause.kind));
+	if (v->migrating)
+		return gtt_err_set(err, GTT_EBUSY, "vGPU %d is migrating already", v->id);
+	(void)rt;
+	return GTT_OK;
+}
+
+int dom0_migrate(struct dom0_runtime *rt, int id, unsigned to_slot, struct dom0_migration *out, struct gtt_err *err)
+{
+	struct vgpu *v = dom0_vgpu_get(rt, id, err);
+	const struct dom0_layout *l = &rt->lay;
+	uint64_t t0 = rt->env->now_ns(rt->env), pps = l->slot_size / 4096;
+	struct dom0_migration m = { .from_slot = 0, .to_slot = to_slot };
+	int rc;
+
+	if (!v)
+		return GTT_EINVAL;
+	if ((rc = locked(rt, v, err)))
+		return rc;
+	unsigned from = v->first_slot, n = v->slots;
+	m.from_slot = from;
+	if (!n)
+		return gtt_err_set(err, GTT_EINVAL, "vGPU %d holds no slots: there is nothing to move", id);
+	if (to_slot >= l->num_slots || n > l->num_slots - to_slot)
+		return gtt_err_set(err, GTT_EINVAL, "vGPU %d: %u slots from slot %u do not fit high memory's %u slots", id, n,
+				   to_slot, l->num_slots);
+	if (to_slot == from)
+		return gtt_err_set(err, GTT_EINVAL, "vGPU %d holds slots %u-%u already", id, from, from + n - 1);
+	for (unsigned s = to_slot; rt->cfg.share_limit && s < to_slot + n; s++) {
+		unsigned others = rt->slot_occ[s] - (s >= from && s < from + n);
+		if (others >= rt->cfg.share_limit)
+			return gtt_err_set(err, GTT_EBUSY, "vGPU %d: slot %u is held by %u other vGPUs; the share limit is %u", id, s,
+					   others, rt->cfg.share_limit);
+	}
+
+	/* lock and drain */
+	bool was_owner = rt->render_owner == id;
+	v->migrating = true;
+	if ((rc = step(rt, id, DOM0_MIGRATE_LOCK, err)))
+		goto unlock;
+	if (was_owner) {
+		rt->render_owner = 0;
+		m.drained = true;
+	}
+	if ((rc = step(rt, id, DOM0_MIGRATE_DRAIN, err)) || (rc = step(rt, id, DOM0_MIGRATE_SELECT, err)))
+		goto undrain;
+	/* transfer: the shadow is relative to the range; occupancy and PVINFO follow */
+	for (unsigned s = 0; s < n; s++)
+		rt->slot_occ[from + s]--;
+	for (unsigned s = 0; s < n; s++)
+		rt->slot_occ[to_slot + s]++;
+	v->first_slot = to_slot;
+	dom0_pvinfo_ranges(rt, v);
+	if ((rc = step(rt, id, DOM0_MIGRATE_TRANSFER, err)) || (rc = step(rt, id, DOM0_MIGRATE_MAP, err))) {
+		for (unsigned s = 0; s < n; s++)
+			rt->slot_occ[to_slot + s]--;
+		for (unsigned s = 0; s < n; s++)
+			rt->slot_occ[from + s]++;
+		v->first_slot = from;
+		dom0_pvinfo_ranges(rt, v);
+		goto undrain;
+	}
+	/* release: the source slots' entries go back; nothing of the vGPU stays mapped there */
+	if (!rt->cfg.faults.migrate_no_release)
+		m.ptes_released = dom0_phys_release(rt, GM_PAGE(l->slots_base) + from * pps, n * pps, id);
+	if (m.ptes_released)
+		dom0_invalidate(rt);
+	dom0_undo_settle(rt);
+	rt->c.migrations++;
+	step(rt, id, DOM0_MIGRATE_RELEASE, NULL);	/* past the release nothing rolls back */
+	v->migrating = false;
+	step(rt, id, DOM0_MIGRATE_UNLOCK, NULL);
+	m.ns = rt->env->now_ns(rt->env) - t0;
+	if (out)
+		*out = m;
+	return dom0_admit(rt, err);
+undrain:
+	if (was_owner)
+		rt->render_owner = id;	/* its entries never left the physical GTT */
+unlock:
+	v->migrating = false;
+	return rc;
+}
+
+/* A guest PTE of the source in the target's format: the same bits on the same platform, else re-encoded uncached. */
+static int translate_pte(const struct gtt_platform *from, const struct gtt_platform *to, uint64_t gpte, uint64_t *out,
+			 struct gtt_err *err)
+{
+	struct hw_pte d;
+
+	if (from == to) {
+		*out = gpte;
+		return GTT_OK;
+	}
+	hw_pte_decode(from, gpte, &d);
+	if (!d.valid) {
+		*out = 0;
+		return GTT_OK;
+	}
+	return hw_pte_encode(to, d.addr, HW_CACHE_NONE, out, err);
+}
+
+/* The guest's writable PVINFO words, and the channel's answer, as the guest left them. */
+static void copy_pvinfo(struct vgpu *dst, const struct vgpu *src)
+{
+	static const uint32_t words[] = { VGT_IF_DISPLAY_READY, VGT_IF_CURSOR_X_HOT, VGT_IF_CURSOR_Y_HOT,
+					  GTTLAB_IF_GM_CODE, GTTLAB_IF_GM_COUNT, GTTLAB_IF_GM_SEQ, GTTLAB_IF_GM_STATUS,
+					  GTTLAB_IF_GM_ANSWER_SEQ };
+
+	for (unsigned i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		dst->pvinfo[(words[i] - VGT_PVINFO_PAGE) / 4] = src->pvinfo[(words[i] - VGT_PVINFO_PAGE) / 4];
+	for (uint32_t reg = VGT_IF_PDP_LO(0); reg <= VGT_IF_EXECLIST_CTX_DESC_HI; reg += 4)
+		dst->pvinfo[(reg - VGT_PVINFO_PAGE) / 4] = src->pvinfo[(reg - VGT_PVINFO_PAGE) / 4];
+	dst->evictions = src->evictions;
+}
+
+/* Transfer and map onto the target vGPU t. */
+static int move_state(struct dom0_runtime *src, struct vgpu *v, struct dom0_runtime *dst, struct vgpu *t,
+		      struct dom0_migration *m, struct gtt_err *err)
+{
+	const struct gtt_platform *fp = src->dev->info.plat, *tp = dst->dev->info.plat;
+	uint64_t n_high = GM_PAGE(dom0_high_size(src, v));
+	int rc;
+
+	/* transfer: the guest's pages into the target's */
+	for (unsigned i = 0; i < v->mem_pages; i++) {
+		if (!v->mem[i].cpu || !t->mem[i].cpu)
+			return gtt_err_set(err, GTT_EIO, "vGPU %d: guest page %u has no CPU mapping to copy through", v->id, i);
+		if (!src->cfg.faults.migrate_skip_copy)
+			gtt_memcpy(t->mem[i].cpu, v->mem[i].cpu, 4096);
+		m->bytes_copied += 4096;
+	}
+	if ((rc = step(src, v->id, DOM0_MIGRATE_TRANSFER, err)))
+		return rc;
+	/* map: every guest PTE written again on the target (its shadow names the target's pages) */
+	for (uint64_t i = 0; i < GM_PAGE(v->low_size); i++) {
+		uint64_t g;
+		if (!v->guest_low[i])
+			continue;
+		if ((rc = translate_pte(fp, tp, v->guest_low[i], &g, err)) ||
+		    (rc = dom0_guest_pte_write(dst, t->id, GM_PAGE(t->low_base) + i, g, err)))
+			return rc;
+		m->ptes_mapped++;
+	}
+	for (uint64_t i = 0; i < n_high; i++) {
+		uint64_t g;
+		if (!v->guest_high[i])
+			continue;
+		if ((rc = translate_pte(fp, tp, v->guest_high[i], &g, err)) ||
+		    (rc = dom0_guest_pte_write(dst, t->id, GM_PAGE(dom0_high_base(dst, t)) + i, g, err)))
+			return rc;
+		m->ptes_mapped++;
+	}
+	/* the guest's fences, their low-range addresses moved with the range, re-homed into the target's pool */
+	for (unsigned f = 0; f < v->fences; f++) {
+		struct hw_fence d;
+		uint64_t val;
+		hw_fence_decode(fp, v->gfence[f], &d);
+		if (!d.valid)
+			continue;
+		d.start = d.start - v->low_base + t->low_base;
+		if ((rc = hw_fence_encode(tp, dst->lay.aperture_size, &d, &val, err)) ||
+		    (rc = dom0_guest_fence_write(dst, t->id, f, val, err)))
+			return rc;
+		if (t->pause.kind)
+			return gtt_err_set(err, GTT_EBUSY, "vGPU %d: the target's pool has no room for fence %u (it would wait)",
+					   v->id, f);
+		m->fences_moved++;
+	}
+	copy_pvinfo(t, v);
+	t->busy = v->busy;
+	return step(src, v->id, DOM0_MIGRATE_MAP, err);
+}
+
+int dom0_migrate_device(struct dom0_runtime *src, int id, struct dom0_runtime *dst, int *new_id,
+			struct dom0_migration *out, struct gtt_err *err)
+{
+	struct vgpu *v = dom0_vgpu_get(src, id, err);
+	uint64_t t0 = src->env->now_ns(src->env);
+	struct dom0_migration m = { 0 };
+	int rc, tid = 0;
+
+	if (!v)
+		return GTT_EINVAL;
+	if (src == dst || src->dev == dst->dev)
+		return gtt_err_set(err, GTT_EINVAL, "vGPU %d: the target is the same device; migrate to a slot instead", id);
+	if ((rc = locked(src, v, err)))
+		return rc;
+	m.from_slot = v->first_slot;
+	bool was_owner = src->render_owner == id;
+	v->migrating = true;
+	if ((rc = step(src, id, DOM0_MIGRATE_LOCK, err)))
+		goto unlock;
+	if (was_owner) {
+		src->render_owner = 0;
+		m.drained = true;
+	}
+	if ((rc = step(src, id, DOM0_MIGRATE_DRAIN, err)))
+		goto undrain;
+	/* select: a vGPU of the same sizes on the target, placed by it */
+	struct dom0_vgpu_params p = { .low_size = v->low_size, .high_slots = v->slots, .fences = v->fences,
+				      .mem_pages = v->mem_pages };
+	if ((rc = dom0_vgpu_create(dst, &p, &tid, err)))
+		goto undrain;
+	struct vgpu *t = dst->v[tid];
+	if (t->pause.kind) {
+		rc = gtt_err_set(err, GTT_EBUSY, "vGPU %d: %u slots and %u fences do not fit the target now (it would wait for admission)",
+				 id, v->slots, v->fences);
+		goto drop;
+	}
+	m.to_slot = t->first_slot;
+	if ((rc = step(src, id, DOM0_MIGRATE_SELECT, err)) || (rc = move_state(src, v, dst, t, &m, err)))
+		goto drop;
+	/* release: the source vGPU goes, and the source device is as before it existed */
+	v->migrating = false;
+	if ((rc = dom0_vgpu_destroy(src, id, err)))
+		return rc;	/* the move is made: the target holds the vGPU; the source's release is what failed */
+	src->c.migrations++;
+	dst->c.migrations++;
+	step(src, id, DOM0_MIGRATE_RELEASE, NULL);
+	step(src, id, DOM0_MIGRATE_UNLOCK, NULL);
+	m.ns = src->env->now_ns(src->env) - t0;
+	if (new_id)
+		*new_id = tid;
+	if (out)
+		*out = m;
+	return GTT_OK;
+drop:
+	if (!src->cfg.faults.migrate_no_rollback)
+		dom0_vgpu_destroy(dst, tid, NULL);
+undrain:
+	if (was_owner)
+		src->render_owner = id;
+unlock:
+	v->migrating = false;
+	return rc;
+}
