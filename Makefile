@@ -35,7 +35,7 @@ CORE_SRCS := env/fmt.c env/err.c env/num.c regs/platform.c regs/reg_names.c \
 	harness/checks_dom0.c harness/checks_dom0_common.c harness/checks_policy.c harness/checks_admission.c harness/checks_migration.c harness/runner.c harness/report.c harness/report_igt.c harness/test_faults.c
 # Hosted pieces: the POSIX environment and the linux backend.
 POSIX_SRCS := env/env_posix.c hw/linux/backend_linux.c harness/backends.c \
-	harness/scenario.c harness/scenario_args.c harness/scenario_exec.c harness/scenario_guest.c harness/scenario_policy.c harness/scenario_admission.c \
+	harness/scenario.c harness/scenario_args.c harness/scenario_exec.c harness/scenario_guest.c harness/scenario_policy.c harness/scenario_admission.c harness/scenario_migrate.c \
 	harness/scenario_expect.c harness/scenario_report.c harness/scenario_parse.c \
 	harness/journal_file.c dom0/host/serve.c dom0/host/steal.c
 CLI_SRCS := harness/main.c harness/cli_util.c harness/json.c \

@@ -33,6 +33,8 @@ static struct scen *scen_new(const struct hw_info *info, const char *path, const
 		return NULL;
 	s->path = path;
 	s->info = info;
+	s->devs[0] = (struct scen_device){ .name = "main", .info = info };
+	s->n_devs = 1;
 	s->out = opts && opts->out ? opts->out : stdout;
 	s->errors = opts && opts->errors ? opts->errors : stderr;
 	s->trace = opts ? opts->trace : NULL;
@@ -67,7 +69,9 @@ enum scenario_result scenario_run_file(struct hw_device *dev, const char *path, 
 	if (!s)
 		return SCENARIO_MALFORMED;
 	s->dev = dev;
+	s->devs[0].dev = dev;
 	if (scen_load_file(path, &sc, s->errors) || dry_pass(s, &sc)) {
+		scen_end_second(s);
 		scen_script_free(&sc);
 		free(s);
 		return SCENARIO_MALFORMED;
@@ -78,6 +82,8 @@ enum scenario_result scenario_run_file(struct hw_device *dev, const char *path, 
 	s->n_names = 0;
 	s->cfg = cfg;
 	s->dry = false;
+	s->n_devs = 1;		/* the `device` line declares it again (the device stays open) */
+	scen_use_device(s, 0);
 	if (s->trace)
 		fprintf(s->trace, "switch,line,from,to,ptes_written,ptes_skipped,ns,sim_ms\n");
 	for (int i = 0; i < sc.n; i++) {
@@ -86,11 +92,13 @@ enum scenario_result scenario_run_file(struct hw_device *dev, const char *path, 
 		if (scen_exec(s, &sc.lines[i], false, &err) && !s->started)
 			break;	/* the runtime could not start: nothing else can run */
 	}
+	scen_use_device(s, 0);
 	if (s->started) {
 		scen_summary(s);
 		if (dom0_fini(s->rt, &s->fini_err))
 			s->unrestored = true;
 	}
+	scen_end_second(s);
 	rc = s->failures ? SCENARIO_FAILED : SCENARIO_PASSED;
 	if (s->unrestored) {
 		fprintf(s->errors, "%s: ABORT: the device was not put back: %s\n", path, s->fini_err.msg);

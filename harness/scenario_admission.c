@@ -19,7 +19,7 @@ void scen_admission_notice(struct scen *s)
 	for (int i = 0; i < s->n_names; i++) {
 		struct name *nm = &s->names[i];
 		struct dom0_vgpu_info in;
-		if (!nm->alive || dom0_vgpu_info(s->rt, nm->id, &in) || in.paused == nm->paused)
+		if (!nm->alive || nm->on != s->cur_dev || dom0_vgpu_info(s->rt, nm->id, &in) || in.paused == nm->paused)
 			continue;
 		if (in.paused) {
 			scen_say(s, "%s paused: its %s waits for admission (%s)", nm->name, dom0_pause_name(in.paused),

@@ -173,6 +173,9 @@ int scen_vgpu(struct scen *s, const char *n, int *id)
 		return scen_bad(s, "missing vGPU name");
 	if (!nm || !nm->alive)
 		return scen_bad(s, "no vGPU named '%s' exists here (create it first)", n);
+	if (nm->on != s->cur_dev)
+		return scen_bad(s, "vGPU '%s' lives on device %s, this line reads device %s (say `on %s ...`)", n,
+				s->devs[nm->on].name, s->devs[s->cur_dev].name, s->devs[nm->on].name);
 	*id = nm->id;
 	return 0;
 }
@@ -181,7 +184,7 @@ int scen_vgpu(struct scen *s, const char *n, int *id)
 const char *scen_name_of(struct scen *s, int id)
 {
 	for (int i = 0; i < s->n_names; i++)
-		if (s->names[i].alive && s->names[i].id == id)
+		if (s->names[i].alive && s->names[i].id == id && s->names[i].on == s->cur_dev)
 			return s->names[i].name;
 	return id ? "?" : "none";
 }

@@ -17,14 +17,21 @@ static int start_runtime(struct scen *s)
 
 	if (s->started || s->dry)
 		return 0;
-	if (dom0_init(s->dev, &s->cfg, &s->rt, &err))
+	int was = s->cur_dev;
+	scen_use_device(s, 0);
+	if (dom0_init(s->dev, &s->cfg, &s->rt, &err)) {
+		scen_use_device(s, was);
 		return scen_failed(s, "cannot start the runtime: %s", err.msg);
+	}
+	s->devs[0].rt = s->rt;
 	s->started = true;
 	const struct dom0_layout *l = dom0_layout(s->rt);
 	scen_say(s, "runtime: guest low 0x%" PRIx64 "+0x%" PRIx64 ", fence pool 0x%" PRIx64 "+0x%" PRIx64 ", %u slots of %" PRIu64 " MiB from 0x%" PRIx64,
 		 l->guest_low_base, l->guest_low_size, l->pool_base, l->pool_size, l->num_slots, l->slot_size >> 20,
 		 l->slots_base);
-	return 0;
+	int rc = scen_start_second(s);
+	scen_use_device(s, was);
+	return rc;
 }
 
 /* Every switch, whether `switch` or the scheduler made it: the output line and the trace row. */
@@ -370,6 +377,9 @@ static const struct command {
 	{ "request", scen_cmd_request, false },
 	{ "evict", scen_cmd_evict, false },
 	{ "pvinfo-write", scen_cmd_pvinfo_write, false },
+	{ "device", scen_cmd_device, true },
+	{ "migrate", scen_cmd_migrate, false },
+	{ "on", scen_cmd_on, false },
 	{ "fail", cmd_fail, true },
 	{ "expect", cmd_expect, false },
 };
@@ -387,8 +397,12 @@ int scen_exec(struct scen *s, const struct scen_line *l, bool refuse, struct gtt
 	if (!(cmd && cmd->before_runtime) && !s->dry && start_runtime(s))
 		return 1;
 	if (cmd) {
+		/* a command that names a vGPU runs on the device it lives on */
+		int was = s->cur_dev;
+		scen_use_device(s, scen_device_of_line(s, l));
 		int rc = cmd->run(s, l, refuse, err);
 		scen_admission_notice(s);
+		scen_use_device(s, was);
 		return rc;
 	}
 	char list[256] = "";

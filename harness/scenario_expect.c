@@ -18,7 +18,7 @@
 static const char *const global_counters[] = { "switches", "ptes_written", "ptes_skipped", "invalidates", "pool_allocs",
 					       "pool_frees", "pool_pages_used", "pool_pages_peak", "expansions",
 					       "reductions", "shared_slots", "last.written", "last.skipped", "last.left",
-					       "last.right", NULL };
+					       "last.right", "migrations", NULL };
 static const char *const vgpu_counters[] = { "rejected", "gtt_modifications", "ladder_mappings", "fence_writes",
 					     "switches_in", "quanta", "paused_ms", NULL };
 
@@ -61,7 +61,7 @@ static bool counter(struct scen *s, const char *key, uint64_t *v)
 		uint64_t vals[] = { c->switches, c->ptes_written, c->ptes_skipped, c->invalidates, c->pool_allocs,
 				    c->pool_frees, c->pool_pages_used, c->pool_pages_peak, c->expansions, c->reductions,
 				    dom0_shared_slots(s->rt), s->last.ptes_written, s->last.ptes_skipped, s->last_left,
-				    s->last_right };
+				    s->last_right, c->migrations };
 		*v = vals[i];
 		return true;
 	}

@@ -42,6 +42,16 @@ struct name {
 	uint32_t seq;		/* the SEQ word of the vGPU's last request over PVINFO */
 	uint32_t evictions;	/* the eviction count it last reported */
 	enum dom0_pause paused;	/* as the last command left it */
+	int on;			/* the device it lives on: 0 the scenario's, 1 the one `device` declares */
+};
+
+/* A device of the scenario and its runtime: [0] the one it runs on, [1] a second a `device` line declares. */
+struct scen_device {
+	char name[32];			/* "main", or the declared name */
+	char spec[64];
+	struct hw_device *dev;		/* NULL when only checking, or for [1] until declared */
+	const struct hw_info *info;
+	struct dom0_runtime *rt;
 };
 
 /* One change of a vGPU's slots, for the summary. */
@@ -61,6 +71,8 @@ struct scen {
 	const struct hw_info *info;	/* the device's facts, for checks made before anything runs */
 	struct dom0_runtime *rt;
 	struct dom0_config cfg;
+	struct scen_device devs[2];	/* dev, info and rt above are devs[cur_dev]'s */
+	int cur_dev, n_devs;
 	bool started;
 	bool unrestored;		/* dom0_fini did not read back as found */
 	struct gtt_err fini_err;
@@ -138,6 +150,19 @@ int scen_expect_paused(struct scen *s, const struct scen_line *l, const char *us
 extern const char *const scen_admission_counters[];
 bool scen_admission_counter(struct scen *s, const char *key, uint64_t *v);
 void scen_admission_summary(struct scen *s);
+
+/* ---- scenario_migrate.c ---- */
+
+int scen_cmd_device(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err);
+int scen_cmd_migrate(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err);
+int scen_cmd_on(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err);
+/* Make device k the current one (dev, info, rt). */
+void scen_use_device(struct scen *s, int k);
+/* The device a command's vGPU lives on (its NAME argument), or the current one. */
+int scen_device_of_line(struct scen *s, const struct scen_line *l);
+/* The second device's runtime (started with the first) and, at the end, its restore and close. */
+int scen_start_second(struct scen *s);
+void scen_end_second(struct scen *s);
 
 /* ---- scenario_expect.c ---- */
 

@@ -196,7 +196,7 @@ void scen_policy_history(struct scen *s)
 		struct dom0_vgpu_info in;
 		const struct hist *h = NULL;
 
-		if (!nm->alive || dom0_vgpu_info(s->rt, nm->id, &in))
+		if (!nm->alive || nm->on != s->cur_dev || dom0_vgpu_info(s->rt, nm->id, &in))
 			continue;
 		for (int j = s->n_hist; j-- > 0 && !h;)
 			if (!strcmp(s->hist[j].name, nm->name))

@@ -30,7 +30,7 @@ static void summary_vgpus(struct scen *s)
 		"ladder%", "rejected");
 	for (int i = 0; i < s->n_names; i++) {
 		struct dom0_vgpu_info in;
-		if (!s->names[i].alive || dom0_vgpu_info(s->rt, s->names[i].id, &in))
+		if (!s->names[i].alive || s->names[i].on != s->cur_dev || dom0_vgpu_info(s->rt, s->names[i].id, &in))
 			continue;
 		char sl[16];
 		snprintf(sl, sizeof(sl), in.slots ? "%u-%u" : "none", in.first_slot, in.first_slot + in.slots - 1);
@@ -57,6 +57,10 @@ static void summary_history(struct scen *s, const struct dom0_layout *l)
 			fprintf(s->out, "    line %4d: %s destroyed\n", h->line, h->name);
 		else if (!strcmp(h->what, "created"))
 			fprintf(s->out, "    line %4d: %s created with %s\n", h->line, h->name, sl);
+		else if (!strcmp(h->what, "left for the other device"))
+			fprintf(s->out, "    line %4d: %s left for the other device\n", h->line, h->name);
+		else if (!strcmp(h->what, "migrated") || !strcmp(h->what, "arrived from the other device"))
+			fprintf(s->out, "    line %4d: %s %s, holding %s\n", h->line, h->name, h->what, sl);
 		else if (!strcmp(h->what, "paused") || !strcmp(h->what, "admitted"))
 			fprintf(s->out, "    line %4d: %s %s, holding %s\n", h->line, h->name, h->what, sl);
 		else
@@ -79,11 +83,20 @@ void scen_summary(struct scen *s)
 			(double)c->ptes_written / (double)c->switches, (double)c->ptes_skipped / (double)c->switches);
 	fprintf(s->out, "  simulated time %" PRIu64 " ms (%u ms quanta)\n", dom0_sim_time_ms(s->rt), DOM0_QUANTUM_MS);
 	summary_vgpus(s);
+	if (s->n_devs > 1 && s->devs[1].rt) {
+		const struct dom0_counters *k = dom0_counters(s->devs[1].rt);
+		fprintf(s->out, "  device %s (%s): switches %" PRIu64 ", PTEs written %" PRIu64 ", migrations %" PRIu64 "\n",
+			s->devs[1].name, s->devs[1].spec, k->switches, k->ptes_written, k->migrations);
+		scen_use_device(s, 1);
+		summary_vgpus(s);
+		scen_use_device(s, 0);
+	}
 	summary_history(s, l);
 	fprintf(s->out, "  shared slots now %u\n", dom0_shared_slots(s->rt));
 	fprintf(s->out, "  fence pool: %" PRIu64 " allocations, %" PRIu64 " frees, %" PRIu64 " pages in use, peak %" PRIu64 " of %" PRIu64 "\n",
 		c->pool_allocs, c->pool_frees, c->pool_pages_used, c->pool_pages_peak, l->pool_size / 4096);
-	fprintf(s->out, "  resizes: %" PRIu64 " expansions, %" PRIu64 " reductions\n", c->expansions, c->reductions);
+	fprintf(s->out, "  resizes: %" PRIu64 " expansions, %" PRIu64 " reductions; migrations %" PRIu64 "\n", c->expansions,
+		c->reductions, c->migrations);
 	scen_policy_summary(s);
 	scen_admission_summary(s);
 }
