@@ -18,6 +18,7 @@
 
 #include "bench/admission.h"
 #include "bench/balloon.h"
+#include "bench/migration.h"
 #include "bench/request_wait.h"
 #include "dom0/dom0.h"
 #include "hw/sim/sim.h"
@@ -58,7 +59,7 @@ struct bench_growth {
 /* The parts, in the order they run; --only picks some (the report leaves out the others). */
 enum bench_part {
 	PART_WRITES, PART_SWITCH, PART_SCALE, PART_RESIZE, PART_GROWTH, PART_BALLOON, PART_WAIT, PART_ADMISSION,
-	PART_FRONTENDS,
+	PART_MIGRATION, PART_FRONTENDS,
 	BENCH_PARTS
 };
 
@@ -92,6 +93,7 @@ struct bench_results {
 	struct bench_balloon balloon;
 	struct bench_request_wait wait;
 	struct bench_admission admission;
+	struct bench_migration migration;
 };
 
 /* The parts, one per file. Each fills its fields or exits with a one-line reason. */
@@ -104,6 +106,7 @@ void bench_growth(const struct bench_opts *o, struct bench_results *r);		/* grow
 void bench_balloon(const struct bench_opts *o, struct bench_results *r);	/* balloon */
 void bench_request_wait(const struct bench_opts *o, struct bench_results *r);	/* table1 */
 void bench_admission(const struct bench_opts *o, struct bench_results *r);	/* admission */
+void bench_migration(const struct bench_opts *o, struct bench_results *r);	/* migration */
 void bench_report(const struct bench_opts *o, const struct bench_results *r);	/* table + JSON */
 
 /* ---- results.json (bench/json_out.c), written key by key ---- */

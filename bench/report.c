@@ -100,6 +100,8 @@ static void table(const struct bench_opts *o, const struct bench_results *r)
 		bench_request_wait_table(o, &r->wait);
 	if (r->ran[PART_ADMISSION])
 		bench_admission_table(o, &r->admission);
+	if (r->ran[PART_MIGRATION])
+		bench_migration_table(o, &r->migration);
 	printf("\nresults: %s\n", o->json);
 }
 
@@ -174,6 +176,8 @@ static void json(const struct bench_opts *o, const struct bench_results *r)
 		bench_request_wait_json(&j, &r->wait);
 	if (r->ran[PART_ADMISSION])
 		bench_admission_json(&j, &r->admission);
+	if (r->ran[PART_MIGRATION])
+		bench_migration_json(&j, &r->migration);
 	bench_json_open(&j, "details");
 	if (r->ran[PART_WRITES]) {
 		writes_json(&j, "p1_gscale", &r->p1_gscale);
