@@ -66,6 +66,11 @@ mutants=(
 "dom0/vgpu.c~s/	W(GTTLAB_IF_GM_EPOCH)++;/	(void)0;/~PVINFO: a change of the high range does not bump the epoch"
 "dom0/host/serve.c~s/	if (atomic_load(\&s->sleeping))/	if (0 \&\& atomic_load(\&s->sleeping))/~service: the trap never wakes a sleeping thread"
 "dom0/host/steal.c~s/waited \* 100000 \/ t;/waited * 1000 \/ t;/~steal meter: W in tenths of a percent, not milli-percent"
+"dom0/admission.c~s/if (!best || v->pause.order < best->pause.order)/if (!best || v->pause.order > best->pause.order)/~admission: FIFO admits the newest paused request"
+"dom0/sched.c~s/if (!v || !v->busy || (v->pause.kind \&\& !rt->cfg.faults.run_paused))/if (!v || !v->busy)/~admission: the scheduler switches a paused vGPU in"
+"dom0/migrate.c~s/^	if (!rt->cfg.faults.migrate_no_release)$/	if (0)/~migration: the source slots stay mapped after a slot move"
+"dom0/migrate.c~s/^	if (!src->cfg.faults.migrate_no_rollback)$/	if (0)/~migration: a failed device move leaves its vGPU on the target"
+"hw/journal.c~s/^	if (unstarted(b, len)) {$/	if (len \&\& unstarted(b, len)) {/~journal: an empty journal is not recognised as unstarted"
 )
 
 # the sources and the plain build only (the sanitizer, fuzzing and QEMU outputs are not needed)
