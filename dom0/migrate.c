@@ -103,6 +103,8 @@ int dom0_migrate(struct dom0_runtime *rt, int id, unsigned to_slot, struct dom0_
 	if ((rc = step(rt, id, DOM0_MIGRATE_DRAIN, err)) || (rc = step(rt, id, DOM0_MIGRATE_SELECT, err)))
 		goto undrain;
 	/* transfer: the shadow is relative to the range; occupancy and PVINFO follow */
+	uint32_t pv_was[VGT_PVINFO_WORDS];
+	gtt_memcpy(pv_was, v->pvinfo, sizeof(pv_was));
 	for (unsigned s = 0; s < n; s++)
 		rt->slot_occ[from + s]--;
 	for (unsigned s = 0; s < n; s++)
@@ -115,7 +117,7 @@ int dom0_migrate(struct dom0_runtime *rt, int id, unsigned to_slot, struct dom0_
 		for (unsigned s = 0; s < n; s++)
 			rt->slot_occ[from + s]++;
 		v->first_slot = from;
-		dom0_pvinfo_ranges(rt, v);
+		gtt_memcpy(v->pvinfo, pv_was, sizeof(pv_was));	/* as it was, the epoch too */
 		goto undrain;
 	}
 	/* release: the source slots' entries go back; nothing of the vGPU stays mapped there */
@@ -172,6 +174,32 @@ static void copy_pvinfo(struct vgpu *dst, const struct vgpu *src)
 	dst->evictions = src->evictions;
 }
 
+/*
+ * A guest PTE written again on the target. A frame beyond the guest's memory
+ * was refused on the source too and kept with the scratch page mapped: the
+ * target does the same (GTT_EINVAL with the entry stored), which is no failure
+ * of the move.
+ */
+static int map_pte(struct dom0_runtime *src, struct vgpu *v, struct dom0_runtime *dst, struct vgpu *t, uint64_t index,
+		   uint64_t gpte, struct dom0_migration *m, struct gtt_err *err)
+{
+	struct hw_pte d;
+	uint64_t g;
+	int rc;
+
+	if ((rc = translate_pte(src->dev->info.plat, dst->dev->info.plat, gpte, &g, err)))
+		return rc;
+	hw_pte_decode(src->dev->info.plat, gpte, &d);
+	rc = dom0_guest_pte_write(dst, t->id, index, g, err);
+	if (rc == GTT_EINVAL && d.valid && (d.addr >> 12) >= v->mem_pages) {
+		t->c.rejected--;	/* the source counted the guest's refusal; the move makes none */
+		rc = GTT_OK;
+	}
+	if (!rc)
+		m->ptes_mapped++;
+	return rc;
+}
+
 /* Transfer and map onto the target vGPU t. */
 static int move_state(struct dom0_runtime *src, struct vgpu *v, struct dom0_runtime *dst, struct vgpu *t,
 		      struct dom0_migration *m, struct gtt_err *err)
@@ -191,24 +219,13 @@ static int move_state(struct dom0_runtime *src, struct vgpu *v, struct dom0_runt
 	if ((rc = step(src, v->id, DOM0_MIGRATE_TRANSFER, err)))
 		return rc;
 	/* map: every guest PTE written again on the target (its shadow names the target's pages) */
-	for (uint64_t i = 0; i < GM_PAGE(v->low_size); i++) {
-		uint64_t g;
-		if (!v->guest_low[i])
-			continue;
-		if ((rc = translate_pte(fp, tp, v->guest_low[i], &g, err)) ||
-		    (rc = dom0_guest_pte_write(dst, t->id, GM_PAGE(t->low_base) + i, g, err)))
+	for (uint64_t i = 0; i < GM_PAGE(v->low_size); i++)
+		if (v->guest_low[i] && (rc = map_pte(src, v, dst, t, GM_PAGE(t->low_base) + i, v->guest_low[i], m, err)))
 			return rc;
-		m->ptes_mapped++;
-	}
-	for (uint64_t i = 0; i < n_high; i++) {
-		uint64_t g;
-		if (!v->guest_high[i])
-			continue;
-		if ((rc = translate_pte(fp, tp, v->guest_high[i], &g, err)) ||
-		    (rc = dom0_guest_pte_write(dst, t->id, GM_PAGE(dom0_high_base(dst, t)) + i, g, err)))
+	for (uint64_t i = 0; i < n_high; i++)
+		if (v->guest_high[i] &&
+		    (rc = map_pte(src, v, dst, t, GM_PAGE(dom0_high_base(dst, t)) + i, v->guest_high[i], m, err)))
 			return rc;
-		m->ptes_mapped++;
-	}
 	/* the guest's fences, their low-range addresses moved with the range, re-homed into the target's pool */
 	for (unsigned f = 0; f < v->fences; f++) {
 		struct hw_fence d;
@@ -227,7 +244,19 @@ static int move_state(struct dom0_runtime *src, struct vgpu *v, struct dom0_runt
 	}
 	copy_pvinfo(t, v);
 	t->busy = v->busy;
-	return step(src, v->id, DOM0_MIGRATE_MAP, err);
+	if ((rc = step(src, v->id, DOM0_MIGRATE_MAP, err)))
+		return rc;
+	/* a request the source had not answered yet waits on the target (its doorbell rung there) */
+	if (v->req_arrival) {
+		t->req_code = v->req_code;
+		t->req_count = v->req_count;
+		t->req_seq = v->req_seq;
+		t->req_arrival = ++dst->req_arrivals;
+		dst->n_pending++;
+		if (dst->cfg.hooks.request)
+			dst->cfg.hooks.request(dst->cfg.hooks.ctx, t->id, t->req_code, t->req_count);
+	}
+	return GTT_OK;
 }
 
 int dom0_migrate_device(struct dom0_runtime *src, int id, struct dom0_runtime *dst, int *new_id,
@@ -244,6 +273,17 @@ int dom0_migrate_device(struct dom0_runtime *src, int id, struct dom0_runtime *d
 		return gtt_err_set(err, GTT_EINVAL, "vGPU %d: the target is the same device; migrate to a slot instead", id);
 	if ((rc = locked(src, v, err)))
 		return rc;
+	const struct gtt_platform *fp = src->dev->info.plat, *tp = dst->dev->info.plat;
+	for (unsigned f = 0; f < v->fences; f++) {
+		struct hw_fence d;
+		hw_fence_decode(fp, v->gfence[f], &d);
+		int sw_from = d.tiling == HW_TILING_Y ? fp->swizzle_y : fp->swizzle_x;
+		int sw_to = d.tiling == HW_TILING_Y ? tp->swizzle_y : tp->swizzle_x;
+		if (d.valid && sw_from != sw_to)
+			return gtt_err_set(err, GTT_EINVAL,
+					   "vGPU %d: its fence %u is %s-tiled and %s detiles with bit-6 swizzle mode %d, %s with %d: the guest's tiled bytes would read otherwise there",
+					   id, f, hw_tiling_name(d.tiling), fp->name, sw_from, tp->name, sw_to);
+	}
 	m.from_slot = v->first_slot;
 	bool was_owner = src->render_owner == id;
 	v->migrating = true;
