@@ -24,6 +24,7 @@
 struct cli {
 	const struct gtt_env *env;
 	const char *device;		/* --device, default "sim:skl" */
+	bool device_given;		/* --device was on the command line (not the default) */
 	bool json;			/* --json */
 	bool help;			/* --help anywhere on the line */
 	struct hw_open_opts opts;

@@ -10,9 +10,12 @@
 #include <string.h>
 
 static const char help[] =
-	"usage: gttlab dom0 run FILE [--device D] [--trace FILE.csv] [--quiet]\n"
+	"usage: gttlab [--device D] [--json] dom0 run FILE [--trace FILE.csv] [--quiet]\n"
 	"Run a scenario of the Dom0 runtime (vGPUs, guest PTE and fence writes, switches,\n"
 	"resizes, expects; see docs/dom0.md) and print what happened and a summary.\n"
+	"The device: --device D, else the scenario's '# device: D' line, else sim:skl.\n"
+	"--json prints one JSON document instead: the result, the failures with their\n"
+	"lines, the counters, every vGPU and the history of the slots.\n"
 	"Exit 0 when every command ran and every expect held, 1 when one failed (named\n"
 	"as FILE:LINE), 2 for a malformed scenario (nothing is run) or an unusable device,\n"
 	"3 (abort) when the runtime's restore did not read back as found (named).\n"
@@ -87,6 +90,7 @@ int cmd_dom0(struct cli *c, int argc, char **argv)
 	if (trace && !trace[0])
 		return cli_error("--trace: the file name is empty");
 	o.quiet = quiet;
+	o.json = c->json;
 	/*
 	 * A file that is no scenario text at all (missing, a directory, a FIFO,
 	 * NUL bytes, empty) is refused before any output is created or the
@@ -95,6 +99,12 @@ int cmd_dom0(struct cli *c, int argc, char **argv)
 	struct scen_script sc;
 	if (scen_load_file(file, &sc, stderr))
 		return EXIT_USAGE;
+	/* the device the scenario names (`# device: D`) unless --device says otherwise */
+	static char named[sizeof(sc.device)];
+	if (sc.device[0] && !c->device_given) {
+		memcpy(named, sc.device, sizeof(named));
+		c->device = named;
+	}
 	scen_script_free(&sc);
 	/* an output that cannot be written is refused before the device is opened */
 	if (trace && !(o.trace = output_open(trace)))

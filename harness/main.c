@@ -156,8 +156,10 @@ static int parse_and_run(struct cli *c, int argc, char **argv, char **rest)
 			rest[nrest++] = argv[i];
 		}
 	}
-	if (device)
+	if (device) {
 		c->device = device;
+		c->device_given = true;
+	}
 	c->json = json;
 	c->opts.allow_i915 = allow;
 	c->opts.sysfs_root = sysfs;

@@ -38,7 +38,8 @@ static struct scen *scen_new(const struct hw_info *info, const char *path, const
 	s->out = opts && opts->out ? opts->out : stdout;
 	s->errors = opts && opts->errors ? opts->errors : stderr;
 	s->trace = opts ? opts->trace : NULL;
-	s->quiet = opts && opts->quiet;
+	s->quiet = opts && (opts->quiet || opts->json);
+	s->json = opts && opts->json;
 	return s;
 }
 
@@ -94,7 +95,10 @@ enum scenario_result scenario_run_file(struct hw_device *dev, const char *path, 
 	}
 	scen_use_device(s, 0);
 	if (s->started) {
-		scen_summary(s);
+		if (s->json)
+			scen_summary_json(s);
+		else
+			scen_summary(s);
 		if (dom0_fini(s->rt, &s->fini_err))
 			s->unrestored = true;
 	}
@@ -103,6 +107,13 @@ enum scenario_result scenario_run_file(struct hw_device *dev, const char *path, 
 	if (s->unrestored) {
 		fprintf(s->errors, "%s: ABORT: the device was not put back: %s\n", path, s->fini_err.msg);
 		rc = SCENARIO_UNRESTORED;
+	}
+	if (s->json) {
+		/* the result is known only now: it leads, the summary (written before the runtime ended) follows */
+		static const char *const words[] = { "passed", "failed", "malformed", "unrestored" };
+		fprintf(s->out, "{\"result\":\"%s\",\"summary\":%.*s}\n", words[rc], (int)s->json_len,
+			s->json_body ? s->json_body : "null");
+		free(s->json_body);
 	}
 	scen_script_free(&sc);
 	free(s);

@@ -25,6 +25,7 @@ struct scenario_opts {
 	FILE *errors;		/* where a malformed file is reported; default stderr */
 	FILE *trace;		/* per-switch CSV, or NULL */
 	bool quiet;		/* only failures and the summary */
+	bool json;		/* no step lines: one JSON document on `out` at the end (docs/dom0.md) */
 };
 
 /*

@@ -30,12 +30,22 @@ int scen_failed(struct scen *s, const char *fmt, ...)
 {
 	va_list ap;
 
+	s->failures++;
+	if (s->json) {
+		if (s->n_fail < MAX_JSON_FAILURES) {
+			s->fail[s->n_fail].line = s->cur_line;
+			va_start(ap, fmt);
+			vsnprintf(s->fail[s->n_fail].msg, sizeof(s->fail[0].msg), fmt, ap);
+			va_end(ap);
+			s->n_fail++;
+		}
+		return 1;
+	}
 	fprintf(s->out, "%s:%d: FAILED: ", s->path, s->cur_line);
 	va_start(ap, fmt);
 	vfprintf(s->out, fmt, ap);
 	va_end(ap);
 	fputc('\n', s->out);
-	s->failures++;
 	return 1;
 }
 

@@ -31,6 +31,7 @@
 
 #define MAX_NAMES 1024
 #define MAX_HIST 1024
+#define MAX_JSON_FAILURES 256
 /* `run N`: at most this many quanta in one command (DOM0_QUANTUM_MS each: 1600 s of simulated time) */
 #define MAX_RUN_QUANTA 100000
 #define MAX_SLOTS 1024		/* dom0's limit on slots in high graphics memory */
@@ -85,6 +86,11 @@ struct scen {
 	uint64_t n_switches;
 	struct hist hist[MAX_HIST];
 	int n_hist;
+	bool json;			/* failures are kept for the JSON document, not printed */
+	struct { int line; char msg[256]; } fail[MAX_JSON_FAILURES];
+	int n_fail;
+	char *json_body;		/* the summary as JSON, written before the runtime ends */
+	size_t json_len;
 };
 
 /* ---- scenario_args.c ---- */
@@ -173,5 +179,7 @@ int scen_expect(struct scen *s, const struct scen_line *l);
 /* Note a change of a vGPU's slots (id 0: it is gone) at the current line; nothing when dry. */
 void scen_history(struct scen *s, const char *name, const char *what, int id, unsigned left, unsigned right);
 void scen_summary(struct scen *s);
+/* --json: the summary as one JSON object (kept in s->json_body until the result is known). */
+void scen_summary_json(struct scen *s);
 
 #endif

@@ -47,6 +47,10 @@ static int split(const char *name, char *buf, size_t len, struct scen_script *sc
 			*nl = '\0';
 		no++;
 		char *hash = strchr(p, '#');
+		char dev[sizeof(sc->device)];
+		/* `# device: D` before the first command names the device the scenario is written for */
+		if (hash && !sc->n && !sc->device[0] && sscanf(hash, "# device: %63s", dev) == 1)
+			snprintf(sc->device, sizeof(sc->device), "%s", dev);
 		if (hash)
 			*hash = '\0';
 		struct scen_line l = { .no = no };

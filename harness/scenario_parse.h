@@ -23,6 +23,7 @@ struct scen_script {
 	char *text;			/* the file's bytes; argv points into it */
 	struct scen_line *lines;
 	int n;
+	char device[64];		/* a `# device: D` comment before the first command; "" none */
 };
 
 /*

@@ -4,6 +4,8 @@
  * vGPU and of the fence pool, and the slots of every vGPU over time, noted
  * here by scen_history as the commands change them.
  */
+#define _POSIX_C_SOURCE 200809L
+#include "harness/json.h"
 #include "harness/scenario_internal.h"
 
 #include <inttypes.h>
@@ -99,4 +101,121 @@ void scen_summary(struct scen *s)
 		c->reductions, c->migrations);
 	scen_policy_summary(s);
 	scen_admission_summary(s);
+}
+
+static void json_vgpus(struct scen *s, struct json *j)
+{
+	json_array_begin(j, "vgpus");
+	for (int i = 0; i < s->n_names; i++) {
+		struct dom0_vgpu_info in;
+		const struct name *nm = &s->names[i];
+		if (!nm->alive || nm->on != s->cur_dev || dom0_vgpu_info(s->rt, nm->id, &in))
+			continue;
+		char sl[24] = "none";
+		if (in.slots)
+			snprintf(sl, sizeof(sl), "%u-%u", in.first_slot, in.first_slot + in.slots - 1);
+		json_object_begin(j, NULL);
+		json_str(j, "name", nm->name);
+		json_str(j, "device", s->devs[nm->on].name);
+		json_u64(j, "id", (uint64_t)nm->id);
+		json_str(j, "slots", sl);
+		json_hex(j, "high_base", in.high_base, 0);
+		json_u64(j, "switches_in", in.counters.switches_in);
+		json_u64(j, "quanta", in.counters.quanta);
+		json_u64(j, "gtt_modifications", in.counters.gtt_modifications);
+		json_u64(j, "ladder_mappings", in.counters.ladder_mappings);
+		json_u64(j, "fence_writes", in.counters.fence_writes);
+		json_u64(j, "rejected", in.counters.rejected);
+		json_str(j, "paused", dom0_pause_name(in.paused));
+		json_u64(j, "paused_ms", in.paused_ms);
+		json_object_end(j);
+	}
+	json_array_end(j);
+}
+
+static void json_counters(struct json *j, const char *key, const struct dom0_runtime *rt)
+{
+	const struct dom0_counters *c = dom0_counters(rt);
+
+	json_object_begin(j, key);
+	json_u64(j, "switches", c->switches);
+	json_u64(j, "ptes_written", c->ptes_written);
+	json_u64(j, "ptes_skipped", c->ptes_skipped);
+	json_u64(j, "invalidates", c->invalidates);
+	json_u64(j, "pool_allocs", c->pool_allocs);
+	json_u64(j, "pool_frees", c->pool_frees);
+	json_u64(j, "pool_pages_used", c->pool_pages_used);
+	json_u64(j, "pool_pages_peak", c->pool_pages_peak);
+	json_u64(j, "expansions", c->expansions);
+	json_u64(j, "reductions", c->reductions);
+	json_u64(j, "shared_slots", dom0_shared_slots(rt));
+	json_u64(j, "paused", c->paused);
+	json_u64(j, "admitted", c->admitted);
+	json_u64(j, "paused_ms", c->paused_ms);
+	json_u64(j, "migrations", c->migrations);
+	json_u64(j, "sim_ms", dom0_sim_time_ms(rt));
+	json_object_end(j);
+}
+
+void scen_summary_json(struct scen *s)
+{
+	FILE *f = open_memstream(&s->json_body, &s->json_len);
+	const struct dom0_layout *l = dom0_layout(s->rt);
+	struct json j;
+
+	if (!f)
+		return;
+	json_init(&j, f);
+	json_object_begin(&j, NULL);
+	json_str(&j, "scenario", s->path);
+	json_str(&j, "device", s->dev->name);
+	json_u64(&j, "commands", (uint64_t)s->commands);
+	json_u64(&j, "expects_passed", (uint64_t)s->expects_passed);
+	json_u64(&j, "failures", (uint64_t)s->failures);
+	json_array_begin(&j, "failed");
+	for (int i = 0; i < s->n_fail; i++) {
+		json_object_begin(&j, NULL);
+		json_u64(&j, "line", (uint64_t)s->fail[i].line);
+		json_str(&j, "message", s->fail[i].msg);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+	json_object_begin(&j, "layout");
+	json_u64(&j, "slots", l->num_slots);
+	json_u64(&j, "slot_size", l->slot_size);
+	json_hex(&j, "slots_base", l->slots_base, 0);
+	json_object_end(&j);
+	json_counters(&j, "counters", s->rt);
+	json_vgpus(s, &j);
+	if (s->n_devs > 1 && s->devs[1].rt) {
+		json_object_begin(&j, "second_device");
+		json_str(&j, "name", s->devs[1].name);
+		json_str(&j, "spec", s->devs[1].spec);
+		json_counters(&j, "counters", s->devs[1].rt);
+		scen_use_device(s, 1);
+		json_vgpus(s, &j);
+		scen_use_device(s, 0);
+		json_object_end(&j);
+	}
+	json_array_begin(&j, "history");
+	for (int i = 0; i < s->n_hist; i++) {
+		const struct hist *h = &s->hist[i];
+		char sl[24] = "none";
+		if (h->slots)
+			snprintf(sl, sizeof(sl), "%u-%u", h->first, h->first + h->slots - 1);
+		json_object_begin(&j, NULL);
+		json_u64(&j, "line", (uint64_t)h->line);
+		json_str(&j, "vgpu", h->name);
+		json_str(&j, "what", h->what);
+		json_str(&j, "slots", sl);
+		json_u64(&j, "left", h->left);
+		json_u64(&j, "right", h->right);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+	json_object_end(&j);
+	fclose(f);
+	/* the writer ends the document with a newline: the body is embedded, so drop it */
+	while (s->json_len && (s->json_body[s->json_len - 1] == '\n'))
+		s->json_len--;
 }

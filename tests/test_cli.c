@@ -61,6 +61,38 @@ Test(cli, json_output)
 	cr_expect(strstr(out, "\"tiling\":\"y\"") && strstr(out, "\"stride\":4096") && strstr(out, "\"valid\":true"), "%s", out);
 }
 
+/* Issue 14: dom0 run honours the scenario's `# device:` line, and --json gives one JSON document. */
+Test(cli, dom0_run_takes_the_scenarios_device_and_json, .timeout = 60)
+{
+	static char out[1 << 20];
+
+	/* written for sim:hsw (2 GiB GGTT, 384 MiB slots): run without --device, it runs there */
+	cr_expect_eq(run("dom0 run scenarios/gscale-15-vgpus.scn --quiet", out, sizeof(out)), 0, "%s", out);
+	cr_expect(strstr(out, "failures 0"), "%s", out);
+	/* an explicit --device wins over the line (and this scenario does not fit a Skylake's slots) */
+	cr_expect_eq(run("--device sim:skl dom0 run scenarios/gscale-15-vgpus.scn --quiet", out, sizeof(out)), 1, "%s", out);
+	cr_assert_eq(run("--json dom0 run scenarios/gscale-15-vgpus.scn", out, sizeof(out)), 0, "%s", out);
+	static const char head[] = "{\"result\":\"passed\",\"summary\":{\"scenario\":\"scenarios/gscale-15-vgpus.scn\",\"device\":\"sim:hsw\"";
+	cr_expect(!strncmp(out, head, strlen(head)), "%s", out);
+	cr_expect(strstr(out, "\"failures\":0,\"failed\":[]") && strstr(out, "\"vgpus\":[{\"name\":\"vm1\"") &&
+		  strstr(out, "\"history\":["), "%.400s", out);
+	cr_expect_eq(strchr(out, '\n') - out + 1, (long)strlen(out), "one line, one document");
+	/* a failed expect is in the document with its line, not on stdout as text */
+	char dir[64], path[128], cmd[256];
+	t_tmpdir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/f.scn", dir);
+	FILE *f = fopen(path, "w");
+	cr_assert(f);
+	fputs("create a low=4M slots=1\nexpect counter switches == 7\n", f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "--json dom0 run %s", path);
+	cr_expect_eq(run(cmd, out, sizeof(out)), 1, "%s", out);
+	cr_expect(!strncmp(out, "{\"result\":\"failed\"", 18) &&
+		  strstr(out, "\"failed\":[{\"line\":2,\"message\":\"expect counter switches == 7 (it is 0)\"}]"), "%s", out);
+	unlink(path);
+	rmdir(dir);
+}
+
 Test(cli, encode_and_decode)
 {
 	char out[4096];
