@@ -64,14 +64,8 @@ int efi_journal_restore(EFI_HANDLE image, const struct gtt_env *env, const struc
 	*did = false;
 	if (!buf)
 		return GTT_OK;
-	if (!(rc = hw_journal_scan(buf, len, &info, err)) && info.unstarted) {
-		/* the last run died before its header was on disk, so before its first write */
-		BS->FreePool(buf);
-		if (efi_delete_file(image, EFI_JOURNAL_PATH))
-			return gtt_err_set(err, GTT_EIO, "cannot delete the unstarted journal %s", EFI_JOURNAL_PATH);
-		return GTT_OK;
-	}
-	if (rc || (rc = hw_open(env, info.spec, backends, n_backends, NULL, &dev, err))) {
+	if ((rc = hw_journal_scan(buf, len, &info, err)) ||
+	    (rc = hw_open(env, info.spec, backends, n_backends, NULL, &dev, err))) {
 		BS->FreePool(buf);
 		return rc;
 	}

@@ -46,14 +46,6 @@ static int restore_one(struct cli *c, const char *path)
 		journal_file_close(&jf, false, NULL);
 		return cli_error("%s: %s", path, err.msg);
 	}
-	if (info.unstarted) {
-		free(buf);
-		if (journal_file_close(&jf, true, &err))
-			return cli_report(&err);
-		printf("nothing to restore: %s ends before its header (%zu bytes): the run was killed before it wrote to the device; removed\n",
-		       path, len);
-		return EXIT_OK;
-	}
 	struct hw_open_opts o = { .allow_i915 = info.allow_i915,
 				  .sysfs_root = info.sysfs_root[0] ? info.sysfs_root : NULL };
 	if (hw_open(c->env, info.spec, gtt_posix_backends, gtt_num_posix_backends, &o, &dev, &err)) {

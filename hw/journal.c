@@ -546,23 +546,6 @@ static bool valid_rec(const struct rec *r)
 	return false;
 }
 
-/*
- * Empty, or the start of a header record cut short (its magic and kind as far
- * as they go, its data incomplete): the writer died before its first record
- * was durable, and it writes the device only after that.
- */
-static bool unstarted(const uint8_t *b, size_t len)
-{
-	uint8_t magic[4], kind[2];
-
-	put_le(magic, REC_MAGIC, 4);
-	put_le(kind, HW_JOURNAL_HEADER, 2);
-	for (size_t i = 0; i < len && i < 6; i++)
-		if (b[i] != (i < 4 ? magic[i] : kind[i - 4]))
-			return false;
-	return len < HW_JOURNAL_REC_HDR || (size_t)get_le(b + 8, 4) > len - HW_JOURNAL_REC_HDR;
-}
-
 int hw_journal_scan(const void *buf, size_t len, struct hw_journal_info *info, struct gtt_err *err)
 {
 	const uint8_t *b = buf;
@@ -572,10 +555,6 @@ int hw_journal_scan(const void *buf, size_t len, struct hw_journal_info *info, s
 	char allow[4];
 
 	*info = (struct hw_journal_info){ 0 };
-	if (unstarted(b, len)) {
-		info->unstarted = true;	/* killed between creating the file and its header: nothing was written */
-		return GTT_OK;
-	}
 	if (!next_rec(b, len, &at, &r, &bad) || r.kind != HW_JOURNAL_HEADER || r.len < sizeof(HEADER_TEXT) - 1 ||
 	    gtt_strncmp((const char *)r.data, HEADER_TEXT, sizeof(HEADER_TEXT) - 1))
 		return gtt_err_set(err, GTT_EINVAL, "not a gttlab journal (no header record at its start)");

@@ -73,7 +73,6 @@ struct hw_journal_info {
 	unsigned cfg, mmio, pte_chunks, ap_orig, ap_own, flush_reg;	/* records of each kind */
 	size_t records;			/* all, the header included */
 	bool torn;			/* the last record was cut short by a crash and is ignored */
-	bool unstarted;			/* empty or a header cut short: the run died before writing anything */
 	uint64_t bytes;			/* of the journal that count */
 };
 
@@ -83,9 +82,7 @@ size_t hw_journal_records(const struct hw_device *dev);
 /*
  * Read a journal: check every record, fill info. A damaged record before the
  * last is GTT_EIO naming its offset (a journal gttlab did not write); a torn
- * last record is noted in info->torn and ignored. An empty journal, or one
- * whose header record is cut short, sets info->unstarted: its writer died
- * before anything was written to the device, and there is nothing to replay.
+ * last record is noted in info->torn and ignored.
  */
 int hw_journal_scan(const void *buf, size_t len, struct hw_journal_info *info, struct gtt_err *err);
 

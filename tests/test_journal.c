@@ -9,7 +9,6 @@
  * pointers (not through the aperture the journal wrote).
  */
 #include <criterion/criterion.h>
-#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -332,36 +331,6 @@ Test(journal, a_torn_last_record_is_ignored_and_a_damaged_one_before_it_refused)
 	free(j.sink.buf);
 }
 
-/* Killed between creating the file and its header being durable: nothing was written, nothing to replay. */
-Test(journal, a_journal_cut_inside_its_header_is_unstarted)
-{
-	struct jdev j;
-	struct gtt_err err = { 0 };
-	struct hw_journal_info info;
-
-	jopen(&j, "sim:skl");
-	uint32_t text;
-	memcpy(&text, j.sink.buf + 8, 4);	/* the header record's data length */
-	size_t header = HW_JOURNAL_REC_HDR + text;
-	cr_assert_geq(j.sink.len, header);
-	size_t cuts[] = { 0, 1, 4, 6, HW_JOURNAL_REC_HDR - 1, HW_JOURNAL_REC_HDR, header - 1 };
-	for (size_t i = 0; i < sizeof(cuts) / sizeof(cuts[0]); i++) {
-		cr_expect_eq(hw_journal_scan(j.sink.buf, cuts[i], &info, &err), 0, "cut at %zu: %s", cuts[i], err.msg);
-		cr_expect(info.unstarted && !info.records, "cut at %zu", cuts[i]);
-	}
-	cr_assert_eq(hw_journal_scan(j.sink.buf, header, &info, &err), 0, "%s", err.msg);
-	cr_expect(!info.unstarted && info.records == 1, "records %zu", info.records);
-	/* a file that is no journal at all is still refused, however short */
-	static const uint8_t other[] = { 'G', 'T', 'R', 'X' };
-	cr_expect_eq(hw_journal_scan(other, sizeof(other), &info, &err), GTT_EINVAL);
-	uint8_t wrong_kind[8];
-	memcpy(wrong_kind, j.sink.buf, sizeof(wrong_kind));
-	wrong_kind[4] ^= 1;
-	cr_expect_eq(hw_journal_scan(wrong_kind, sizeof(wrong_kind), &info, &err), GTT_EINVAL);
-	hw_close(j.dev);
-	free(j.sink.buf);
-}
-
 Test(journal, a_replay_that_does_not_read_back_names_the_register)
 {
 	struct jdev j;
@@ -395,32 +364,4 @@ Test(journal, with_memory_decoding_off_bar_writes_are_refused_not_journaled_as_a
 	cr_expect_eq(info.cfg, 1);
 	hw_close(j.dev);
 	free(j.sink.buf);
-}
-
-/* gttlab restore on a journal its run left before the header: exit 0, the file removed; a non-journal: exit 2. */
-Test(journal, restore_of_an_unstarted_journal_removes_it)
-{
-	char dir[64], path[128], cmd[256], out[1024];
-
-	if (geteuid() != 0)
-		cr_skip_test("gttlab restore needs root");
-	t_tmpdir(dir, sizeof(dir));
-	snprintf(path, sizeof(path), "%s/cut.journal", dir);
-	FILE *f = fopen(path, "w");
-	cr_assert(f);
-	fwrite("GTRJ", 1, 4, f);	/* the magic, and then the kill */
-	fclose(f);
-	snprintf(cmd, sizeof(cmd), "./build/gttlab restore --journal %s 2>&1", path);
-	cr_expect_eq(t_run(cmd, out, sizeof(out)), 0, "%s", out);
-	cr_expect(strstr(out, "nothing to restore") && strstr(out, "before it wrote to the device"), "%s", out);
-	cr_expect(access(path, F_OK) != 0, "the journal is still there");
-	f = fopen(path, "w");
-	cr_assert(f);
-	fputs("not a journal\n", f);
-	fclose(f);
-	cr_expect_eq(t_run(cmd, out, sizeof(out)), 2, "%s", out);
-	cr_expect(strstr(out, "not a gttlab journal"), "%s", out);
-	cr_expect_eq(access(path, F_OK), 0, "a file that is no journal is left alone");
-	unlink(path);
-	rmdir(dir);
 }
