@@ -112,33 +112,77 @@ static int existing(const char *path, struct gtt_err *err)
 			   path, path);
 }
 
+/*
+ * The journal is written nameless first (O_TMPFILE in its directory, or a
+ * temporary name where the file system has none) and takes its name only
+ * with its header durable (journal_file_publish): a run killed before that
+ * leaves no journal at all, never one without the header that names its
+ * device, and nothing was written to the device yet.
+ */
 int journal_file_create(struct journal_file *jf, const char *path, struct gtt_err *err)
 {
 	char dir[1024];
+	struct stat st;
 
 	jf->fd = -1;
+	jf->published = false;
+	jf->tmp[0] = '\0';
 	if (snprintf(jf->path, sizeof(jf->path), "%s", path) >= (int)sizeof(jf->path))
 		return gtt_err_set(err, GTT_EINVAL, "journal path '%s' is too long", path);
 	if (dir_of(path, dir, sizeof(dir)))
 		return gtt_err_set(err, GTT_EINVAL, "journal path '%s' is too long", path);
 	if (!strcmp(dir, JOURNAL_DIR) && mkdir(dir, 0700) && errno != EEXIST)
 		return gtt_err_set(err, GTT_EPERM, "cannot create the journal directory %s: %s", dir, strerror(errno));
-	jf->fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
-	if (jf->fd < 0) {
-		if (errno == EEXIST)
-			return existing(path, err);
+	if (!lstat(path, &st))
+		return existing(path, err);
+	jf->fd = open(dir, O_RDWR | O_TMPFILE | O_CLOEXEC, 0600);
+	if (jf->fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
+		if (snprintf(jf->tmp, sizeof(jf->tmp), "%s.%d.tmp", path, (int)getpid()) >= (int)sizeof(jf->tmp))
+			return gtt_err_set(err, GTT_EINVAL, "journal path '%s' is too long", path);
+		jf->fd = open(jf->tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+	}
+	if (jf->fd < 0)
 		return gtt_err_set(err, errno == EACCES || errno == EPERM ? GTT_EPERM : GTT_EIO,
 				   "cannot create the journal %s: %s", path, strerror(errno));
-	}
 	if (lock(jf->fd)) {
 		int e = errno;
 		close(jf->fd);
-		unlink(path);
+		if (jf->tmp[0])
+			unlink(jf->tmp);
 		jf->fd = -1;
 		return gtt_err_set(err, GTT_EIO, "cannot lock the journal %s: %s", path, strerror(e));
 	}
-	sync_dir(path);
 	jf->sink = (struct hw_journal_sink){ append, jf };
+	return GTT_OK;
+}
+
+int journal_file_publish(struct journal_file *jf, struct gtt_err *err)
+{
+	char proc[64];
+	int rc;
+
+	if (jf->tmp[0]) {
+		rc = link(jf->tmp, jf->path);
+	} else {
+		/* root may link a nameless file by its descriptor; /proc's link to it works for anyone */
+		rc = linkat(jf->fd, "", AT_FDCWD, jf->path, AT_EMPTY_PATH);
+		if (rc && errno != EEXIST) {
+			snprintf(proc, sizeof(proc), "/proc/self/fd/%d", jf->fd);
+			rc = linkat(AT_FDCWD, proc, AT_FDCWD, jf->path, AT_SYMLINK_FOLLOW);
+		}
+	}
+	int e = errno;
+	if (jf->tmp[0]) {
+		unlink(jf->tmp);
+		jf->tmp[0] = '\0';
+	}
+	if (rc) {
+		if (e == EEXIST)
+			return existing(jf->path, err);
+		return gtt_err_set(err, GTT_EIO, "cannot give the journal its name %s: %s", jf->path, strerror(e));
+	}
+	jf->published = true;
+	sync_dir(jf->path);
 	return GTT_OK;
 }
 
@@ -148,7 +192,11 @@ int journal_file_close(struct journal_file *jf, bool remove, struct gtt_err *err
 
 	if (jf->fd < 0)
 		return GTT_OK;
-	if (remove) {
+	if (jf->tmp[0]) {
+		unlink(jf->tmp);
+		jf->tmp[0] = '\0';
+	}
+	if (remove && jf->published) {
 		if (unlink(jf->path))
 			rc = gtt_err_set(err, GTT_EIO, "cannot remove the journal %s: %s", jf->path, strerror(errno));
 		else
@@ -194,6 +242,8 @@ int journal_file_load(struct journal_file *jf, const char *path, void **buf, siz
 
 	*buf = NULL;
 	*len = 0;
+	jf->published = true;	/* found under its name: restoring it removes it */
+	jf->tmp[0] = '\0';
 	if (snprintf(jf->path, sizeof(jf->path), "%s", path) >= (int)sizeof(jf->path))
 		return gtt_err_set(err, GTT_EINVAL, "journal path '%s' is too long", path);
 	jf->fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW);
@@ -240,8 +290,15 @@ int journal_begin(struct hw_device *dev, const char *path, const struct hw_open_
 	}
 	if ((rc = journal_file_create(jf, path, err)))
 		return rc;
-	if ((rc = hw_journal_attach(dev, &jf->sink, opts, err)))
+	if ((rc = hw_journal_attach(dev, &jf->sink, opts, err))) {
 		journal_file_close(jf, true, NULL);
+		return rc;
+	}
+	/* the header is on disk: now the journal may be found */
+	if ((rc = journal_file_publish(jf, err))) {
+		hw_journal_detach(dev);
+		journal_file_close(jf, false, NULL);
+	}
 	return rc;
 }
 

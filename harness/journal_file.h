@@ -3,8 +3,9 @@
  * The crash journal's file on a POSIX system (hosted). One file per device,
  * by default /var/lib/gttlab/DDDD:BB:DD.F.journal. The run that writes it
  * holds a write lock on it (fcntl), so a second gttlab can tell a live run
- * from a dead one; every append is write() then fdatasync(), and the
- * directory is synced when the file appears and when it goes.
+ * from a dead one; every append is write() then fdatasync(); the file gets
+ * its name only with its header durable, and the directory is synced when
+ * the name appears and when it goes.
  */
 #ifndef HARNESS_JOURNAL_FILE_H
 #define HARNESS_JOURNAL_FILE_H
@@ -21,6 +22,8 @@
 struct journal_file {
 	int fd;
 	char path[1024];
+	char tmp[1040];			/* the temporary name before publishing, where O_TMPFILE is not there; "" none */
+	bool published;			/* it has its name: a crash from now on leaves it to `gttlab restore` */
 	struct hw_journal_sink sink;
 };
 
@@ -33,12 +36,18 @@ struct journal_file {
 int journal_default_path(const char *spec, const char *sysfs_root, char *out, size_t n);
 
 /*
- * Create the journal at `path` (its directory too) and lock it. When a
- * journal is there already: GTT_EBUSY saying whether a running gttlab (its
- * pid) holds it or it is left from a run that did not restore, then to run
- * `gttlab restore`.
+ * Create the journal for `path` (its directory too), nameless, and lock it.
+ * When a journal is there already: GTT_EBUSY saying whether a running gttlab
+ * (its pid) holds it or it is left from a run that did not restore, then to
+ * run `gttlab restore`.
  */
 int journal_file_create(struct journal_file *jf, const char *path, struct gtt_err *err);
+/*
+ * Give it its name, once its header is durable (a kill before leaves no
+ * journal: nothing was written to the device). GTT_EBUSY as above when
+ * another run's journal took the name meanwhile.
+ */
+int journal_file_publish(struct journal_file *jf, struct gtt_err *err);
 
 /* The journal as written so far (malloc'ed into *buf), for the replay that ends a run. */
 int journal_file_contents(struct journal_file *jf, void **buf, size_t *len, struct gtt_err *err);

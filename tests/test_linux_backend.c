@@ -611,3 +611,35 @@ Test(linux_backend, device_strings_and_roots_are_read_strictly)
 			     &dev, &err), GTT_EINVAL);
 	cr_expect(strstr(err.msg, "too long"), "%s", err.msg);
 }
+
+/*
+ * A journal has its name only with its header durable: a run killed between
+ * creating the file and its first append (before any device write) leaves
+ * no journal at all, never a file `gttlab restore` cannot read.
+ */
+Test(linux_backend, a_journal_takes_its_name_only_with_its_header)
+{
+	struct journal_file jf;
+	struct gtt_err err = { 0 };
+	char path[128];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/named.journal", root);
+	unlink(path);
+	cr_assert_eq(journal_file_create(&jf, path, &err), 0, "%s", err.msg);
+	cr_expect_neq(access(path, F_OK), 0, "created, not yet published: no file by the journal's name");
+	cr_assert_eq(jf.sink.append(jf.sink.ctx, "0123456789", 10, &err), 0, "%s", err.msg);
+	cr_assert_eq(journal_file_publish(&jf, &err), 0, "%s", err.msg);
+	cr_assert_eq(stat(path, &st), 0, "published: %s", path);
+	cr_expect_eq(st.st_size, 10, "the name holds what was written before it");
+	/* a second run finds it (and its holder) at once */
+	struct journal_file other;
+	cr_expect_eq(journal_file_create(&other, path, &err), GTT_EBUSY);
+	cr_expect(strstr(err.msg, "in use") || strstr(err.msg, "gttlab restore"), "%s", err.msg);
+	cr_assert_eq(journal_file_close(&jf, true, &err), 0, "%s", err.msg);
+	cr_expect_neq(access(path, F_OK), 0, "removed");
+	/* one never published leaves nothing behind, whatever its close says */
+	cr_assert_eq(journal_file_create(&jf, path, &err), 0, "%s", err.msg);
+	cr_assert_eq(journal_file_close(&jf, false, &err), 0, "%s", err.msg);
+	cr_expect_neq(access(path, F_OK), 0);
+}
