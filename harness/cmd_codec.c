@@ -8,12 +8,17 @@
 #include <string.h>
 
 static const char encode_help[] =
-	"usage: gttlab encode pte ADDR [--platform P] [--cache none|llc|l3-llc|wt]\n"
+	"usage: gttlab encode pte ADDR [--platform P] [--cache LEVEL] [--edram]\n"
 	"       gttlab encode fence --start A --size S --stride P --tiling x|y\n"
 	"                           [--platform P] [--aperture SIZE]\n"
 	"Encode a GGTT PTE for the physical page ADDR, or a gen6+ fence register\n"
 	"value (printed as 0x%016x). The platform defaults to the --device's when it\n"
 	"is simulated, else skl; the aperture to that platform's simulated aperture.\n"
+	"LEVEL: none, llc, l3-llc, wt, or a name 'decode pte' prints (uncached, l3+llc,\n"
+	"wb-llc-age3, wb-ellc-llc-age3, wt-ellc-llc-age3): the same bits come back.\n"
+	"On Haswell the encoder is i915's for a part without eDRAM (hsw_pte_encode:\n"
+	"every cached level is WB LLC age 3); --edram, or an eLLC name, takes the\n"
+	"eDRAM part's (iris_pte_encode).\n"
 	"Numbers: decimal or 0x hex, optional K/M/G suffix.\n";
 
 static const char decode_help[] =
@@ -37,11 +42,16 @@ static int encode_pte(struct cli *c, int argc, char **argv)
 	const char *plat = NULL, *cache = NULL, *addr_s = NULL, *v;
 	uint64_t addr, pte;
 	enum hw_cache level;
+	bool edram = false, named_edram = false;
 	struct gtt_err err = { 0 };
 
 	for (int i = 2; i < argc; i++) {
 		int m;
-		if ((m = cli_opt(argc, argv, &i, "--platform", &v))) {
+		if (!strcmp(argv[i], "--edram")) {
+			if (edram)
+				return cli_twice("--edram", NULL, NULL);
+			edram = true;
+		} else if ((m = cli_opt(argc, argv, &i, "--platform", &v))) {
 			if (m < 0)
 				return EXIT_USAGE;
 			if (plat)
@@ -68,7 +78,12 @@ static int encode_pte(struct cli *c, int argc, char **argv)
 	const struct gtt_platform *p = cli_platform(c, plat);
 	if (!p || cli_parse_u64("address", addr_s, &addr))
 		return EXIT_USAGE;
-	if (hw_cache_parse(cache, &level, &err) || hw_pte_encode(p, addr, level, &pte, &err))
+	if (hw_cache_parse(cache, &level, &named_edram, &err))
+		return cli_report(&err);
+	if (edram && !strcmp(cache, "wb-llc-age3"))
+		return cli_error("--cache wb-llc-age3 is what a part without eDRAM writes; --edram says this one has it");
+	edram |= named_edram;	/* a name only an eDRAM part's encoder writes says so itself */
+	if (edram ? hw_pte_encode_edram(p, addr, level, &pte, &err) : hw_pte_encode(p, addr, level, &pte, &err))
 		return cli_report(&err);
 	int digits = (int)p->pte_size * 2;
 	if (c->json) {
@@ -78,6 +93,7 @@ static int encode_pte(struct cli *c, int argc, char **argv)
 		json_str(&j, "platform", p->name);
 		json_hex(&j, "addr", addr, 0);
 		json_str(&j, "cache", cache);
+		json_bool(&j, "edram", edram);
 		json_hex(&j, "pte", pte, digits);
 		json_object_end(&j);
 		json_finish(&j);
@@ -204,7 +220,8 @@ static int decode_pte(struct cli *c, int argc, char **argv)
 	} else {
 		printf("valid   %s\n", d.valid ? "yes" : "no");
 		printf("address 0x%" PRIx64 "\n", d.addr);
-		printf("cache   %s (bits 0x%x)\n", d.cache, d.cache_bits);
+		printf("cache   %s (bits 0x%x)%s\n", d.cache, d.cache_bits,
+		       p->pte_format == PTE_FORMAT_GEN8 ? ": gen8+ GGTT PTEs carry no cache bits" : "");
 	}
 	return EXIT_OK;
 }

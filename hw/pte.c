@@ -9,21 +9,30 @@
 #include "env/fmt.h"
 #include "regs/gtt_pte.h"
 
-int hw_cache_parse(const char *s, enum hw_cache *out, struct gtt_err *err)
+int hw_cache_parse(const char *s, enum hw_cache *out, bool *edram, struct gtt_err *err)
 {
-	static const struct { const char *name; enum hw_cache c; } names[] = {
-		{ "none", HW_CACHE_NONE }, { "llc", HW_CACHE_LLC },
-		{ "l3-llc", HW_CACHE_L3_LLC }, { "wt", HW_CACHE_WT },
+	static const struct { const char *name; enum hw_cache c; bool edram; } names[] = {
+		{ "none", HW_CACHE_NONE, false }, { "llc", HW_CACHE_LLC, false },
+		{ "l3-llc", HW_CACHE_L3_LLC, false }, { "wt", HW_CACHE_WT, false },
+		/* what hw_pte_decode names the bits i915's encoders write */
+		{ "uncached", HW_CACHE_NONE, false }, { "l3+llc", HW_CACHE_L3_LLC, false },
+		{ "wb-llc-age3", HW_CACHE_LLC, false }, { "wb-ellc-llc-age3", HW_CACHE_LLC, true },
+		{ "wt-ellc-llc-age3", HW_CACHE_WT, true },
 	};
 	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!gtt_strcmp(s, names[i].name)) {
 			*out = names[i].c;
+			if (edram)
+				*edram = names[i].edram;
 			return GTT_OK;
 		}
-	return gtt_err_set(err, GTT_EINVAL, "cache level '%s' is not one of none, llc, l3-llc, wt", s);
+	if (!gtt_strcmp(s, "wb-llc-age0") || !gtt_strcmp(s, "wb-ellc-llc-age0") || !gtt_strcmp(s, "wt-ellc-llc-age0") ||
+	    !gtt_strncmp(s, "reserved", 8))
+		return gtt_err_set(err, GTT_EINVAL, "cache '%s': no i915 encoder writes it (Haswell's write age 3; gen6/7 no reserved value)", s);
+	return gtt_err_set(err, GTT_EINVAL, "cache level '%s' is not one of none, llc, l3-llc, wt (or a decoded name: uncached, l3+llc, wb-llc-age3, wb-ellc-llc-age3, wt-ellc-llc-age3)", s);
 }
 
-static int cache_bits(const struct gtt_platform *p, enum hw_cache c, uint32_t *bits, struct gtt_err *err)
+static int cache_bits(const struct gtt_platform *p, bool edram, enum hw_cache c, uint32_t *bits, struct gtt_err *err)
 {
 	switch (p->pte_format) {
 	case PTE_FORMAT_SNB:		/* snb_pte_encode */
@@ -37,9 +46,12 @@ static int cache_bits(const struct gtt_platform *p, enum hw_cache c, uint32_t *b
 		*bits = c == HW_CACHE_NONE ? GEN6_PTE_UNCACHED :
 			c == HW_CACHE_LLC ? GEN6_PTE_CACHE_LLC : GEN7_PTE_CACHE_L3_LLC;
 		return GTT_OK;
-	case PTE_FORMAT_HSW:		/* hsw_pte_encode, iris_pte_encode for WT */
-		*bits = c == HW_CACHE_NONE ? HSW_PTE_UNCACHED :
-			c == HW_CACHE_WT ? HSW_WT_ELLC_LLC_AGE3 : HSW_WB_LLC_AGE3;
+	case PTE_FORMAT_HSW:
+		if (edram)		/* iris_pte_encode (HAS_EDRAM) */
+			*bits = c == HW_CACHE_NONE ? HSW_PTE_UNCACHED :
+				c == HW_CACHE_WT ? HSW_WT_ELLC_LLC_AGE3 : HSW_WB_ELLC_LLC_AGE3;
+		else			/* hsw_pte_encode: anything cached is WB LLC age 3, WT included */
+			*bits = c == HW_CACHE_NONE ? HSW_PTE_UNCACHED : HSW_WB_LLC_AGE3;
 		return GTT_OK;
 	case PTE_FORMAT_GEN8:		/* gen8_ggtt_pte_encode ignores the level */
 		*bits = 0;
@@ -49,7 +61,7 @@ static int cache_bits(const struct gtt_platform *p, enum hw_cache c, uint32_t *b
 			   p->name);
 }
 
-int hw_pte_encode(const struct gtt_platform *p, uint64_t addr, enum hw_cache cache, uint64_t *pte,
+static int encode(const struct gtt_platform *p, bool edram, uint64_t addr, enum hw_cache cache, uint64_t *pte,
 		  struct gtt_err *err)
 {
 	uint32_t bits = 0;
@@ -61,7 +73,7 @@ int hw_pte_encode(const struct gtt_platform *p, uint64_t addr, enum hw_cache cac
 	if (addr >> p->phys_addr_bits)
 		return gtt_err_set(err, GTT_EINVAL, "address 0x%llx exceeds the %u physical address bits a %s PTE holds",
 				   (unsigned long long)addr, p->phys_addr_bits, p->name);
-	if ((rc = cache_bits(p, cache, &bits, err)))
+	if ((rc = cache_bits(p, edram, cache, &bits, err)))
 		return rc;
 	if (p->pte_format == PTE_FORMAT_GEN8) {
 		*pte = addr | GEN8_PAGE_PRESENT;
@@ -70,6 +82,21 @@ int hw_pte_encode(const struct gtt_platform *p, uint64_t addr, enum hw_cache cac
 	uint32_t hi_bits = (uint32_t)(addr >> 32);	/* 8 (gen6/7) or 7 (hsw) bits, range checked above */
 	*pte = (uint32_t)(addr & GEN6_PTE_ADDR_LO_MASK) | hi_bits << 4 | bits | GEN6_PTE_VALID;
 	return GTT_OK;
+}
+
+int hw_pte_encode(const struct gtt_platform *p, uint64_t addr, enum hw_cache cache, uint64_t *pte,
+		  struct gtt_err *err)
+{
+	return encode(p, false, addr, cache, pte, err);
+}
+
+int hw_pte_encode_edram(const struct gtt_platform *p, uint64_t addr, enum hw_cache cache, uint64_t *pte,
+			struct gtt_err *err)
+{
+	if (p->pte_format == PTE_FORMAT_SNB || p->pte_format == PTE_FORMAT_IVB)
+		return gtt_err_set(err, GTT_EINVAL, "%s has no eDRAM (Haswell's Iris Pro is the first; i915's iris_pte_encode)",
+				   p->name);
+	return encode(p, true, addr, cache, pte, err);
 }
 
 int hw_pte_with_addr(const struct gtt_platform *p, uint64_t pte, uint64_t addr, uint64_t *out,
@@ -114,7 +141,7 @@ static const char *cache_name(const struct gtt_platform *p, uint32_t bits)
 		default: return "other";
 		}
 	case PTE_FORMAT_GEN8:
-		return "none (gen8+ GGTT PTEs carry no cache bits)";
+		return "none";	/* gen8+ GGTT PTEs carry no cache bits */
 	}
 	return "?";
 }

@@ -19,16 +19,33 @@ struct hw_pte {
 	const char *cache;		/* their name ("uncached", "llc", ...) */
 };
 
-/* Parse "none", "llc", "l3-llc", "wt"; GTT_EINVAL for anything else. */
-int hw_cache_parse(const char *s, enum hw_cache *out, struct gtt_err *err);
+/*
+ * A cache level by name: "none", "llc", "l3-llc", "wt", or a name
+ * hw_pte_decode gives for what an i915 encoder writes ("uncached", "l3+llc",
+ * and on Haswell "wb-llc-age3", "wb-ellc-llc-age3", "wt-ellc-llc-age3"), so a
+ * decoded name encodes back to the same bits. *edram (when given) is set for
+ * the names only an eDRAM part's encoder writes. Names of values no i915
+ * encoder writes (age 0, reserved) are GTT_EINVAL saying so.
+ */
+int hw_cache_parse(const char *s, enum hw_cache *out, bool *edram, struct gtt_err *err);
 
 /*
  * Encode a valid PTE for physical page `addr`. The address must be 4 KiB
  * aligned and fit the platform's PTE address bits; the cache level must be one
- * the platform's i915 encoder knows.
+ * the platform's i915 encoder knows. On Haswell this is i915's hsw_pte_encode,
+ * the encoder of a part without eDRAM (0x0412 among them): every level but
+ * none is write-back LLC, age 3.
  */
 int hw_pte_encode(const struct gtt_platform *p, uint64_t addr, enum hw_cache cache, uint64_t *pte,
 		  struct gtt_err *err);
+/*
+ * The same for a part with eDRAM (i915's HAS_EDRAM): on Haswell,
+ * iris_pte_encode (write-through eLLC+LLC for wt, write-back eLLC+LLC for the
+ * others); on other platforms eDRAM changes no GGTT PTE bit (GTT_EINVAL for
+ * gen6/7 parts, which have none).
+ */
+int hw_pte_encode_edram(const struct gtt_platform *p, uint64_t addr, enum hw_cache cache, uint64_t *pte,
+			struct gtt_err *err);
 
 /*
  * The PTE `pte` pointing at physical page `addr` instead, with its valid and

@@ -54,7 +54,7 @@ Test(cli, json_output)
 	cr_expect(strstr(out, "\"ggtt_size\":2147483648") && strstr(out, "\"num_ptes\":524288") &&
 		  strstr(out, "\"pte_size\":4") && strstr(out, "\"gen\":\"7.5\""), "%s", out);
 	cr_assert_eq(run("encode pte 0x1000 --json", out, sizeof(out)), 0);
-	cr_expect_str_eq(out, "{\"platform\":\"skl\",\"addr\":\"0x1000\",\"cache\":\"none\",\"pte\":\"0x0000000000001001\"}\n");
+	cr_expect_str_eq(out, "{\"platform\":\"skl\",\"addr\":\"0x1000\",\"cache\":\"none\",\"edram\":false,\"pte\":\"0x0000000000001001\"}\n");
 	cr_assert_eq(run("--json dump ggtt --end 0x3000", out, sizeof(out)), 0);
 	cr_expect(strstr(out, "\"runs\":[{\"start\":\"0x00000000\",\"end\":\"0x00002fff\",\"ptes\":3,\"kind\":\"constant\""), "%s", out);
 	cr_assert_eq(run("--json decode fence 0x0017f01f00100003", out, sizeof(out)), 0);
@@ -91,6 +91,34 @@ Test(cli, dom0_run_takes_the_scenarios_device_and_json, .timeout = 60)
 		  strstr(out, "\"failed\":[{\"line\":2,\"message\":\"expect counter switches == 7 (it is 0)\"}]"), "%s", out);
 	unlink(path);
 	rmdir(dir);
+}
+
+/* Issue 14: Haswell write-through as i915 writes it for 0x0412 (no eDRAM), and decoded names back into --cache. */
+Test(cli, haswell_cache_levels_and_decoded_names)
+{
+	char out[1024];
+
+	/* hsw_pte_encode: level != NONE -> HSW_WB_LLC_AGE3 = HSW_CACHEABILITY_CONTROL(2) = 0x4 */
+	cr_assert_eq(run("encode pte 0x1000 --platform hsw --cache wt", out, sizeof(out)), 0, "%s", out);
+	cr_expect_str_eq(out, "0x00001005\n");
+	/* iris_pte_encode (eDRAM): WT -> HSW_WT_ELLC_LLC_AGE3 = CONTROL(7) = 0xe */
+	cr_assert_eq(run("encode pte 0x1000 --platform hsw --cache wt --edram", out, sizeof(out)), 0, "%s", out);
+	cr_expect_str_eq(out, "0x0000100f\n");
+	cr_assert_eq(run("decode pte 0x100f --platform hsw", out, sizeof(out)), 0, "%s", out);
+	cr_expect(strstr(out, "cache   wt-ellc-llc-age3"), "%s", out);
+	cr_assert_eq(run("encode pte 0x1000 --platform hsw --cache wt-ellc-llc-age3", out, sizeof(out)), 0, "%s", out);
+	cr_expect_str_eq(out, "0x0000100f\n");
+	cr_assert_eq(run("encode pte 0x1000 --platform ivb --cache l3+llc", out, sizeof(out)), 0, "%s", out);
+	cr_expect_str_eq(out, "0x00001007\n");
+	cr_assert_eq(run("encode pte 0x1000 --platform snb --cache uncached", out, sizeof(out)), 0, "%s", out);
+	cr_expect_str_eq(out, "0x00001003\n");
+	cr_assert_eq(run("decode pte 0x1001 --platform skl", out, sizeof(out)), 0, "%s", out);
+	cr_expect(strstr(out, "cache   none (bits 0x0): gen8+ GGTT PTEs carry no cache bits"), "%s", out);
+	cr_assert_eq(run("encode pte 0x1000 --platform skl --cache none", out, sizeof(out)), 0, "%s", out);
+	cr_expect_eq(run("encode pte 0x1000 --platform hsw --cache wb-llc-age0", out, sizeof(out)), 2, "%s", out);
+	cr_expect(strstr(out, "no i915 encoder writes it"), "%s", out);
+	cr_expect_eq(run("encode pte 0x1000 --platform hsw --cache wb-llc-age3 --edram", out, sizeof(out)), 2, "%s", out);
+	cr_expect_eq(run("encode pte 0x1000 --platform hsw --edram --edram", out, sizeof(out)), 2, "%s", out);
 }
 
 Test(cli, encode_and_decode)

@@ -191,3 +191,69 @@ Test(pte, hsw_ellc_entries_reach_their_page)
 	hw_free_test_pages(dev, 1, &pg);
 	hw_close(dev);
 }
+
+/*
+ * Haswell's two i915 encoders (intel_ggtt.c): hsw_pte_encode, for a part
+ * without eDRAM (0x0412, the model's), writes HSW_WB_LLC_AGE3 for every
+ * level but none, write-through included; iris_pte_encode (HAS_EDRAM) writes
+ * HSW_WT_ELLC_LLC_AGE3 for wt and HSW_WB_ELLC_LLC_AGE3 for the other cached
+ * levels. HSW_CACHEABILITY_CONTROL(b) = ((b & 7) << 1) | ((b & 8) << 8):
+ * WB_LLC_AGE3 (2) = 0x4, WB_ELLC_LLC_AGE3 (8) = 0x800, WT_ELLC_LLC_AGE3 (7) = 0xe.
+ */
+Test(pte, haswell_write_through_as_i915_encodes_it_with_and_without_edram)
+{
+	const struct gtt_platform *hsw = gtt_platform_by_name("hsw");
+	struct gtt_err err = { 0 };
+	uint64_t pte;
+
+	cr_assert_eq(hw_pte_encode(hsw, 0x1000, HW_CACHE_WT, &pte, &err), 0, "%s", err.msg);
+	cr_expect_eq(pte, 0x1000 | 0x4 | 1, "no eDRAM: WT is WB LLC age 3, 0x%llx", (unsigned long long)pte);
+	cr_assert_eq(hw_pte_encode(hsw, 0x1000, HW_CACHE_LLC, &pte, &err), 0);
+	cr_expect_eq(pte, 0x1000 | 0x4 | 1);
+	cr_assert_eq(hw_pte_encode(hsw, 0x1000, HW_CACHE_NONE, &pte, &err), 0);
+	cr_expect_eq(pte, 0x1000 | 1);
+	cr_assert_eq(hw_pte_encode_edram(hsw, 0x1000, HW_CACHE_WT, &pte, &err), 0, "%s", err.msg);
+	cr_expect_eq(pte, 0x1000 | 0xe | 1, "eDRAM: WT eLLC+LLC age 3, 0x%llx", (unsigned long long)pte);
+	cr_assert_eq(hw_pte_encode_edram(hsw, 0x1000, HW_CACHE_L3_LLC, &pte, &err), 0);
+	cr_expect_eq(pte, 0x1000 | 0x800 | 1, "eDRAM: WB eLLC+LLC age 3, 0x%llx", (unsigned long long)pte);
+	cr_expect_eq(hw_pte_encode_edram(gtt_platform_by_name("ivb"), 0x1000, HW_CACHE_WT, &pte, &err), GTT_EINVAL);
+	cr_expect(strstr(err.msg, "eDRAM"), "%s", err.msg);
+	/* gen8+: eDRAM or not, no cache bits */
+	cr_assert_eq(hw_pte_encode_edram(gtt_platform_by_name("skl"), 0x1000, HW_CACHE_WT, &pte, &err), 0);
+	cr_expect_eq(pte, 0x1001);
+}
+
+/* Every name decode gives for what an i915 encoder writes is a --cache name that writes the same bits back. */
+Test(pte, decoded_cache_names_encode_back_to_the_same_bits)
+{
+	static const enum hw_cache levels[] = { HW_CACHE_NONE, HW_CACHE_LLC, HW_CACHE_L3_LLC, HW_CACHE_WT };
+	struct gtt_err err = { 0 };
+
+	for (size_t k = 0; k < gtt_num_platforms; k++) {
+		const struct gtt_platform *p = &gtt_platforms[k];
+		for (int ed = 0; ed < 2; ed++)
+			for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++) {
+				uint64_t pte, again;
+				bool named_edram = false;
+				enum hw_cache back;
+				struct hw_pte d;
+				int rc = ed ? hw_pte_encode_edram(p, 0x5000, levels[i], &pte, &err)
+					    : hw_pte_encode(p, 0x5000, levels[i], &pte, &err);
+				if (rc)
+					continue;	/* a level the platform's encoder refuses */
+				hw_pte_decode(p, pte, &d);
+				cr_assert_eq(hw_cache_parse(d.cache, &back, &named_edram, &err), 0, "%s: '%s': %s", p->name,
+					     d.cache, err.msg);
+				rc = (ed || named_edram) ? hw_pte_encode_edram(p, 0x5000, back, &again, &err)
+							 : hw_pte_encode(p, 0x5000, back, &again, &err);
+				cr_expect_eq(rc, 0, "%s", err.msg);
+				cr_expect_eq(again, pte, "%s%s level %zu: 0x%llx decodes as '%s', which encodes 0x%llx", p->name,
+					     ed ? " (eDRAM)" : "", i, (unsigned long long)pte, d.cache, (unsigned long long)again);
+			}
+	}
+	enum hw_cache c;
+	cr_expect_eq(hw_cache_parse("wb-llc-age0", &c, NULL, &err), GTT_EINVAL);
+	cr_expect(strstr(err.msg, "no i915 encoder writes it"), "%s", err.msg);
+	cr_expect_eq(hw_cache_parse("reserved (3)", &c, NULL, &err), GTT_EINVAL);
+	cr_expect_eq(hw_cache_parse("writeback", &c, NULL, &err), GTT_EINVAL);
+}
