@@ -3,6 +3,7 @@
 #include "harness/cli.h"
 #include "hw/fence.h"
 #include "hw/pte.h"
+#include "regs/fence_reg.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -150,6 +151,9 @@ static int encode_fence(struct cli *c, int argc, char **argv)
 	/* hw/ takes 0 as "no aperture to check against"; a user's 0 is a mistake */
 	if (ap_s && (!ap || (ap & (ap - 1))))
 		return cli_error("aperture %s is not a power of two (BAR2's size is)", ap_s);
+	if (ap_s && (ap < p->aperture_min || ap > p->aperture_max))
+		return cli_error("aperture %s: %s's BAR2 (GMADR) is a power of two from %u MiB to %llu MiB", ap_s, p->name,
+				 p->aperture_min >> 20, ((unsigned long long)p->aperture_max + 1) >> 20);
 	if (hw_fence_encode(p, ap, &f, &val, &err))
 		return cli_report(&err);
 	if (c->json) {
@@ -234,7 +238,10 @@ static int decode_fence(struct cli *c, int argc, char **argv)
 
 	if (decode_args(c, argc, argv, &p, &val))
 		return EXIT_USAGE;
+	struct hw_fence_fields r;
 	hw_fence_decode(p, val, &f);
+	hw_fence_fields(p, val, &r);
+	uint32_t max_stride = p->fence_max_pitch_val * FENCE_PITCH_UNIT;
 	if (c->json) {
 		struct json j;
 		json_init(&j, stdout);
@@ -242,20 +249,32 @@ static int decode_fence(struct cli *c, int argc, char **argv)
 		json_str(&j, "platform", p->name);
 		json_hex(&j, "value", val, 16);
 		json_hex(&j, "start", f.start, 8);
-		json_hex(&j, "end", f.start + f.size - 1, 8);
+		json_hex(&j, "end", r.end, 8);	/* the end field as written (the last byte it names) */
+		json_bool(&j, "end_below_start", r.end_below_start);
 		json_u64(&j, "size", f.size);
 		json_u64(&j, "stride", f.stride);
+		json_u64(&j, "pitch_field", r.pitch_field);
+		json_bool(&j, "pitch_over_max", r.pitch_over_max);
+		json_u64(&j, "max_stride", max_stride);
+		json_hex(&j, "reserved_bits", r.reserved, 3);
 		json_str(&j, "tiling", hw_tiling_name(f.tiling));
 		json_bool(&j, "valid", f.valid);
 		json_object_end(&j);
 		json_finish(&j);
 	} else {
 		printf("start   0x%08" PRIx64 "\n", f.start);
-		printf("end     0x%08" PRIx64 " (last byte)\n", f.start + f.size - 1);
+		printf("end     0x%08" PRIx64 " (last byte)%s\n", r.end,
+		       r.end_below_start ? ": BELOW THE START, the fence covers nothing" : "");
 		printf("size    0x%" PRIx64 " (%" PRIu64 " bytes)\n", f.size, f.size);
-		printf("stride  %u bytes\n", f.stride);
+		printf("stride  %u bytes (pitch field %u)", f.stride, r.pitch_field);
+		if (r.pitch_over_max)
+			printf(": ABOVE %s's MAXIMUM of %u bytes (pitch field %u)", p->name, max_stride,
+			       p->fence_max_pitch_val - 1);
+		printf("\n");
 		printf("tiling  %s\n", hw_tiling_name(f.tiling));
 		printf("valid   %s\n", f.valid ? "yes" : "no");
+		if (r.reserved)
+			printf("reserved bits 0x%03x set (LO 11:2, which i915 writes as zero)\n", r.reserved);
 	}
 	return EXIT_OK;
 }

@@ -69,6 +69,18 @@ void hw_fence_decode(const struct gtt_platform *p, uint64_t val, struct hw_fence
 	f->stride = ((hi & GEN6_FENCE_PITCH_MASK) + 1) * FENCE_PITCH_UNIT;
 }
 
+void hw_fence_fields(const struct gtt_platform *p, uint64_t val, struct hw_fence_fields *f)
+{
+	uint32_t lo = (uint32_t)val, hi = (uint32_t)(val >> 32);
+
+	f->start = lo & FENCE_ADDR_MASK;
+	f->end = (hi & FENCE_ADDR_MASK) | (I965_FENCE_PAGE - 1);
+	f->end_below_start = (hi & FENCE_ADDR_MASK) < f->start;
+	f->pitch_field = hi & GEN6_FENCE_PITCH_MASK;
+	f->pitch_over_max = f->pitch_field + 1 > p->fence_max_pitch_val;
+	f->reserved = lo & ~(FENCE_ADDR_MASK | I965_FENCE_REG_VALID | (1u << I965_FENCE_TILING_Y_SHIFT));
+}
+
 static int check_index(struct hw_device *dev, unsigned i, struct gtt_err *err)
 {
 	if (i >= dev->info.num_fences)

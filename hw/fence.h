@@ -30,6 +30,17 @@ int hw_fence_encode(const struct gtt_platform *p, uint64_t aperture_size, const 
 /* Decode a register value (a disabled fence decodes with valid = false). */
 void hw_fence_decode(const struct gtt_platform *p, uint64_t val, struct hw_fence *f);
 
+/* The raw fields of a register value, and what in them no i915 encoder writes. */
+struct hw_fence_fields {
+	uint64_t start;			/* LO 31:12 */
+	uint64_t end;			/* HI 31:12 | 0xfff: the last byte the end field names */
+	bool end_below_start;		/* the fence covers nothing (decoded size 0) */
+	uint32_t pitch_field;		/* HI 11:0: stride / 128 - 1 */
+	bool pitch_over_max;		/* pitch_field + 1 > the platform's maximum (fence_max_pitch_val) */
+	uint32_t reserved;		/* LO 11:2, which i915 writes as zero */
+};
+void hw_fence_fields(const struct gtt_platform *p, uint64_t val, struct hw_fence_fields *f);
+
 /* Read fence `i` as one 64-bit value (LO | HI << 32). */
 int hw_fence_read(struct hw_device *dev, unsigned i, uint64_t *val, struct gtt_err *err);
 

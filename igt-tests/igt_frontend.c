@@ -28,6 +28,8 @@ struct fe {
 	bool dev_tried;
 	bool said_keeping_off;		/* the keeping-off lines are said once, in the first subtest that runs */
 	char dev_error[400];
+	bool dev_config_error;		/* the device string names no device: a failure, not a skip */
+	bool device_from_env;		/* it came from GTTLAB_DEVICE (not --device) */
 	int opened;			/* devices opened, for GTTLAB_ACCESS_LOG */
 	unsigned pass, fail, skip, aborted;
 };
@@ -102,7 +104,17 @@ static struct hw_device *device(struct fe *f)
 	f->dev_tried = true;
 	if (hw_open(gtt_env_posix(GTT_LOG_ERROR), f->device, gtt_posix_backends, gtt_num_posix_backends, &f->opts, &f->dev,
 		    &err)) {
-		snprintf(f->dev_error, sizeof(f->dev_error), "no usable device %s: %s", f->device, err.msg);
+		/*
+		 * A device string that names no device (a typo in GTTLAB_DEVICE or --device) is the
+		 * lab's configuration error: every subtest fails saying so. A valid one whose device
+		 * is absent, busy or needs root is a requirement not met: skip.
+		 */
+		f->dev_config_error = err.code == GTT_EINVAL;
+		if (f->dev_config_error)
+			snprintf(f->dev_error, sizeof(f->dev_error), "%s '%s' names no device: %s",
+				 f->device_from_env ? "GTTLAB_DEVICE" : "--device", f->device, err.msg);
+		else
+			snprintf(f->dev_error, sizeof(f->dev_error), "no usable device %s: %s", f->device, err.msg);
 		f->dev = NULL;
 		return NULL;
 	}
@@ -165,7 +177,10 @@ static void run_check(struct fe *f, const struct check *c)
 	marker(f, "Starting subtest: %s", c->name);
 	struct hw_device *dev = device(f);
 	struct check_result r = { .check = c };
-	if (!dev) {
+	if (!dev && f->dev_config_error) {
+		report_failure(c->name, f->dev_error);
+		r.status = CHECK_FAIL;
+	} else if (!dev) {
 		printf("Test requirement not met: %s\n", f->dev_error);
 		r.status = CHECK_SKIP;
 	} else {
@@ -276,6 +291,7 @@ int igt_frontend_main(const char *suite, int argc, char **argv)
 			*p = '_';
 	f.binary = binary;
 	f.device = getenv("GTTLAB_DEVICE") && *getenv("GTTLAB_DEVICE") ? getenv("GTTLAB_DEVICE") : "sim:skl";
+	f.device_from_env = getenv("GTTLAB_DEVICE") && *getenv("GTTLAB_DEVICE");
 	f.sentinel = getenv("IGT_SENTINEL_ON_STDERR") != NULL;
 	for (size_t i = 0; i < gtt_num_checks && f.n_checks < MAX_SUBTESTS - 1; i++)
 		if (!strcmp(gtt_checks[i].suite, suite))
@@ -310,8 +326,10 @@ int igt_frontend_main(const char *suite, int argc, char **argv)
 			run = v;
 		else if (which == 1)
 			dyn = v;
-		else
+		else {
 			f.device = v;
+			f.device_from_env = false;
+		}
 	}
 
 	if (list) {

@@ -121,6 +121,36 @@ Test(cli, haswell_cache_levels_and_decoded_names)
 	cr_expect_eq(run("encode pte 0x1000 --platform hsw --edram --edram", out, sizeof(out)), 2, "%s", out);
 }
 
+/* Issue 14: decode fence shows the end field as written, flags a pitch beyond the platform and reserved bits; --aperture takes BAR sizes. */
+Test(cli, decode_fence_says_what_no_encoder_writes)
+{
+	char out[2048];
+
+	/* HI 31:12 = 0x0007f (end 0x7ffff) below LO's start 0x100000 */
+	cr_assert_eq(run("decode fence 0x0007f01f00100001", out, sizeof(out)), 0, "%s", out);
+	cr_expect(strstr(out, "end     0x0007ffff (last byte): BELOW THE START") && strstr(out, "size    0x0 "), "%s", out);
+	/* pitch field 0xfff: 4096 x 128 bytes, above snb's 1024 x 128 (I965_FENCE_MAX_PITCH_VAL); LO 11:2 all set */
+	cr_assert_eq(run("decode fence 0x0017ffff00100ffd --platform snb", out, sizeof(out)), 0, "%s", out);
+	cr_expect(strstr(out, "pitch field 4095): ABOVE snb's MAXIMUM of 131072 bytes (pitch field 1023)"), "%s", out);
+	cr_expect(strstr(out, "reserved bits 0xffc set"), "%s", out);
+	/* the same pitch field on skl: 2048 x 128 is its maximum (GEN7_FENCE_MAX_PITCH_VAL), 0x7ff is within */
+	cr_assert_eq(run("--json decode fence 0x0017f7ff00100001", out, sizeof(out)), 0, "%s", out);
+	cr_expect(strstr(out, "\"pitch_field\":2047,\"pitch_over_max\":false,\"max_stride\":262144,\"reserved_bits\":\"0x000\""), "%s", out);
+	cr_assert_eq(run("--json decode fence 0x0007f01f00100001", out, sizeof(out)), 0, "%s", out);
+	cr_expect(strstr(out, "\"end\":\"0x0007ffff\",\"end_below_start\":true"), "%s", out);
+	/* an aperture is a power of two BAR2 can be on the platform */
+	cr_expect_eq(run("encode fence --start 0 --size 64K --stride 512 --tiling x --aperture 4K", out, sizeof(out)), 2, "%s", out);
+	cr_expect(strstr(out, "64 MiB to 4096 MiB"), "%s", out);
+	cr_expect_eq(run("encode fence --start 0 --size 64K --stride 512 --tiling x --platform hsw --aperture 1G", out, sizeof(out)),
+		     2, "%s", out);
+	cr_expect_eq(run("encode fence --start 0 --size 64K --stride 512 --tiling x --aperture 96M", out, sizeof(out)), 2, "%s", out);
+	cr_expect_eq(run("encode fence --start 0 --size 64K --stride 512 --tiling x --platform hsw --aperture 512M", out, sizeof(out)),
+		     0, "%s", out);
+	cr_expect_eq(run("encode fence --start 0 --size 64K --stride 512 --tiling x --aperture 256M --aperture 512M", out, sizeof(out)),
+		     2, "%s", out);
+	cr_expect(strstr(out, "given twice"), "%s", out);
+}
+
 Test(cli, encode_and_decode)
 {
 	char out[4096];

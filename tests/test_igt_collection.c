@@ -137,3 +137,20 @@ Test(igt_collection, no_usable_device_skips_with_the_reason)
 	cr_expect_eq(t_run("./" ROOT "/gtt_ggtt --device sim:hsw --run-subtest 'ggtt-*' 2>&1", out, sizeof(out)), 0, "%s", out);
 	cr_expect(strstr(out, "Subtest ggtt-guard-page: SUCCESS"), "%s", out);
 }
+
+/* Issue 14: a device string that names no device is the lab's configuration error: a failure with the reason, not a skip. */
+Test(igt_collection, a_device_string_naming_no_device_fails_with_the_reason)
+{
+	char out[4096];
+
+	cr_expect_eq(t_run("GTTLAB_DEVICE=sim:skylake-typo ./" ROOT "/gtt_ggtt --run-subtest ggtt-invalidate 2>&1", out, sizeof(out)),
+		     98, "%s", out);
+	cr_expect(strstr(out, "Subtest ggtt-invalidate: FAIL") &&
+		  strstr(out, "GTTLAB_DEVICE 'sim:skylake-typo' names no device") && strstr(out, "unknown platform"), "%s", out);
+	cr_expect_eq(t_run("./" ROOT "/gtt_fence --device bogus --run-subtest fence-readback 2>&1", out, sizeof(out)), 98, "%s", out);
+	cr_expect(strstr(out, "--device 'bogus' names no device"), "%s", out);
+	/* the reason is on stderr, as IGT puts a failure's details, and the marker on stdout */
+	cr_expect_eq(t_run("GTTLAB_DEVICE=bogus ./" ROOT "/gtt_ggtt --run-subtest ggtt-invalidate 2>/dev/null", out, sizeof(out)), 98,
+		     "%s", out);
+	cr_expect(strstr(out, "Subtest ggtt-invalidate: FAIL") && !strstr(out, "names no device"), "%s", out);
+}
