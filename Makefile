@@ -82,18 +82,23 @@ $(IGT_DIR)/%: $(BUILD)/igt-tests/%.o $(BUILD)/igt-tests/igt_frontend.o $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $< $(BUILD)/igt-tests/igt_frontend.o $(LIB) $(LDLIBS) -o $@
 
+# test-list.txt is igt_runner's test-root file (the binaries it runs), not a list for --test-list;
+# gttlab.testlist is that list: every test in igt@BINARY@SUBTEST[@DYNAMIC] form
 $(IGT_DIR)/test-list.txt: Makefile
 	@mkdir -p $(@D)
 	printf 'TESTLIST\n%s\nEND TESTLIST\n' "$(IGT_BINS)" > $@
 
+$(IGT_DIR)/gttlab.testlist: $(IGT_PROGS) $(IGT_DIR)/test-list.txt $(GTTLAB) igt-tests/make-testlist.sh
+	igt-tests/make-testlist.sh $(IGT_DIR) $(GTTLAB) > $@.tmp && mv $@.tmp $@
+
 .SECONDARY: $(IGT_OBJS)
-igt: $(IGT_PROGS) $(IGT_DIR)/test-list.txt
+igt: $(IGT_PROGS) $(IGT_DIR)/test-list.txt $(IGT_DIR)/gttlab.testlist
 
 install: $(GTTLAB) igt
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/libexec/gttlab
 	install -m 755 $(GTTLAB) $(DESTDIR)$(PREFIX)/bin/gttlab
 	install -m 755 $(IGT_PROGS) $(DESTDIR)$(PREFIX)/libexec/gttlab/
-	install -m 644 $(IGT_DIR)/test-list.txt $(DESTDIR)$(PREFIX)/libexec/gttlab/
+	install -m 644 $(IGT_DIR)/test-list.txt $(IGT_DIR)/gttlab.testlist $(DESTDIR)$(PREFIX)/libexec/gttlab/
 
 # The same core sources as the EFI build will see them: no hosted headers at all.
 FREE_CFLAGS := -std=c11 $(WARN) -O2 -ffreestanding -fno-stack-protector -nostdinc \

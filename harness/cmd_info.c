@@ -7,8 +7,45 @@
 
 static const char help[] =
 	"usage: gttlab info [--device D] [--json]\n"
+	"       gttlab info --platforms [--json]\n"
 	"Platform, generation, device id, BAR0 and BAR2 sizes, GSM size, PTE size,\n"
-	"GGTT size, number of PTEs, aperture size and fence count of the device.\n";
+	"GGTT size, number of PTEs, aperture size and fence count of the device.\n"
+	"--platforms: the platforms this build knows (name, codename, generation, the\n"
+	"device ids it takes for them), without opening any device.\n";
+
+static int platforms(struct cli *c)
+{
+	char g[32];
+
+	if (c->json) {
+		struct json j;
+		json_init(&j, stdout);
+		json_array_begin(&j, NULL);
+		for (size_t i = 0; i < gtt_num_platforms; i++) {
+			const struct gtt_platform *p = &gtt_platforms[i];
+			json_object_begin(&j, NULL);
+			json_str(&j, "name", p->name);
+			json_str(&j, "codename", p->codename);
+			json_str(&j, "gen", cli_gen(p->gen, g, sizeof(g)));
+			json_array_begin(&j, "devids");
+			for (size_t k = 0; k < p->n_devids; k++)
+				json_hex(&j, NULL, p->devids[k], 4);
+			json_array_end(&j);
+			json_object_end(&j);
+		}
+		json_array_end(&j);
+		json_finish(&j);
+		return EXIT_OK;
+	}
+	for (size_t i = 0; i < gtt_num_platforms; i++) {
+		const struct gtt_platform *p = &gtt_platforms[i];
+		printf("%-5s %-12s gen %-4s", p->name, p->codename, cli_gen(p->gen, g, sizeof(g)));
+		for (size_t k = 0; k < p->n_devids; k++)
+			printf(" 0x%04x", p->devids[k]);
+		printf("\n");
+	}
+	return EXIT_OK;
+}
 
 int cmd_info(struct cli *c, int argc, char **argv)
 {
@@ -19,8 +56,13 @@ int cmd_info(struct cli *c, int argc, char **argv)
 		fputs(help, stdout);
 		return EXIT_OK;
 	}
+	if (argc == 2 && !strcmp(argv[1], "--platforms")) {
+		if (c->device_given)
+			return cli_error("info --platforms opens no device; --device does not go with it");
+		return platforms(c);
+	}
 	if (argc > 1)
-		return cli_error("info takes no arguments, got '%s'", argv[1]);
+		return cli_error("info takes no arguments but --platforms, got '%s'", argv[1]);
 	if (cli_open(c, &dev))
 		return EXIT_USAGE;
 	const struct hw_info *in = &dev->info;

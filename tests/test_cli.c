@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "regs/platform.h"
 #include "tests/helpers.h"
 
 #define GTTLAB "./build/gttlab "
@@ -390,4 +391,17 @@ Test(cli, no_leaks_on_any_path_out_of_main)
 		run_apart(NULL, "ASAN_OPTIONS=detect_leaks=1 ./build/asan/gttlab", args[i], NULL, &o);
 		cr_expect(!strstr(o.err, "LeakSanitizer") && !strstr(o.err, "AddressSanitizer"), "'%s':\n%s", args[i], o.err);
 	}
+}
+
+/* info --platforms lists the table and opens no device (a --device with it is refused). */
+Test(cli, info_platforms_opens_no_device)
+{
+	char out[4096];
+
+	cr_assert_eq(run("info --platforms", out, sizeof(out)), 0, "%s", out);
+	cr_expect(strstr(out, "skl   skylake      gen 9    0x1902") && strstr(out, "hsw   haswell      gen 7.5  0x0402"), "%s", out);
+	cr_expect_eq(lines(out), gtt_num_platforms, "%s", out);
+	cr_expect_eq(run("--device pci:0000:00:02.0 info --platforms", out, sizeof(out)), 2, "%s", out);
+	cr_assert_eq(run("--json info --platforms", out, sizeof(out)), 0, "%s", out);
+	cr_expect(!strncmp(out, "[{\"name\":\"snb\",\"codename\":\"sandybridge\",\"gen\":\"6\",\"devids\":[\"0x0102\"", 64), "%s", out);
 }

@@ -154,3 +154,54 @@ Test(igt_collection, a_device_string_naming_no_device_fails_with_the_reason)
 		     "%s", out);
 	cr_expect(strstr(out, "Subtest ggtt-invalidate: FAIL") && !strstr(out, "names no device"), "%s", out);
 }
+
+/*
+ * Issue 14: build/igt/gttlab.testlist is a testlist for igt_runner --test-list, every test in
+ * igt@BINARY@SUBTEST[@DYNAMIC] form: each check once under its suite's binary, and the platforms
+ * subtest's dynamic subtests once per binary and platform; every entry names a subtest its binary
+ * lists. test-list.txt stays the test root's TESTLIST block.
+ */
+Test(igt_collection, the_testlist_names_every_test_once)
+{
+	FILE *f = fopen(ROOT "/gttlab.testlist", "r");
+	char line[256];
+	size_t n = 0, dyn = 0, seen[64] = { 0 };
+
+	cr_assert_not_null(f, "no " ROOT "/gttlab.testlist (make igt)");
+	while (fgets(line, sizeof(line), f)) {
+		char bin[64], sub[64], plat[32], extra[8];
+		line[strcspn(line, "\n")] = '\0';
+		int k = sscanf(line, "igt@%63[a-z0-9_]@%63[a-z0-9-]@%31[a-z0-9]%7s", bin, sub, plat, extra);
+		cr_expect(k == 2 || k == 3, "'%s' is not igt@BINARY@SUBTEST[@DYNAMIC]", line);
+		n++;
+		if (k == 3) {
+			cr_expect_str_eq(sub, "platforms", "%s", line);
+			dyn++;
+			continue;
+		}
+		size_t i;
+		for (i = 0; i < gtt_num_checks && strcmp(gtt_checks[i].name, sub); i++)
+			;
+		cr_assert_lt(i, gtt_num_checks, "%s: no such check", line);
+		char want[64];
+		snprintf(want, sizeof(want), "gtt_%s", gtt_checks[i].suite);
+		for (char *p = want; *p; p++)
+			if (*p == '-')
+				*p = '_';
+		cr_expect_str_eq(bin, want, "%s: the check's binary is %s", line, want);
+		seen[i]++;
+	}
+	fclose(f);
+	for (size_t i = 0; i < gtt_num_checks; i++)
+		cr_expect_eq(seen[i], 1, "check %s named %zu times", gtt_checks[i].name, seen[i]);
+	size_t bins = 0;
+	FILE *t = fopen(ROOT "/test-list.txt", "r");
+	cr_assert_not_null(t);
+	while (fgets(line, sizeof(line), t))
+		for (char *w = strtok(line, " \n"); w; w = strtok(NULL, " \n"))
+			bins += !strncmp(w, "gtt_", 4);
+	fclose(t);
+	cr_expect_eq(dyn, bins * gtt_num_platforms, "%zu platform entries for %zu binaries x %zu platforms", dyn, bins,
+		     gtt_num_platforms);
+	cr_expect_eq(n, gtt_num_checks + dyn);
+}
