@@ -26,8 +26,9 @@ void scen_admission_notice(struct scen *s)
 				 dom0_admission_name(s->cfg.admission));
 			scen_history(s, nm->name, "paused", nm->id, 0, 0);
 		} else {
-			scen_say(s, "%s admitted after %" PRIu64 " ms paused: its %s runs, slots %u-%u", nm->name, in.paused_ms,
-				 dom0_pause_name(nm->paused), in.first_slot, in.first_slot + in.slots - 1);
+			char sl[24];
+			scen_say(s, "%s admitted after %" PRIu64 " ms paused: its %s runs, slots %s", nm->name, in.paused_ms,
+				 dom0_pause_name(nm->paused), scen_slots_text(&in, sl, sizeof(sl)));
 			scen_history(s, nm->name, "admitted", nm->id, 0, 0);
 		}
 		nm->paused = in.paused;

@@ -190,6 +190,15 @@ int scen_vgpu(struct scen *s, const char *n, int *id)
 	return 0;
 }
 
+const char *scen_slots_text(const struct dom0_vgpu_info *in, char *buf, size_t n)
+{
+	if (!in->slots)
+		snprintf(buf, n, "none");
+	else
+		snprintf(buf, n, "%u-%u", in->first_slot, in->first_slot + in->slots - 1);
+	return buf;
+}
+
 /* The name of a live vGPU id for messages; id 0 is nobody. */
 const char *scen_name_of(struct scen *s, int id)
 {

@@ -196,13 +196,13 @@ static int cmd_create(struct scen *s, const struct scen_line *l, bool refuse, st
 	nm->seq = 0;		/* a new vGPU: its PVINFO page starts from zero */
 	nm->evictions = 0;
 	struct dom0_vgpu_info in;
+	char sl[24];
 	dom0_vgpu_info(s->rt, id, &in);
 	if (in.paused)
 		scen_say(s, "create %s: vGPU %d, %u slots and %u fences do not fit now", nm->name, id, p.high_slots, in.fences);
 	else
-		scen_say(s, "create %s: vGPU %d, low 0x%" PRIx64 "+0x%" PRIx64 ", slots %u-%u (high 0x%" PRIx64 "), %u fences",
-			 nm->name, id, in.low_base, in.low_size, in.first_slot, in.first_slot + in.slots - 1, in.high_base,
-			 in.fences);
+		scen_say(s, "create %s: vGPU %d, low 0x%" PRIx64 "+0x%" PRIx64 ", slots %s (high 0x%" PRIx64 "), %u fences",
+			 nm->name, id, in.low_base, in.low_size, scen_slots_text(&in, sl, sizeof(sl)), in.high_base, in.fences);
 	scen_history(s, nm->name, "created", id, 0, 0);
 	return 0;
 }
@@ -336,8 +336,9 @@ static int cmd_resize(struct scen *s, const struct scen_line *l, bool refuse, st
 		scen_say(s, "%s %s by %" PRIu64 ": no room now", c, l->argv[1], q);
 		return 0;
 	}
-	scen_say(s, "%s %s by %" PRIu64 ": %u left, %u right; now slots %u-%u, %u slots shared", c, l->argv[1], q, L, R,
-		 in.first_slot, in.first_slot + in.slots - 1, dom0_shared_slots(s->rt));
+	char sl[24];
+	scen_say(s, "%s %s by %" PRIu64 ": %u left, %u right; now slots %s, %u slots shared", c, l->argv[1], q, L, R,
+		 scen_slots_text(&in, sl, sizeof(sl)), dom0_shared_slots(s->rt));
 	scen_history(s, l->argv[1], expand ? "expanded" : "reduced", id, L, R);
 	return 0;
 }

@@ -251,8 +251,8 @@ static int expect_slots(struct scen *s, const struct scen_line *l, const char *u
 	struct dom0_vgpu_info in;
 	dom0_vgpu_info(s->rt, id, &in);
 	bool ok = none ? in.slots == 0 : in.slots && in.first_slot == f0 && in.first_slot + in.slots - 1 == l0;
-	return scen_check(s, ok, "slots %s == %s (it holds %u-%u)", l->argv[2], l->argv[4], in.first_slot,
-			  in.first_slot + in.slots - 1);
+	char sl[24];
+	return scen_check(s, ok, "slots %s == %s (it holds %s)", l->argv[2], l->argv[4], scen_slots_text(&in, sl, sizeof(sl)));
 }
 
 static int expect_counter(struct scen *s, const struct scen_line *l, const char *usage)

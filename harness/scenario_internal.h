@@ -118,6 +118,8 @@ bool scen_slot_range(const char *t, uint64_t *first, uint64_t *last);
 struct name *scen_find_name(struct scen *s, const char *n);
 int scen_vgpu(struct scen *s, const char *n, int *id);
 const char *scen_name_of(struct scen *s, int id);
+/* A vGPU's slots as the language writes them: "FIRST-LAST", or "none" when it holds none. */
+const char *scen_slots_text(const struct dom0_vgpu_info *in, char *buf, size_t n);
 bool scen_valid_name(const char *n);
 
 /* ---- scenario_exec.c, scenario_guest.c ---- */

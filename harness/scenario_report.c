@@ -34,8 +34,8 @@ static void summary_vgpus(struct scen *s)
 		struct dom0_vgpu_info in;
 		if (!s->names[i].alive || s->names[i].on != s->cur_dev || dom0_vgpu_info(s->rt, s->names[i].id, &in))
 			continue;
-		char sl[16];
-		snprintf(sl, sizeof(sl), in.slots ? "%u-%u" : "none", in.first_slot, in.first_slot + in.slots - 1);
+		char sl[24];
+		scen_slots_text(&in, sl, sizeof(sl));
 		const struct dom0_vgpu_counters *k = &in.counters;
 		double pct = k->gtt_modifications ? 100.0 * (double)k->ladder_mappings / (double)k->gtt_modifications : 0;
 		fprintf(s->out, "  %-10s %6s %8" PRIu64 " %7" PRIu64 " %9" PRIu64 " %8" PRIu64 " %6.1f%% %8" PRIu64 "\n",
@@ -111,9 +111,8 @@ static void json_vgpus(struct scen *s, struct json *j)
 		const struct name *nm = &s->names[i];
 		if (!nm->alive || nm->on != s->cur_dev || dom0_vgpu_info(s->rt, nm->id, &in))
 			continue;
-		char sl[24] = "none";
-		if (in.slots)
-			snprintf(sl, sizeof(sl), "%u-%u", in.first_slot, in.first_slot + in.slots - 1);
+		char sl[24];
+		scen_slots_text(&in, sl, sizeof(sl));
 		json_object_begin(j, NULL);
 		json_str(j, "name", nm->name);
 		json_str(j, "device", s->devs[nm->on].name);

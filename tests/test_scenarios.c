@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The scenario runner and the shipped scenarios. */
 #include <criterion/criterion.h>
+#include <unistd.h>
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,4 +170,24 @@ Test(scenarios, policy_expects_fail_naming_the_class_and_the_status)
 	write_file(path, "create a low=4M slots=1\nexpect class == low\n");
 	cr_expect_eq(t_run(cmd, out, sizeof(out)), 1, "%s", out);
 	cr_expect(strstr(out, "expect class: no policy is on"), "%s", out);
+}
+
+/* Issue 14: a vGPU reduced to zero slots shows as none everywhere (it printed 2-1 and 0-4294967295). */
+Test(scenarios, zero_slots_show_as_none)
+{
+	char dir[64], path[128], cmd[256], out[1 << 14];
+
+	t_tmpdir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/z.scn", dir);
+	write_file(path, "create a low=4M slots=2\nreduce a 2\nexpect slots a == none\n");
+	snprintf(cmd, sizeof(cmd), "./build/gttlab dom0 run %s 2>&1", path);
+	cr_assert_eq(t_run(cmd, out, sizeof(out)), 0, "%s", out);
+	cr_expect(strstr(out, "now slots none,") && strstr(out, "(it holds none)") && strstr(out, "a reduced to none (0 left, 2 right)") &&
+		  strstr(out, "  a            none "), "%s", out);
+	cr_expect(!strstr(out, "4294967295") && !strstr(out, "slots 2-1"), "%s", out);
+	snprintf(cmd, sizeof(cmd), "./build/gttlab --json dom0 run %s 2>&1", path);
+	cr_assert_eq(t_run(cmd, out, sizeof(out)), 0, "%s", out);
+	cr_expect(strstr(out, "\"slots\":\"none\""), "%s", out);
+	unlink(path);
+	rmdir(dir);
 }
