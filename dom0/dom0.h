@@ -160,6 +160,8 @@ int dom0_init(struct hw_device *dev, const struct dom0_config *cfg, struct dom0_
  */
 int dom0_fini(struct dom0_runtime *rt, struct gtt_err *err);
 const struct dom0_layout *dom0_layout(const struct dom0_runtime *rt);
+/* The layout dom0_init would make on a device with these facts (cfg NULL: the defaults); touches nothing. */
+int dom0_layout_for(const struct hw_info *in, const struct dom0_config *cfg, struct dom0_layout *out, struct gtt_err *err);
 const struct dom0_counters *dom0_counters(const struct dom0_runtime *rt);
 struct hw_device *dom0_device(const struct dom0_runtime *rt);
 

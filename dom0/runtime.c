@@ -24,11 +24,9 @@ uint64_t dom0_default_host_low(uint64_t aperture_size)
 	return min64(64 * MiB, aperture_size / 4);
 }
 
-static int make_layout(struct dom0_runtime *rt, struct gtt_err *err)
+/* The layout of a device's graphics memory under a config (its defaults filled in). */
+static int compute_layout(const struct hw_info *in, struct dom0_config *c, struct dom0_layout *l, struct gtt_err *err)
 {
-	const struct hw_info *in = &rt->dev->info;
-	struct dom0_config *c = &rt->cfg;
-	struct dom0_layout *l = &rt->lay;
 	uint64_t ap = in->aperture_size;
 
 	/* gScale: 8 MiB reserved at the top, 56 MiB pool below, for a 512 MiB aperture; same share below */
@@ -82,6 +80,19 @@ static int make_layout(struct dom0_runtime *rt, struct gtt_err *err)
 	l->num_slots = (unsigned)n;
 	l->guest_fences = in->num_fences - c->host_fences;
 	return GTT_OK;
+}
+
+int dom0_layout_for(const struct hw_info *in, const struct dom0_config *cfg, struct dom0_layout *out, struct gtt_err *err)
+{
+	struct dom0_config c = cfg ? *cfg : (struct dom0_config){ 0 };
+
+	*out = (struct dom0_layout){ 0 };
+	return compute_layout(in, &c, out, err);
+}
+
+static int make_layout(struct dom0_runtime *rt, struct gtt_err *err)
+{
+	return compute_layout(&rt->dev->info, &rt->cfg, &rt->lay, err);
 }
 
 static void free_rt(struct dom0_runtime *rt)

@@ -10,12 +10,15 @@
 #include <string.h>
 
 static const char help[] =
-	"usage: gttlab [--device D] [--json] dom0 run FILE [--trace FILE.csv] [--quiet]\n"
+	"usage: gttlab [--device D] [--json] dom0 run FILE [--trace FILE.csv] [--svg FILE.svg] [--quiet]\n"
 	"Run a scenario of the Dom0 runtime (vGPUs, guest PTE and fence writes, switches,\n"
 	"resizes, expects; see docs/dom0.md) and print what happened and a summary.\n"
 	"The device: --device D, else the scenario's '# device: D' line, else sim:skl.\n"
 	"--json prints one JSON document instead: the result, the failures with their\n"
 	"lines, the counters, every vGPU and the history of the slots.\n"
+	"--svg writes a picture: who holds which slot over the scenario's lines (shared\n"
+	"slots overlap; expansions, reductions, pauses and migrations marked), every\n"
+	"switch with the PTEs it wrote, and the GGTT at the end (whose entries where).\n"
 	"Exit 0 when every command ran and every expect held, 1 when one failed (named\n"
 	"as FILE:LINE), 2 for a malformed scenario (nothing is run) or an unusable device,\n"
 	"3 (abort) when the runtime's restore did not read back as found (named).\n"
@@ -49,7 +52,7 @@ static int finish_trace(FILE *held, char **textp, size_t *lenp, FILE *trace, con
 
 int cmd_dom0(struct cli *c, int argc, char **argv)
 {
-	const char *file = NULL, *trace = NULL, *v;
+	const char *file = NULL, *trace = NULL, *svg = NULL, *v;
 	struct scenario_opts o = { .out = stdout };
 	struct hw_device *dev;
 	bool quiet = false;
@@ -65,13 +68,17 @@ int cmd_dom0(struct cli *c, int argc, char **argv)
 	if (strcmp(argv[1], "run"))
 		return cli_error("dom0: '%s' is not 'run'; the command is 'dom0 run FILE' (gttlab dom0 --help)", argv[1]);
 	for (int i = 2; i < argc; i++) {
-		int m = cli_opt(argc, argv, &i, "--trace", &v);
-		if (m < 0)
+		int m = cli_opt(argc, argv, &i, "--trace", &v), ms = 0;
+		if (m < 0 || (!m && (ms = cli_opt(argc, argv, &i, "--svg", &v)) < 0))
 			return EXIT_USAGE;
 		if (m && trace)
 			return cli_twice("--trace", trace, v);
+		if (ms && svg)
+			return cli_twice("--svg", svg, v);
 		if (m)
 			trace = v;
+		else if (ms)
+			svg = v;
 		else if (!strcmp(argv[i], "--quiet") && quiet)
 			return cli_twice("--quiet", NULL, NULL);
 		else if (!strcmp(argv[i], "--quiet"))
@@ -89,6 +96,8 @@ int cmd_dom0(struct cli *c, int argc, char **argv)
 		return cli_error("dom0 run: the scenario FILE name is empty");
 	if (trace && !trace[0])
 		return cli_error("--trace: the file name is empty");
+	if (svg && !svg[0])
+		return cli_error("--svg: the file name is empty");
 	o.quiet = quiet;
 	o.json = c->json;
 	/*
@@ -107,8 +116,14 @@ int cmd_dom0(struct cli *c, int argc, char **argv)
 	}
 	scen_script_free(&sc);
 	/* an output that cannot be written is refused before the device is opened */
-	if (trace && !(o.trace = output_open(trace)))
-		return cli_error("--trace '%s': cannot create it: %s", trace, strerror(errno));
+	if (svg && !(o.svg = output_open(svg)))
+		return cli_error("--svg '%s': cannot create it: %s", svg, strerror(errno));
+	if (trace && !(o.trace = output_open(trace))) {
+		int e = errno;
+		if (o.svg)
+			output_close(o.svg);
+		return cli_error("--trace '%s': cannot create it: %s", trace, strerror(e));
+	}
 	if (trace && !(o.out = open_memstream(&held_text, &held_len))) {
 		output_close(o.trace);
 		return cli_error("dom0 run: out of memory");
@@ -133,6 +148,11 @@ int cmd_dom0(struct cli *c, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	enum scenario_result r = scenario_run_file(dev, file, &o);
+	if (o.svg && output_close(o.svg) && r != SCENARIO_MALFORMED) {
+		fprintf(stderr, "gttlab: --svg '%s': cannot write it: %s\n", svg, strerror(errno));
+		if (r == SCENARIO_PASSED)
+			r = SCENARIO_MALFORMED;	/* exit 2: an output the run promised is missing */
+	}
 	int jrc = cli_journal_end(dev, &jf, r != SCENARIO_UNRESTORED);
 	cli_close(dev);
 	if (jrc && r != SCENARIO_UNRESTORED)

@@ -9,16 +9,22 @@
 #include "hw/fence.h"
 #include "hw/ggtt.h"
 #include "hw/pte.h"
+#include "harness/picture.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char help[] =
 	"usage: gttlab dump ggtt [--start A] [--end B] [--device D] [--json]\n"
+	"       gttlab dump ggtt --svg FILE [--device D]\n"
 	"       gttlab dump fences [--device D] [--json]\n"
 	"ggtt: the PTEs for GGTT addresses [A, B), 4 KiB aligned, default the whole\n"
 	"GGTT, as runs: 'linear' (consecutive pages), 'constant' (one page), or single.\n"
+	"--svg FILE: the whole GGTT as a picture (SVG): the Dom0 layout's regions (host\n"
+	"low, guest low, fence pool, reserved, host high, slots), scratch and mapped\n"
+	"entries, the surfaces the display scans out. Reads only.\n"
 	"fences: every fence register with its decoded fields.\n";
 
 struct run {
@@ -61,6 +67,7 @@ static void print_run(struct cli *c, struct json *j, const struct run *r)
 struct ggtt_args {
 	uint64_t start, end;
 	bool have_end;		/* else the end of the GGTT, known once the device is open */
+	const char *svg;	/* --svg FILE: the map instead of the runs */
 };
 
 /* Parsed before the device is opened: a typo never opens a real device. */
@@ -70,7 +77,15 @@ static int ggtt_args(int argc, char **argv, struct ggtt_args *a)
 
 	for (int i = 2; i < argc; i++) {
 		int m;
-		if ((m = cli_opt(argc, argv, &i, "--start", &v))) {
+		if ((m = cli_opt(argc, argv, &i, "--svg", &v))) {
+			if (m < 0)
+				return EXIT_USAGE;
+			if (a->svg)
+				return cli_twice("--svg", a->svg, v);
+			if (!v[0])
+				return cli_error("--svg: the file name is empty");
+			a->svg = v;
+		} else if ((m = cli_opt(argc, argv, &i, "--start", &v))) {
 			if (m < 0)
 				return EXIT_USAGE;
 			if (start_s)
@@ -88,9 +103,11 @@ static int ggtt_args(int argc, char **argv, struct ggtt_args *a)
 			end_s = v;
 			a->have_end = true;
 		} else {
-			return cli_error("dump ggtt: unexpected '%s' (options: --start --end)", argv[i]);
+			return cli_error("dump ggtt: unexpected '%s' (options: --start --end --svg)", argv[i]);
 		}
 	}
+	if (a->svg && (start_s || end_s))
+		return cli_error("dump ggtt --svg draws the whole GGTT; --start and --end do not go with it");
 	if (a->start % 4096)
 		return cli_error("start 0x%" PRIx64 " is not 4 KiB aligned (one PTE maps 4 KiB)", a->start);
 	if (a->have_end && a->end % 4096)
@@ -98,8 +115,35 @@ static int ggtt_args(int argc, char **argv, struct ggtt_args *a)
 	return 0;
 }
 
+/* --svg: the GGTT as a map, with the regions the Dom0 runtime's default layout gives this device. */
+static int dump_svg(struct hw_device *dev, const char *path)
+{
+	static struct picture_map m;
+	struct dom0_layout l;
+	struct gtt_err err = { 0 };
+
+	memset(&m, 0, sizeof(m));
+	if (dom0_layout_for(&dev->info, NULL, &l, &err))
+		return cli_report(&err);
+	snprintf(m.title, sizeof(m.title), "GGTT of %s (%s): %llu MiB, aperture %llu MiB, Dom0 layout %u slots of %llu MiB",
+		 dev->name, dev->info.plat->name, (unsigned long long)(dev->info.ggtt_size >> 20),
+		 (unsigned long long)(dev->info.aperture_size >> 20), l.num_slots, (unsigned long long)(l.slot_size >> 20));
+	if (picture_map_from_device(dev, NULL, &l, NULL, &m, &err))
+		return cli_report(&err);
+	FILE *f = output_open(path);
+	if (!f)
+		return cli_error("--svg '%s': cannot create it: %s", path, strerror(errno));
+	picture_ggtt_svg(f, &m);
+	if (output_close(f))
+		return cli_error("--svg '%s': cannot write it: %s", path, strerror(errno));
+	return EXIT_OK;
+}
+
 static int dump_ggtt(struct cli *c, struct hw_device *dev, const struct ggtt_args *a)
 {
+	if (a->svg)
+		return dump_svg(dev, a->svg);
+	
 	uint64_t start = a->start, end = a->have_end ? a->end : dev->info.ggtt_size;
 	struct gtt_err err = { 0 };
 

@@ -40,6 +40,7 @@ static struct scen *scen_new(const struct hw_info *info, const char *path, const
 	s->trace = opts ? opts->trace : NULL;
 	s->quiet = opts && (opts->quiet || opts->json);
 	s->json = opts && opts->json;
+	s->svg = opts ? opts->svg : NULL;
 	return s;
 }
 
@@ -99,6 +100,8 @@ enum scenario_result scenario_run_file(struct hw_device *dev, const char *path, 
 			scen_summary_json(s);
 		else
 			scen_summary(s);
+		if (s->svg)
+			scen_picture(s);
 		if (dom0_fini(s->rt, &s->fini_err))
 			s->unrestored = true;
 	}
@@ -116,6 +119,7 @@ enum scenario_result scenario_run_file(struct hw_device *dev, const char *path, 
 		free(s->json_body);
 	}
 	scen_script_free(&sc);
+	free(s->sw);
 	free(s);
 	return (enum scenario_result)rc;
 }

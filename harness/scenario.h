@@ -26,6 +26,7 @@ struct scenario_opts {
 	FILE *trace;		/* per-switch CSV, or NULL */
 	bool quiet;		/* only failures and the summary */
 	bool json;		/* no step lines: one JSON document on `out` at the end (docs/dom0.md) */
+	FILE *svg;		/* slots over time and the GGTT at the end, as SVG, or NULL */
 };
 
 /*

@@ -9,6 +9,7 @@
 #include "harness/scenario_internal.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int start_runtime(struct scen *s)
@@ -41,6 +42,21 @@ static void on_switch(void *ctx, const struct dom0_switch_stats *st)
 
 	s->last = *st;
 	s->n_switches++;
+	if (s->svg && s->cur_dev == 0) {
+		if (s->n_sw == s->cap_sw) {
+			size_t cap = s->cap_sw ? s->cap_sw * 2 : 256;
+			void *p = realloc(s->sw, cap * sizeof(*s->sw));
+			if (p) {
+				s->sw = p;
+				s->cap_sw = cap;
+			}
+		}
+		if (s->n_sw < s->cap_sw) {
+			s->sw[s->n_sw].line = s->cur_line;
+			s->sw[s->n_sw].ptes_written = st->ptes_written;
+			s->n_sw++;
+		}
+	}
 	scen_say(s, "  switch %s -> %s: %" PRIu64 " PTEs written, %" PRIu64 " skipped, %.3f ms", scen_name_of(s, st->from),
 		 scen_name_of(s, st->to), st->ptes_written, st->ptes_skipped, st->ns / 1e6);
 	if (s->trace)

@@ -91,6 +91,9 @@ struct scen {
 	int n_fail;
 	char *json_body;		/* the summary as JSON, written before the runtime ends */
 	size_t json_len;
+	FILE *svg;			/* --svg: the picture, written before the runtime ends */
+	struct { int line; uint64_t ptes_written; } *sw;	/* every switch, for the picture */
+	size_t n_sw, cap_sw;
 };
 
 /* ---- scenario_args.c ---- */
@@ -183,5 +186,7 @@ void scen_history(struct scen *s, const char *name, const char *what, int id, un
 void scen_summary(struct scen *s);
 /* --json: the summary as one JSON object (kept in s->json_body until the result is known). */
 void scen_summary_json(struct scen *s);
+/* --svg: slots over time (from the history and the switches) and the GGTT map at the end. */
+void scen_picture(struct scen *s);
 
 #endif

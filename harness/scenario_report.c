@@ -6,9 +6,11 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "harness/json.h"
+#include "harness/picture.h"
 #include "harness/scenario_internal.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 void scen_history(struct scen *s, const char *name, const char *what, int id, unsigned left, unsigned right)
@@ -217,4 +219,86 @@ void scen_summary_json(struct scen *s)
 	/* the writer ends the document with a newline: the body is embedded, so drop it */
 	while (s->json_len && (s->json_body[s->json_len - 1] == '\n'))
 		s->json_len--;
+}
+
+/* --svg: the history as holdings (who held which slots from which line to which), its changes as events. */
+void scen_picture(struct scen *s)
+{
+	static struct picture_map m;
+	static struct picture_slots p;
+	struct picture_hold *hold = calloc((size_t)s->n_hist + 1, sizeof(*hold));
+	struct picture_event *ev = calloc((size_t)s->n_hist + 1, sizeof(*ev));
+	struct picture_switch *sw = calloc(s->n_sw + 1, sizeof(*sw));
+	int *open = calloc((size_t)s->n_names + 1, sizeof(*open));	/* per name: its open holding + 1, 0 none */
+	const char *names[64] = { 0 };
+	size_t nh = 0, ne = 0;
+	struct gtt_err err = { 0 };
+
+	if (!hold || !ev || !sw || !open)
+		goto out;
+	memset(&m, 0, sizeof(m));
+	memset(&p, 0, sizeof(p));
+	for (int i = 0; i < s->n_hist; i++) {
+		const struct hist *h = &s->hist[i];
+		int k = 0;
+		while (k < s->n_names && strcmp(s->names[k].name, h->name))
+			k++;
+		if (k == s->n_names)
+			continue;
+		if (open[k]) {
+			hold[open[k] - 1].to = h->line;
+			open[k] = 0;
+		}
+		bool gone = !strcmp(h->what, "destroyed") || !strcmp(h->what, "left for the other device");
+		if (!gone && h->slots) {
+			struct picture_hold *hd = &hold[nh++];
+			snprintf(hd->name, sizeof(hd->name), "%s", h->name);
+			hd->vgpu = k + 1;
+			hd->from = h->line;
+			hd->first = h->first;
+			hd->slots = h->slots;
+			open[k] = (int)nh;
+		}
+		if (strcmp(h->what, "created")) {
+			struct picture_event *e = &ev[ne++];
+			snprintf(e->name, sizeof(e->name), "%s", h->name);
+			snprintf(e->what, sizeof(e->what), "%s", h->what);
+			e->line = h->line;
+		}
+	}
+	p.last_line = s->cur_line;
+	for (size_t i = 0; i < nh; i++)
+		if (!hold[i].to)
+			hold[i].to = p.last_line + 1;
+	for (size_t i = 0; i < s->n_sw; i++)
+		sw[i] = (struct picture_switch){ s->sw[i].line, s->sw[i].ptes_written };
+	const struct dom0_layout *l = dom0_layout(s->rt);
+	snprintf(p.title, sizeof(p.title), "%s on %s: %u slots of %llu MiB, %d lines", s->path, s->dev->name, l->num_slots,
+		 (unsigned long long)(l->slot_size >> 20), p.last_line);
+	p.num_slots = l->num_slots;
+	p.hold = hold;
+	p.n_hold = nh;
+	p.event = ev;
+	p.n_event = ne;
+	p.sw = sw;
+	p.n_sw = s->n_sw;
+	/* the map at the end: whose entries the GTT holds where (colours by vGPU id, named) */
+	for (int k = 0; k < s->n_names; k++)
+		if (s->names[k].alive && s->names[k].on == 0 && s->names[k].id > 0 && s->names[k].id < 64)
+			names[s->names[k].id] = s->names[k].name;
+	snprintf(m.title, sizeof(m.title), "the GGTT at the end of %s", s->path);
+	if (picture_map_from_device(s->dev, s->rt, l, names, &m, &err))
+		fprintf(s->errors, "%s: --svg: the GGTT map: %s\n", s->path, err.msg);
+	/* the map colours by vGPU id, the bands by name index: the same vGPU, the same colour */
+	for (size_t i = 0; i < nh; i++) {
+		struct name *nm = scen_find_name(s, hold[i].name);
+		if (nm && nm->alive && nm->on == 0)
+			hold[i].vgpu = nm->id;
+	}
+	picture_slots_svg(s->svg, &p, &m);
+out:
+	free(hold);
+	free(ev);
+	free(sw);
+	free(open);
 }
