@@ -21,7 +21,7 @@ ALL_CFLAGS := -std=c11 $(WARN) $(CFLAGS)
 # What building and running gttlab needs (make run); make test wants all of DEB_PACKAGES.
 BUILD_PACKAGES := libpci-dev
 DEB_PACKAGES := libcriterion-dev libpci-dev pciutils gnu-efi qemu-system-x86 ovmf mtools intel-gpu-tools \
-	clang libclang-rt-14-dev
+	clang libclang-rt-14-dev chromium zlib1g-dev
 
 # The freestanding core: no libc beyond stdint/stddef/stdbool/stdarg (design.md).
 CORE_SRCS := env/fmt.c env/err.c env/num.c regs/platform.c regs/reg_names.c \
@@ -74,7 +74,12 @@ $(LIB): $(CORE_OBJS) $(POSIX_OBJS)
 $(GTTLAB): $(CLI_OBJS) $(LIB)
 	$(CC) $(ALL_CFLAGS) $(CLI_OBJS) $(LIB) $(LDLIBS) -o $@
 
-$(UNIT): $(TEST_OBJS) $(LIB) $(GTTLAB) igt
+# what tests/svg-render.sh judges a screenshot with (zlib)
+$(BUILD)/tests/png_stats: tests/tools/png_stats.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $< -lz -o $@
+
+$(UNIT): $(TEST_OBJS) $(LIB) $(GTTLAB) igt $(BUILD)/tests/png_stats
 	$(CC) $(ALL_CFLAGS) $(TEST_OBJS) $(LIB) $(LDLIBS) -lcriterion -o $@
 
 # ---- the IGT-protocol binaries: build/igt/ is a test root for igt_runner ----
@@ -207,6 +212,7 @@ test: deps
 	tests/igt-conformance.sh $(IGT_DIR)
 	tests/igt-conformance-selftest.sh
 	tests/scanout-frontends.sh $(BUILD)
+	tests/svg-render.sh $(BUILD)
 	tests/bad-input.sh $(BUILD)
 	tests/kill-restore.sh $(BUILD) 100
 	$(MAKE) --no-print-directory asan

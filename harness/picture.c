@@ -6,6 +6,7 @@
 #include "harness/picture.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define W		1200	/* drawing width */
@@ -115,7 +116,7 @@ static int map_panel(FILE *f, const struct picture_map *m, int y)
 		double need = 6.5 * (double)strlen(g->label) + 4;
 		if (x1 - x0 >= need) {
 			label(f, slot ? "region-label slot" : "region-label", (x0 + x1) / 2, y + 22, "middle", g->label);
-		} else if (!slot || !(r % 8)) {
+		} else if (!slot || !(strtoul(g->label + 5, NULL, 10) % 8)) {
 			fprintf(f, "<text class=\"%s\" x=\"%.1f\" y=\"%d\" font-size=\"10\" transform=\"rotate(-40 %.1f %d)\">",
 				slot ? "region-label slot" : "region-label", (x0 + x1) / 2, y - 3, (x0 + x1) / 2, y - 3);
 			text(f, g->label);
