@@ -21,7 +21,7 @@ ALL_CFLAGS := -std=c11 $(WARN) $(CFLAGS)
 # What building and running gttlab needs (make run); make test wants all of DEB_PACKAGES.
 BUILD_PACKAGES := libpci-dev
 DEB_PACKAGES := libcriterion-dev libpci-dev pciutils gnu-efi qemu-system-x86 ovmf mtools intel-gpu-tools \
-	clang libclang-rt-14-dev chromium zlib1g-dev
+	clang libclang-rt-14-dev chromium zlib1g-dev lava-dispatcher tftpd-hpa telnet
 
 # The freestanding core: no libc beyond stdint/stddef/stdbool/stdarg (design.md).
 CORE_SRCS := env/fmt.c env/err.c env/num.c regs/platform.c regs/reg_names.c \
@@ -60,7 +60,7 @@ GTTLAB  := $(BUILD)/gttlab
 UNIT    := $(BUILD)/tests/unit
 LDLIBS  := -lpci -pthread
 
-.PHONY: asan asan-build all run test deps deps-build deps-efi install-packages check-freestanding mutants efi qemu qemu-selftest igt install clean
+.PHONY: asan asan-build all run test deps deps-build deps-efi install-packages check-freestanding mutants efi qemu qemu-selftest igt install clean lava
 all: $(GTTLAB) $(UNIT) igt
 
 $(BUILD)/%.o: %.c
@@ -172,6 +172,18 @@ qemu: deps
 	$(MAKE) --no-print-directory $(EFI_APP)
 	harness/qemu-run.sh $(EFI_APP) $(BUILD)/qemu
 
+# ---- LAVA (lava/, docs/lava.md): every job template validated, the QEMU job run under lava-run with
+# the gate, and the gate proven on a run with the application's test-only fault ----
+LAVA_PACKAGES := lava-dispatcher tftpd-hpa telnet qemu-system-x86 ovmf mtools gnu-efi
+lava: $(EFI_APP)
+	@$(MAKE) --no-print-directory install-packages PACKAGES="$(LAVA_PACKAGES)"
+	lava/run-qemu.sh $(EFI_APP) $(BUILD)/lava
+	@if lava/run-qemu.sh $(EFI_APP) $(BUILD)/lava-fault --fault drop-flush > $(BUILD)/lava-fault.out 2>&1; then \
+		cat $(BUILD)/lava-fault.out; echo "lava: the gate passed a run whose checks failed"; exit 1; \
+	elif ! grep -q 'failing test cases: .*ggtt-invalidate' $(BUILD)/lava-fault.out; then \
+		cat $(BUILD)/lava-fault.out; echo "lava: the gate failed the faulty run without naming its failing cases"; exit 1; \
+	else echo "lava: the gate fails a run with the test-only fault, naming: $$(grep -o 'failing test cases: .*' $(BUILD)/lava-fault.out | cut -c1-160)"; fi
+
 # Mutation check: each mutant breaks one fact in hw/ or the model; the tests must catch it.
 mutants: $(UNIT)
 	tests/mutants.sh
@@ -213,6 +225,7 @@ test: deps
 	tests/igt-conformance-selftest.sh
 	tests/scanout-frontends.sh $(BUILD)
 	tests/svg-render.sh $(BUILD)
+	$(MAKE) --no-print-directory lava
 	tests/bad-input.sh $(BUILD)
 	tests/kill-restore.sh $(BUILD) 100
 	$(MAKE) --no-print-directory asan
