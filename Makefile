@@ -167,7 +167,7 @@ efi: deps-efi
 deps-efi:
 	@$(MAKE) --no-print-directory install-packages PACKAGES="gnu-efi"
 
-# Boot it in QEMU/OVMF for sim:skl and sim:hsw, and once with ivshmem (harness/qemu-run.sh).
+# Boot it in QEMU/OVMF for sim:skl, sim:hsw and sim:tgl, and once with ivshmem (harness/qemu-run.sh).
 qemu: deps
 	$(MAKE) --no-print-directory $(EFI_APP)
 	harness/qemu-run.sh $(EFI_APP) $(BUILD)/qemu
@@ -219,7 +219,7 @@ asan: asan-build
 
 test: deps
 	$(MAKE) --no-print-directory all check-freestanding mutants $(EFI_APP)
-	harness/qemu-run.sh $(EFI_APP) $(BUILD)/qemu skl hsw
+	harness/qemu-run.sh $(EFI_APP) $(BUILD)/qemu skl hsw tgl
 	$(MAKE) --no-print-directory qemu-selftest
 	tests/igt-conformance.sh $(IGT_DIR)
 	tests/igt-conformance-selftest.sh

@@ -119,8 +119,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 2)
 		return 0;
-	size_t k = (data[0] & 7) % gtt_num_platforms;
-	const struct gtt_platform *p = &gtt_platforms[k];
+	const struct gtt_platform *sims[32];
+	size_t n_sims = 0;
+	for (size_t i = 0; i < gtt_num_platforms && n_sims < 32; i++)
+		if (gtt_platform_simulated(&gtt_platforms[i]))
+			sims[n_sims++] = &gtt_platforms[i];
+	const struct gtt_platform *p = sims[(data[0] & 15) % n_sims];
 	static unsigned long runs, boots;
 	bool may_boot = boots * 64 <= runs++;
 	bool fresh = may_boot && data[1] == 0xfe, raw_len = may_boot && data[1] == 0xff;

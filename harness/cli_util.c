@@ -71,11 +71,11 @@ const struct gtt_platform *cli_platform(const struct cli *c, const char *name)
 	}
 	p = gtt_platform_by_name(name);
 	if (!p) {
-		char list[128] = "";
-		for (size_t i = 0; i < gtt_num_platforms; i++) {
-			strcat(list, i ? ", " : "");
-			strcat(list, gtt_platforms[i].name);
-		}
+		char list[256] = "";
+		size_t len = 0;
+		for (size_t i = 0; i < gtt_num_platforms; i++)
+			len += (size_t)snprintf(list + len, len < sizeof(list) ? sizeof(list) - len : 0, "%s%s",
+						i ? ", " : "", gtt_platforms[i].name);
 		cli_error("unknown platform '%s': one of %s", name, list);
 	}
 	return p;

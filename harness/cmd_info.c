@@ -5,13 +5,15 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "regs/pci_config.h"
+
 static const char help[] =
 	"usage: gttlab info [--device D] [--json]\n"
 	"       gttlab info --platforms [--json]\n"
 	"Platform, generation, device id, BAR0 and BAR2 sizes, GSM size, PTE size,\n"
 	"GGTT size, number of PTEs, aperture size and fence count of the device.\n"
-	"--platforms: the platforms this build knows (name, codename, generation, the\n"
-	"device ids it takes for them), without opening any device.\n";
+	"--platforms: the platforms this build knows (name, codename, generation, its\n"
+	"simulated device or '-', the device ids it takes), without opening any device.\n";
 
 static int platforms(struct cli *c)
 {
@@ -27,6 +29,9 @@ static int platforms(struct cli *c)
 			json_str(&j, "name", p->name);
 			json_str(&j, "codename", p->codename);
 			json_str(&j, "gen", cli_gen(p->gen, g, sizeof(g)));
+			json_str(&j, "family", p->family);
+			json_bool(&j, "simulated", gtt_platform_simulated(p));
+			json_bool(&j, "gvt", p->gvt);
 			json_array_begin(&j, "devids");
 			for (size_t k = 0; k < p->n_devids; k++)
 				json_hex(&j, NULL, p->devids[k], 4);
@@ -39,7 +44,10 @@ static int platforms(struct cli *c)
 	}
 	for (size_t i = 0; i < gtt_num_platforms; i++) {
 		const struct gtt_platform *p = &gtt_platforms[i];
-		printf("%-5s %-12s gen %-4s", p->name, p->codename, cli_gen(p->gen, g, sizeof(g)));
+		char sim[16] = "-";
+		if (gtt_platform_simulated(p))
+			snprintf(sim, sizeof(sim), "sim:%s", p->name);
+		printf("%-5s %-13s gen %-4s %-9s", p->name, p->codename, cli_gen(p->gen, g, sizeof(g)), sim);
 		for (size_t k = 0; k < p->n_devids; k++)
 			printf(" 0x%04x", p->devids[k]);
 		printf("\n");
@@ -92,7 +100,8 @@ int cmd_info(struct cli *c, int argc, char **argv)
 		json_u64(&j, "num_ptes", in->n_ptes);
 		json_u64(&j, "aperture_size", in->aperture_size);
 		json_u64(&j, "stolen_size", in->stolen_size);
-		json_hex(&j, "stolen_base", in->stolen_base, 8);
+		json_hex(&j, "stolen_base", in->stolen_base, p->bdsm == BDSM_64 ? 16 : 8);
+		json_hex(&j, "bdsm_offset", p->bdsm == BDSM_64 ? INTEL_GEN11_BSM_DW0 : INTEL_BSM, 2);
 		json_u64(&j, "num_fences", in->num_fences);
 		json_object_end(&j);
 		json_finish(&j);
@@ -110,7 +119,14 @@ int cmd_info(struct cli *c, int argc, char **argv)
 		printf("GGTT size     %s (%" PRIu64 " bytes)\n", cli_size(in->ggtt_size, a, sizeof(a)), in->ggtt_size);
 		printf("PTEs          %" PRIu64 "\n", in->n_ptes);
 		printf("aperture size %s\n", cli_size(in->aperture_size, a, sizeof(a)));
-		printf("stolen        %s at 0x%08x\n", cli_size(in->stolen_size, a, sizeof(a)), in->stolen_base);
+		if (p->bdsm == BDSM_64)
+			printf("stolen        %s at 0x%016" PRIx64 " (BDSM 64-bit at 0x%02x)\n", cli_size(in->stolen_size, a, sizeof(a)),
+			       in->stolen_base, INTEL_GEN11_BSM_DW0);
+		else
+			printf("stolen        %s at 0x%08" PRIx64 " (BDSM at 0x%02x)\n", cli_size(in->stolen_size, a, sizeof(a)),
+			       in->stolen_base, INTEL_BSM);
+		if (!p->gvt)
+			printf("GVT-g         not mediated upstream (GVT-g mediates gen8-gen9.5); Dom0 checks are mechanism checks\n");
 		printf("fences        %u\n", in->num_fences);
 	}
 	cli_close(dev);

@@ -109,12 +109,16 @@ static int sim_open(const struct gtt_env *env, const char *arg, const struct hw_
 	struct sim_device *sim;
 	int rc;
 
-	if (!p) {
-		char names[96] = "";
+	if (!p || !gtt_platform_simulated(p)) {
+		char names[160] = "";
 		size_t len = 0;
 		for (size_t i = 0; i < gtt_num_platforms; i++)
-			len += (size_t)gtt_snprintf(names + len, sizeof(names) - len, "%s%s", i ? ", " : "",
-						    gtt_platforms[i].name);
+			if (gtt_platform_simulated(&gtt_platforms[i]) && len < sizeof(names))
+				len += (size_t)gtt_snprintf(names + len, sizeof(names) - len, "%s%s", len ? ", " : "",
+							    gtt_platforms[i].name);
+		if (p)
+			return gtt_err_set(err, GTT_EINVAL, "sim:%s: %s has no simulated device (one part per generation is modelled): one of %s",
+					   arg, p->name, names);
 		return gtt_err_set(err, GTT_EINVAL, "unknown platform '%s' in sim:%s: one of %s", arg, arg, names);
 	}
 	if ((rc = sim_create(env, p, NULL, &sim, err)))

@@ -47,6 +47,13 @@ uint64_t hw_stolen_size_from_gms(const struct gtt_platform *p, unsigned gms)
 }
 
 /* Size a 64-bit memory BAR the PCI way, with memory decoding off, and restore it. */
+uint64_t hw_stolen_base(const struct gtt_platform *p, uint32_t dw0, uint32_t dw1)
+{
+	if (p->bdsm == BDSM_64)
+		return (uint64_t)dw1 << 32 | (dw0 & INTEL_BSM_MASK);	/* gen11_stolen_base */
+	return dw0 & INTEL_BSM_MASK;					/* gen3_stolen_base */
+}
+
 static int size_bar(struct hw_device *dev, unsigned bar, uint64_t *base, uint64_t *size,
 		    struct gtt_err *err)
 {
@@ -112,7 +119,7 @@ int hw_detect(struct hw_device *dev, struct gtt_err *err)
 				   dev->name, in->vendor, in->devid, in->class_code);
 	in->plat = gtt_platform_by_devid(in->devid);
 	if (!in->plat)
-		return gtt_err_set(err, GTT_ENODEV, "device id 0x%04x of %s is not a platform gttlab knows (SNB..KBL)",
+		return gtt_err_set(err, GTT_ENODEV, "device id 0x%04x of %s is not a platform gttlab knows (gttlab info --platforms lists them)",
 				   in->devid, dev->name);
 	const struct gtt_platform *p = in->plat;
 
@@ -121,8 +128,15 @@ int hw_detect(struct hw_device *dev, struct gtt_err *err)
 	hw_gmch_fields(p, in->gmch_ctrl, &in->ggms, &in->gms);
 	in->gsm_size = hw_gsm_size_from_ggms(p, in->ggms);
 	in->stolen_size = hw_stolen_size_from_gms(p, in->gms);
-	hw_cfg_read(dev, INTEL_BSM, 4, &v);
-	in->stolen_base = v & INTEL_BSM_MASK;
+	if (p->bdsm == BDSM_64) {
+		uint32_t hi = 0;
+		hw_cfg_read(dev, INTEL_GEN11_BSM_DW0, 4, &v);
+		hw_cfg_read(dev, INTEL_GEN11_BSM_DW1, 4, &hi);
+		in->stolen_base = hw_stolen_base(p, v, hi);
+	} else {
+		hw_cfg_read(dev, INTEL_BSM, 4, &v);
+		in->stolen_base = hw_stolen_base(p, v, 0);
+	}
 	in->pte_size = p->pte_size;
 	in->gsm_offset = p->gsm_offset;
 	in->num_fences = p->num_fences;

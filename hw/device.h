@@ -29,7 +29,7 @@ struct hw_info {
 	uint64_t n_ptes;
 	uint64_t ggtt_size;		/* bytes of graphics address space */
 	uint64_t stolen_size;
-	uint32_t stolen_base;
+	uint64_t stolen_base;		/* BDSM: 32-bit at 0x5c, 64-bit at 0xc0 on gen11+ */
 	unsigned num_fences;
 };
 
@@ -89,6 +89,8 @@ int hw_detect(struct hw_device *dev, struct gtt_err *err);
 /* Decoders of the GMCH control word, per docs/hardware.md §1.3. */
 uint64_t hw_gsm_size_from_ggms(const struct gtt_platform *p, unsigned ggms);
 uint64_t hw_stolen_size_from_gms(const struct gtt_platform *p, unsigned gms);
+/* Base of stolen memory from the BDSM dwords: dw1 is only read on BDSM_64 platforms. */
+uint64_t hw_stolen_base(const struct gtt_platform *p, uint32_t dw0, uint32_t dw1);
 void hw_gmch_fields(const struct gtt_platform *p, uint16_t gmch, unsigned *ggms, unsigned *gms);
 
 /* Physical test pages (freed with hw_free_test_pages). */

@@ -3,7 +3,8 @@
  * Scanout surfaces, the way i915's initial-plane code finds the firmware
  * framebuffer (i9xx_get_initial_plane_config, skl_get_initial_plane_config):
  * the surface address from DSPSURF/PLANE_SURF, the pitch from the stride
- * register, the height from PIPESRC or PLANE_SIZE.
+ * register, the height from PIPESRC or PLANE_SIZE. The platform table says
+ * how many pipes (A-D) and universal planes per pipe (3, 5 or 7) there are.
  */
 #include "hw/scanout.h"
 #include "regs/display.h"
@@ -25,12 +26,12 @@ static size_t add(struct hw_scanout *out, size_t n, size_t max, uint64_t base, u
 size_t hw_scanout_ranges(struct hw_device *dev, struct hw_scanout *out, size_t max)
 {
 	const struct gtt_platform *p = dev->info.plat;
-	unsigned pipes = p->gen >= 70 ? 3 : 2;
+	unsigned pipes = p->num_pipes;
 	size_t n = 0;
 
 	for (unsigned pipe = 0; pipe < pipes; pipe++) {
 		if (p->gen >= 90) {
-			for (unsigned plane = 1; plane <= 3; plane++) {
+			for (unsigned plane = 1; plane <= p->num_planes; plane++) {
 				uint32_t ctl = hw_mmio_read32(dev, PLANE_REG(_PLANE_CTL_1_A, pipe, plane));
 				if (!(ctl & PLANE_CTL_ENABLE))
 					continue;

@@ -206,6 +206,8 @@ static void run_platforms(struct fe *f, const char *dyn)
 	marker(f, "Starting subtest: %s", PLATFORMS_SUBTEST);
 	for (size_t i = 0; i < gtt_num_platforms; i++) {
 		const struct gtt_platform *pl = &gtt_platforms[i];
+		if (!gtt_platform_simulated(pl))
+			continue;
 		if (dyn && !runner_glob(dyn, pl->name)) {
 			/* a comma list of dynamic names */
 			bool any = false;
@@ -270,7 +272,7 @@ static bool valid_dynamic(const char *dyn)
 	snprintf(copy, sizeof(copy), "%s", dyn);
 	for (char *t = strtok(copy, ","); t; t = strtok(NULL, ","))
 		for (size_t i = 0; i < gtt_num_platforms; i++)
-			if (runner_glob(t, gtt_platforms[i].name))
+			if (gtt_platform_simulated(&gtt_platforms[i]) && runner_glob(t, gtt_platforms[i].name))
 				return true;
 	return false;
 }

@@ -3,11 +3,11 @@
 # igt-tests/make-testlist.sh IGT_DIR GTTLAB: a testlist for `igt_runner --test-list FILE`, every test
 # of the collection in igt_runner's names: igt@BINARY@SUBTEST for each subtest a binary lists
 # (its --list-subtests, which touches no device) and igt@BINARY@platforms@PLATFORM for each
-# platform the build knows (gttlab info --platforms). Written to stdout.
+# platform the build simulates (gttlab info --platforms, the rows with a sim: device). Written to stdout.
 set -euo pipefail
 dir=$1
 gttlab=$2
-plats=$("$gttlab" info --platforms | awk '{ print $1 }')
+plats=$("$gttlab" info --platforms | awk '$5 ~ /^sim:/ { print $1 }')
 [ -n "$plats" ] || { echo "make-testlist: $gttlab knows no platform" >&2; exit 1; }
 bins=$(sed -e '/^TESTLIST$/d' -e '/^END TESTLIST$/d' "$dir/test-list.txt")
 for b in $bins; do

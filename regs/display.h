@@ -3,7 +3,10 @@
  * Display plane registers gttlab reads to find the GGTT ranges a plane scans
  * out, so that no check touches them (i915 display/i9xx_plane_regs.h,
  * skl_universal_plane_regs.h, intel_cursor_regs.h, intel_display_regs.h).
- * Pipes are 0x1000 apart; pipe C exists from Ivy Bridge on.
+ * Pipes are 0x1000 apart; pipe C exists from Ivy Bridge on, pipe D on Tiger
+ * Lake, Alder Lake and Raptor Lake (not Rocket Lake). Universal planes are
+ * 0x100 apart: 3 per pipe on gen9, 7 on gen11 and Tiger Lake, 5 on Rocket
+ * Lake, Alder Lake and Raptor Lake; cursors stay at 0x70080 + pipe * 0x1000.
  */
 #ifndef REGS_DISPLAY_H
 #define REGS_DISPLAY_H
@@ -22,10 +25,10 @@
 #define _PIPEASRC			0x6001c	/* (width - 1) << 16 | (height - 1) */
 #define PIPESRC(pipe)			(_PIPEASRC + PIPE_OFFSET(pipe))
 
-/* gen9 universal planes: plane n (1..3) at +0x100 * (n - 1) */
+/* gen9+ universal planes: plane n (1..7) at +0x100 * (n - 1) */
 #define _PLANE_CTL_1_A			0x70180
 #define   PLANE_CTL_ENABLE		(1u << 31)
-#define   PLANE_CTL_TILED_SHIFT		10		/* 0 linear, 1 X, 4 Y, 5 Yf */
+#define   PLANE_CTL_TILED_SHIFT		10		/* 0 linear, 1 X, 4 Y, 5 Yf (gen12: Y with CCS) */
 #define   PLANE_CTL_TILED_MASK		(7u << 10)
 #define _PLANE_STRIDE_1_A		0x70188	/* 64-byte units linear, tile widths tiled */
 #define _PLANE_SIZE_1_A			0x70190	/* (height - 1) << 16 | (width - 1) */

@@ -53,6 +53,9 @@
 /* Base of stolen memory (i915_drm.h INTEL_BSM). */
 #define INTEL_BSM			0x5c
 #define INTEL_BSM_MASK			(~((1u << 20) - 1))
+/* gen11+: BDSM is 64-bit at 0xc0 (bits 31:20 of the base, low bits lock and reserved) and 0xc4 (63:32). */
+#define INTEL_GEN11_BSM_DW0		0xc0
+#define INTEL_GEN11_BSM_DW1		0xc4
 
 /* XenGT's aperture-size register for guests; i915 never reads it. */
 #define VGT_REG_CFG_SPACE_MSAC		0x62

@@ -27,6 +27,12 @@ enum stolen_size_rule {
 	STOLEN_SIZE_GEN9,	/* GMS < 0xf0: GMS << 25; else (GMS - 0xf0 + 1) << 22 */
 };
 
+/* Where the base of stolen memory (BDSM) is in config space (arch/x86/kernel/early-quirks.c). */
+enum bdsm_layout {
+	BDSM_32,		/* INTEL_BSM 0x5c, bits 31:20 (gen3_stolen_base) */
+	BDSM_64,		/* INTEL_GEN11_BSM_DW0 0xc0 bits 31:20, DW1 0xc4 bits 63:32 (gen11_stolen_base) */
+};
+
 enum pte_format {
 	PTE_FORMAT_SNB,		/* 32-bit, phys 39:32 in 11:4, cache bits 2:1 */
 	PTE_FORMAT_IVB,		/* as SNB plus the L3+LLC cache value */
@@ -37,8 +43,9 @@ enum pte_format {
 struct gtt_platform {
 	const char *name;		/* short name used on the command line: "skl" */
 	const char *codename;		/* intel_reg / IGT codename: "skylake" */
-	unsigned gen;			/* generation times ten: 60, 70, 75, 80, 90 */
-	const uint16_t *devids;		/* PCI device ids (i915_pciids.h, a selection) */
+	unsigned gen;			/* generation times ten: 60, 70, 75, 80, 90, 95, 110, 120 */
+	const char *family;		/* the parts the entry covers: "Coffee Lake, Whiskey Lake, Amber Lake (CFL)" */
+	const uint16_t *devids;		/* PCI device ids (i915_pciids.h) */
 	size_t n_devids;
 
 	uint32_t bar0_size;		/* GTTMMADR size */
@@ -51,6 +58,7 @@ struct gtt_platform {
 	enum gmch_layout gmch_layout;
 	enum gsm_size_rule gsm_rule;
 	enum stolen_size_rule stolen_rule;
+	enum bdsm_layout bdsm;
 
 	unsigned num_fences;		/* intel_ggtt_init_fences */
 	unsigned fence_max_pitch_val;	/* max stride / 128 */
@@ -61,6 +69,10 @@ struct gtt_platform {
 	uint32_t aperture_min;		/* GMADR sizes the i915 probe accepts */
 	uint32_t aperture_max;
 
+	unsigned num_pipes;		/* display pipes (i915 display info pipe_mask) */
+	unsigned num_planes;		/* universal planes per pipe read for scanout (gen9+: 1 + num_sprites) */
+	int gvt;			/* upstream GVT-g mediates this platform (gvt/handlers.c device types) */
+
 	/* What the simulated device boots with (sim:NAME). */
 	uint16_t sim_devid;
 	unsigned sim_ggms;		/* GGMS field value */
@@ -68,6 +80,12 @@ struct gtt_platform {
 	uint32_t sim_aperture_size;
 	int sim_swizzle_enabled;	/* BIOS/i915 left swizzling on (gen6/7 only) */
 };
+
+/* Whether sim:NAME exists for p: only entries with sim_devid set have a model. */
+static inline int gtt_platform_simulated(const struct gtt_platform *p)
+{
+	return p->sim_devid != 0;
+}
 
 extern const struct gtt_platform gtt_platforms[];
 extern const size_t gtt_num_platforms;

@@ -16,6 +16,8 @@ struct gtt_reg_name {
 	uint32_t offset;		/* in BAR0 */
 	unsigned min_gen, max_gen;	/* generations (times ten) that have it */
 	int fence;			/* fence index, or -1: present if the platform has that many */
+	char pipe;			/* display pipe 'A'..'D' it belongs to, 0 if none */
+	unsigned plane;			/* universal plane 1..7 it belongs to, 0 if none */
 };
 
 extern const struct gtt_reg_name gtt_reg_names[];

@@ -396,12 +396,19 @@ Test(cli, no_leaks_on_any_path_out_of_main)
 /* info --platforms lists the table and opens no device (a --device with it is refused). */
 Test(cli, info_platforms_opens_no_device)
 {
-	char out[4096];
+	static char out[16384];
 
 	cr_assert_eq(run("info --platforms", out, sizeof(out)), 0, "%s", out);
-	cr_expect(strstr(out, "skl   skylake      gen 9    0x1902") && strstr(out, "hsw   haswell      gen 7.5  0x0402"), "%s", out);
+	cr_expect(strstr(out, "skl   skylake       gen 9    sim:skl   0x1906") &&
+		  strstr(out, "hsw   haswell       gen 7.5  sim:hsw   0x0402") &&
+		  strstr(out, "cml   cometlake     gen 9.5  -         0x9ba2") &&
+		  strstr(out, "tgl   tigerlake     gen 12   sim:tgl   0x9a60"), "%s", out);
 	cr_expect_eq(lines(out), gtt_num_platforms, "%s", out);
 	cr_expect_eq(run("--device pci:0000:00:02.0 info --platforms", out, sizeof(out)), 2, "%s", out);
 	cr_assert_eq(run("--json info --platforms", out, sizeof(out)), 0, "%s", out);
-	cr_expect(!strncmp(out, "[{\"name\":\"snb\",\"codename\":\"sandybridge\",\"gen\":\"6\",\"devids\":[\"0x0102\"", 64), "%s", out);
+	static const char first[] = "[{\"name\":\"snb\",\"codename\":\"sandybridge\",\"gen\":\"6\",\"family\":\"Sandy Bridge (SNB)\","
+				    "\"simulated\":true,\"gvt\":false,\"devids\":[\"0x0102\"";
+	cr_expect(!strncmp(out, first, sizeof(first) - 1), "%s", out);
+	cr_expect(strstr(out, "{\"name\":\"cml\",\"codename\":\"cometlake\",\"gen\":\"9.5\",\"family\":\"Comet Lake (CML)\","
+			      "\"simulated\":false,\"gvt\":true,"), "%s", out);
 }

@@ -225,6 +225,8 @@ Test(runner, the_plane_fault_is_kept_clear_on_every_platform)
 {
 	for (size_t p = 0; p < gtt_num_platforms; p++) {
 		char spec[32];
+		if (!gtt_platform_simulated(&gtt_platforms[p]))
+			continue;
 		snprintf(spec, sizeof(spec), "sim:%s", gtt_platforms[p].name);
 		struct hw_device *dev = t_open(spec);
 		struct sim_device *s = t_sim(dev);

@@ -37,7 +37,7 @@ struct sim_params {
 #define SIM_BAR2_BASE		0xc0000000ull
 #define SIM_BAR4_BASE		0x0000f000u
 #define SIM_BAR4_SIZE		64u
-#define SIM_STOLEN_BASE		0x78000000u
+#define SIM_STOLEN_BASE		0x78000000ull
 
 /* Create a device of the given platform; params may be NULL. */
 int sim_create(const struct gtt_env *env, const struct gtt_platform *plat,

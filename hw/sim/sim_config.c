@@ -2,7 +2,7 @@
 /*
  * PCI configuration space of the model: identity, command, BARs that size
  * the way PCI BARs do (write all ones, read back the size mask), GMCH control
- * (read-only: firmware locks it) and BSM.
+ * (read-only: firmware locks it) and BDSM (locked too).
  */
 #include "hw/sim/sim_internal.h"
 
@@ -39,7 +39,17 @@ void sim_config_init(struct sim_device *sim, uint16_t devid)
 	put32(c + PCI_CFG_BAR(4), SIM_BAR4_BASE | PCI_BAR_IO);
 	put16(c + PCI_CFG_SUBSYS_VENDOR, PCI_VENDOR_ID_INTEL);
 	put16(c + PCI_CFG_SUBSYS_ID, 0x2212);
-	put32(c + INTEL_BSM, SIM_STOLEN_BASE);
+	/*
+	 * Stolen memory's base: gen11 moved BDSM to a 64-bit pair at 0xc0/0xc4
+	 * and left 0x5c reading zero; earlier parts have it at 0x5c. Bits 19:0
+	 * hold the lock bit, set by firmware.
+	 */
+	if (sim->plat->bdsm == BDSM_64) {
+		put32(c + INTEL_GEN11_BSM_DW0, (uint32_t)SIM_STOLEN_BASE | 1);
+		put32(c + INTEL_GEN11_BSM_DW1, (uint32_t)(SIM_STOLEN_BASE >> 32));
+	} else {
+		put32(c + INTEL_BSM, (uint32_t)SIM_STOLEN_BASE | 1);
+	}
 }
 
 bool sim_mem_decode_enabled(const struct sim_device *sim)
