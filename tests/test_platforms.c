@@ -1,0 +1,263 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The gen9.5-gen12 platforms against i915's own facts, written out here as
+ * literals, never computed by hw/:
+ *  - device ids: include/drm/intel/i915_pciids.h (INTEL_CFL_IDS with the WHL
+ *    and AML-CFL ids, INTEL_CML_IDS, INTEL_ICL_IDS, INTEL_EHL_IDS,
+ *    INTEL_JSL_IDS, INTEL_TGL_IDS, INTEL_RKL_IDS, INTEL_ADLS_IDS,
+ *    INTEL_RPLS_IDS, INTEL_ADLP_IDS, INTEL_ADLN_IDS, INTEL_RPLP_IDS,
+ *    INTEL_RPLU_IDS, INTEL_AML_KBL_GT2_IDS);
+ *  - GGTT PTE: gen8_ggtt_pte_encode, addr | GEN8_PAGE_PRESENT whatever the
+ *    cache level (gt/intel_ggtt.c);
+ *  - fences: i965_write_fence_reg with the gen6+ registers and
+ *    GEN6_FENCE_PITCH_SHIFT 32, 32 fences (gt/intel_ggtt_fencing.c);
+ *  - GSM and stolen size: gen8_get_total_gtt_size, gen9_stolen_size; stolen
+ *    base: gen11_stolen_base, 0xc0 | 0xc4 << 32 (arch/x86/kernel/early-quirks.c);
+ *  - pipes and planes: intel_display_device.c (pipe_mask, num_sprites).
+ */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hw/fence.h"
+#include "hw/pte.h"
+#include "hw/scanout.h"
+#include "regs/display.h"
+#include "regs/pci_config.h"
+#include "regs/platform.h"
+#include "tests/helpers.h"
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static const struct {
+	const char *plat;
+	uint16_t ids[24];
+} i915_ids[] = {
+	{ "kbl", { 0x5906, 0x5913, 0x590E, 0x5915, 0x5902, 0x5908, 0x590A, 0x590B, 0x5916, 0x5921, 0x591E, 0x5912,
+		   0x5917, 0x591A, 0x591B, 0x591D, 0x5926, 0x5923, 0x5927, 0x593B, 0x591C, 0x87C0 } },
+	{ "cfl", { 0x3E90, 0x3E93, 0x3E99, 0x3E91, 0x3E92, 0x3E96, 0x3E98, 0x3E9A, 0x3E9C, 0x3E94, 0x3E9B, 0x3EA9,
+		   0x3EA5, 0x3EA6, 0x3EA7, 0x3EA8, 0x87CA, 0x3EA1, 0x3EA4, 0x3EA0, 0x3EA3, 0x3EA2 } },
+	{ "cml", { 0x9BA2, 0x9BA4, 0x9BA5, 0x9BA8, 0x9B21, 0x9BAA, 0x9BAC, 0x9BC2, 0x9BC4, 0x9BC5, 0x9BC6, 0x9BC8,
+		   0x9BE6, 0x9BF6, 0x9B41, 0x9BCA, 0x9BCC } },
+	{ "icl", { 0x8A50, 0x8A52, 0x8A53, 0x8A54, 0x8A56, 0x8A57, 0x8A58, 0x8A59, 0x8A5A, 0x8A5B, 0x8A5C, 0x8A70,
+		   0x8A71, 0x8A51, 0x8A5D } },
+	{ "ehl", { 0x4541, 0x4551, 0x4555, 0x4557, 0x4570, 0x4571 } },
+	{ "jsl", { 0x4E51, 0x4E55, 0x4E57, 0x4E61, 0x4E71 } },
+	{ "tgl", { 0x9A60, 0x9A68, 0x9A70, 0x9A40, 0x9A49, 0x9A59, 0x9A78, 0x9AC0, 0x9AC9, 0x9AD9, 0x9AF8 } },
+	{ "rkl", { 0x4C80, 0x4C8A, 0x4C8B, 0x4C8C, 0x4C90, 0x4C9A } },
+	{ "adls", { 0x4680, 0x4682, 0x4688, 0x468A, 0x468B, 0x4690, 0x4692, 0x4693 } },
+	{ "rpls", { 0xA780, 0xA781, 0xA782, 0xA783, 0xA788, 0xA789, 0xA78A, 0xA78B } },
+	{ "adlp", { 0x46A0, 0x46A1, 0x46A2, 0x46A3, 0x46A6, 0x46A8, 0x46AA, 0x462A, 0x4626, 0x4628, 0x46B0, 0x46B1,
+		    0x46B2, 0x46B3, 0x46C0, 0x46C1, 0x46C2, 0x46C3 } },
+	{ "adln", { 0x46D0, 0x46D1, 0x46D2, 0x46D3, 0x46D4 } },
+	{ "rplp", { 0xA720, 0xA7A0, 0xA7A8, 0xA7AA, 0xA7AB, 0xA721, 0xA7A1, 0xA7A9, 0xA7AC, 0xA7AD } },
+};
+
+static size_t count_ids(const uint16_t *ids)
+{
+	size_t n = 0;
+	while (n < 24 && ids[n])
+		n++;
+	return n;
+}
+
+Test(platforms, every_i915_id_picks_its_platform)
+{
+	for (size_t i = 0; i < N(i915_ids); i++) {
+		const struct gtt_platform *p = gtt_platform_by_name(i915_ids[i].plat);
+		size_t n = count_ids(i915_ids[i].ids);
+		cr_assert_not_null(p, "%s", i915_ids[i].plat);
+		cr_expect_eq(p->n_devids, n, "%s has %zu ids, i915 lists %zu", p->name, p->n_devids, n);
+		for (size_t k = 0; k < n; k++) {
+			const struct gtt_platform *q = gtt_platform_by_devid(i915_ids[i].ids[k]);
+			cr_expect(q == p, "0x%04x is %s, i915 says %s", i915_ids[i].ids[k], q ? q->name : "unknown", p->name);
+		}
+	}
+	/* no id twice in the whole table */
+	for (size_t i = 0; i < gtt_num_platforms; i++)
+		for (size_t k = 0; k < gtt_platforms[i].n_devids; k++)
+			cr_expect(gtt_platform_by_devid(gtt_platforms[i].devids[k]) == &gtt_platforms[i],
+				  "0x%04x is listed twice", gtt_platforms[i].devids[k]);
+}
+
+/* Generation, display, GVT-g and BDSM, from i915 (see the head of the file). */
+Test(platforms, facts_per_platform)
+{
+	static const struct {
+		const char *name, *codename;
+		unsigned gen, pipes, planes;
+		int gvt, bdsm64;
+	} f[] = {
+		{ "skl", "skylake", 90, 3, 3, 1, 0 },       { "kbl", "kabylake", 95, 3, 3, 1, 0 },
+		{ "cfl", "coffeelake", 95, 3, 3, 1, 0 },    { "cml", "cometlake", 95, 3, 3, 1, 0 },
+		{ "icl", "icelake", 110, 3, 7, 0, 1 },      { "ehl", "elkhartlake", 110, 3, 7, 0, 1 },
+		{ "jsl", "jasperlake", 110, 3, 7, 0, 1 },   { "tgl", "tigerlake", 120, 4, 7, 0, 1 },
+		{ "rkl", "rocketlake", 120, 3, 5, 0, 1 },   { "adls", "alderlake_s", 120, 4, 5, 0, 1 },
+		{ "rpls", "raptorlake_s", 120, 4, 5, 0, 1 }, { "adlp", "alderlake_p", 120, 4, 5, 0, 1 },
+		{ "adln", "alderlake_n", 120, 4, 5, 0, 1 }, { "rplp", "raptorlake_p", 120, 4, 5, 0, 1 },
+	};
+	for (size_t i = 0; i < N(f); i++) {
+		const struct gtt_platform *p = gtt_platform_by_name(f[i].name);
+		cr_assert_not_null(p, "%s", f[i].name);
+		cr_expect_str_eq(p->codename, f[i].codename);
+		cr_expect_eq(p->gen, f[i].gen, "%s gen %u", p->name, p->gen);
+		cr_expect_eq(p->num_pipes, f[i].pipes, "%s pipes %u", p->name, p->num_pipes);
+		cr_expect_eq(p->num_planes, f[i].planes, "%s planes %u", p->name, p->num_planes);
+		cr_expect_eq(!!p->gvt, f[i].gvt, "%s gvt", p->name);
+		cr_expect_eq(p->bdsm == BDSM_64, f[i].bdsm64, "%s BDSM", p->name);
+		cr_expect_eq(p->num_fences, 32u, "%s fences", p->name);
+		cr_expect_eq(p->pte_size, 8u, "%s pte size", p->name);
+		cr_expect_eq(p->bar0_size, 16u << 20, "%s GTTMMADR", p->name);
+		cr_expect_eq(p->gsm_offset, 8u << 20, "%s GSM offset", p->name);
+	}
+}
+
+/* gen8_ggtt_pte_encode: the cache level changes no bit of a GGTT PTE from gen8 to gen12. */
+Test(platforms, pte_golden_per_cache_level)
+{
+	static const char *const plats[] = { "cfl", "cml", "icl", "ehl", "jsl", "tgl", "rkl", "adls", "rpls", "adlp", "adln", "rplp" };
+	static const struct { uint64_t addr, pte; } v[] = {
+		{ 0x0000001000ull, 0x0000001001ull },
+		{ 0x0012345000ull, 0x0012345001ull },
+		{ 0x7ffffff000ull, 0x7ffffff001ull },	/* the top of 39 address bits (dma_mask_size 39) */
+		{ 0x4000000000ull, 0x4000000001ull },	/* bit 38 */
+	};
+	static const enum hw_cache levels[] = { HW_CACHE_NONE, HW_CACHE_LLC, HW_CACHE_L3_LLC, HW_CACHE_WT };
+	for (size_t i = 0; i < N(plats); i++) {
+		const struct gtt_platform *p = gtt_platform_by_name(plats[i]);
+		for (size_t k = 0; k < N(v); k++)
+			for (size_t l = 0; l < N(levels); l++) {
+				uint64_t pte = 0;
+				struct gtt_err err = { 0 };
+				cr_assert_eq(hw_pte_encode(p, v[k].addr, levels[l], &pte, &err), 0, "%s: %s", p->name, err.msg);
+				cr_expect_eq(pte, v[k].pte, "%s level %d: 0x%llx, i915 0x%llx", p->name, (int)levels[l],
+					     (unsigned long long)pte, (unsigned long long)v[k].pte);
+				struct hw_pte d;
+				hw_pte_decode(p, v[k].pte, &d);
+				cr_expect(d.valid && d.addr == v[k].addr, "%s: 0x%llx decodes to 0x%llx", p->name,
+					  (unsigned long long)v[k].pte, (unsigned long long)d.addr);
+			}
+		uint64_t pte;
+		struct gtt_err err = { 0 };
+		cr_expect_neq(hw_pte_encode(p, 0x8000000000ull, HW_CACHE_LLC, &pte, &err), 0, "%s took bit 39", p->name);
+	}
+}
+
+/* i965_write_fence_reg on gen6+ registers: (end - 4096) << 32 | start | (stride / 128 - 1) << 32 | Y << 1 | 1. */
+Test(platforms, fence_golden)
+{
+	static const char *const plats[] = { "cfl", "cml", "icl", "ehl", "jsl", "tgl", "rkl", "adls", "rpls", "adlp", "adln", "rplp" };
+	static const struct { uint64_t start, size; uint32_t stride; int y; uint64_t val; } v[] = {
+		{ 0x100000, 0x80000, 4096, 0, 0x0017f01f00100001ull },
+		{ 0x100000, 0x80000, 4096, 1, 0x0017f01f00100003ull },
+		{ 0x0fe00000, 0x200000, 256 * 1024, 0, 0x0ffff7ff0fe00001ull },	/* GEN7_FENCE_MAX_PITCH_VAL */
+		{ 0, 4096, 128, 1, 0x0000000000000003ull },
+	};
+	for (size_t i = 0; i < N(plats); i++) {
+		const struct gtt_platform *p = gtt_platform_by_name(plats[i]);
+		for (size_t k = 0; k < N(v); k++) {
+			struct hw_fence f = { v[k].start, v[k].size, v[k].stride, v[k].y ? HW_TILING_Y : HW_TILING_X, true };
+			uint64_t val = 0;
+			struct gtt_err err = { 0 };
+			cr_assert_eq(hw_fence_encode(p, 256u << 20, &f, &val, &err), 0, "%s vector %zu: %s", p->name, k, err.msg);
+			cr_expect_eq(val, v[k].val, "%s vector %zu: 0x%016llx, i915 0x%016llx", p->name, k,
+				     (unsigned long long)val, (unsigned long long)v[k].val);
+		}
+		struct hw_fence wide = { 0, 0x100000, 512 * 1024, HW_TILING_X, true };
+		uint64_t val;
+		struct gtt_err err = { 0 };
+		cr_expect_neq(hw_fence_encode(p, 256u << 20, &wide, &val, &err), 0, "%s took a 512 KiB stride", p->name);
+	}
+}
+
+/* GMCH and BDSM decoding, with the values a Tiger Lake laptop's firmware leaves. */
+Test(platforms, gmch_and_bdsm_golden)
+{
+	const struct gtt_platform *tgl = gtt_platform_by_name("tgl"), *cfl = gtt_platform_by_name("cfl");
+	unsigned ggms, gms;
+
+	hw_gmch_fields(tgl, 0xfec0, &ggms, &gms);	/* GGMS 3 in 7:6, GMS 0xfe in 15:8 */
+	cr_expect(ggms == 3 && gms == 0xfe);
+	cr_expect_eq(hw_gsm_size_from_ggms(tgl, 3), 8u << 20);
+	cr_expect_eq(hw_stolen_size_from_gms(tgl, 0xfe), 60u << 20);	/* (0xfe - 0xf0) * 4 MiB + 4 MiB */
+	cr_expect_eq(hw_stolen_size_from_gms(tgl, 0x02), 64u << 20);	/* 2 * 32 MiB */
+	cr_expect_eq(hw_stolen_size_from_gms(cfl, 0xf0), 4u << 20);
+	/* gen11_stolen_base: DW0 bits 31:20 (the lock bit 0 dropped), DW1 the high half */
+	cr_expect_eq(hw_stolen_base(tgl, 0x7b800001u, 0x1), 0x17b800000ull);
+	cr_expect_eq(hw_stolen_base(tgl, 0x7b8fffffu, 0x0), 0x7b800000ull);
+	/* gen3_stolen_base: 32 bits only */
+	cr_expect_eq(hw_stolen_base(cfl, 0x7b800001u, 0x1), 0x7b800000ull);
+}
+
+/* The model puts BDSM where the part has it, and detection reads it from there. */
+Test(platforms, stolen_base_is_read_where_the_part_has_it)
+{
+	static const struct { const char *spec; int bdsm64; } v[] = {
+		{ "sim:cfl", 0 }, { "sim:icl", 1 }, { "sim:tgl", 1 }, { "sim:adlp", 1 }, { "sim:skl", 0 },
+	};
+	for (size_t i = 0; i < N(v); i++) {
+		struct hw_device *dev = t_open(v[i].spec);
+		uint32_t old = 0, lo = 0, hi = 0;
+		hw_cfg_read(dev, 0x5c, 4, &old);
+		hw_cfg_read(dev, 0xc0, 4, &lo);
+		hw_cfg_read(dev, 0xc4, 4, &hi);
+		if (v[i].bdsm64)
+			cr_expect(old == 0 && (lo & 0xfff00000u) == 0x78000000u && hi == 0, "%s: 0x5c 0x%x, 0xc0 0x%x, 0xc4 0x%x",
+				  v[i].spec, old, lo, hi);
+		else
+			cr_expect(lo == 0 && (old & 0xfff00000u) == 0x78000000u, "%s: 0x5c 0x%x, 0xc0 0x%x", v[i].spec, old, lo);
+		cr_expect_eq(dev->info.stolen_base, 0x78000000ull, "%s: stolen at 0x%llx", v[i].spec,
+			     (unsigned long long)dev->info.stolen_base);
+		hw_close(dev);
+	}
+}
+
+/* Each new model has the GSM, aperture, fences and stolen size a real part of its id has. */
+Test(platforms, the_new_models_look_like_their_parts)
+{
+	static const struct { const char *spec; uint16_t devid; uint64_t stolen; } v[] = {
+		{ "sim:cfl", 0x3e92, 64u << 20 }, { "sim:icl", 0x8a52, 64u << 20 },
+		{ "sim:tgl", 0x9a49, 60u << 20 }, { "sim:adlp", 0x46a6, 60u << 20 },
+	};
+	for (size_t i = 0; i < N(v); i++) {
+		struct hw_device *dev = t_open(v[i].spec);
+		const struct hw_info *in = &dev->info;
+		cr_expect_eq(in->devid, v[i].devid, "%s", v[i].spec);
+		cr_expect(in->gsm_size == 8u << 20 && in->ggtt_size == 4ull << 30 && in->n_ptes == 1u << 20, "%s", v[i].spec);
+		cr_expect_eq(in->aperture_size, 256u << 20, "%s", v[i].spec);
+		cr_expect_eq(in->num_fences, 32u, "%s", v[i].spec);
+		cr_expect_eq(in->stolen_size, v[i].stolen, "%s: %llu", v[i].spec, (unsigned long long)in->stolen_size);
+		hw_close(dev);
+	}
+}
+
+/* Pipe D and planes 4-7 are read on the parts that have them, and only there. */
+Test(platforms, scanout_covers_pipe_d_and_the_upper_planes)
+{
+	static const struct { const char *spec; unsigned pipe, plane; int found; } v[] = {
+		{ "sim:tgl", 3, 7, 1 },		/* Tiger Lake: 4 pipes, 7 planes */
+		{ "sim:tgl", 0, 6, 1 },
+		{ "sim:icl", 2, 7, 1 },		/* Ice Lake: 3 pipes, 7 planes */
+		{ "sim:icl", 3, 1, 0 },		/* no pipe D */
+		{ "sim:adlp", 3, 5, 1 },	/* Alder Lake-P: 4 pipes, 5 planes */
+		{ "sim:adlp", 3, 6, 0 },
+		{ "sim:cfl", 2, 3, 1 },
+		{ "sim:cfl", 0, 4, 0 },
+	};
+	for (size_t i = 0; i < N(v); i++) {
+		struct hw_device *dev = t_open(v[i].spec);
+		uint32_t base = 0x4000000;
+		hw_mmio_write32(dev, PLANE_REG(_PLANE_CTL_1_A, v[i].pipe, v[i].plane), PLANE_CTL_ENABLE);
+		hw_mmio_write32(dev, PLANE_REG(_PLANE_STRIDE_1_A, v[i].pipe, v[i].plane), 0x50);
+		hw_mmio_write32(dev, PLANE_REG(_PLANE_SIZE_1_A, v[i].pipe, v[i].plane), 1079u << 16 | 1919u);
+		hw_mmio_write32(dev, PLANE_REG(_PLANE_SURF_1_A, v[i].pipe, v[i].plane), base);
+		struct hw_scanout sc[32];
+		size_t n = hw_scanout_ranges(dev, sc, 32);
+		cr_expect_eq(n, (size_t)v[i].found, "%s pipe %c plane %u: %zu ranges", v[i].spec, 'A' + v[i].pipe,
+			     v[i].plane, n);
+		if (n == 1)
+			cr_expect(sc[0].pipe == v[i].pipe && sc[0].start <= base && sc[0].end > base + 0x50 * 64 * 1080,
+				  "%s: 0x%llx-0x%llx", v[i].spec, (unsigned long long)sc[0].start, (unsigned long long)sc[0].end);
+		hw_close(dev);
+	}
+}
