@@ -31,6 +31,7 @@ enum check_req {
 	REQ_MODEL = 1 << 2,		/* the model's access trace */
 	REQ_WHOLE_GGTT = 1 << 3,	/* runs the Dom0 runtime over the guest areas */
 	REQ_PAGE_ABOVE_4G = 1 << 4,	/* a test page above 4 GiB */
+	/* every check reaches the GGTT through the aperture: a part without one skips them all */
 };
 
 /* Faults a test injects into the Dom0 runtime to prove a check can fail. */

@@ -103,6 +103,7 @@ int cmd_info(struct cli *c, int argc, char **argv)
 		json_hex(&j, "stolen_base", in->stolen_base, p->bdsm == BDSM_64 ? 16 : 8);
 		json_hex(&j, "bdsm_offset", p->bdsm == BDSM_64 ? INTEL_GEN11_BSM_DW0 : INTEL_BSM, 2);
 		json_u64(&j, "num_fences", in->num_fences);
+		json_bool(&j, "gvt", p->gvt);
 		json_object_end(&j);
 		json_finish(&j);
 	} else {
@@ -125,8 +126,8 @@ int cmd_info(struct cli *c, int argc, char **argv)
 		else
 			printf("stolen        %s at 0x%08" PRIx64 " (BDSM at 0x%02x)\n", cli_size(in->stolen_size, a, sizeof(a)),
 			       in->stolen_base, INTEL_BSM);
-		if (!p->gvt)
-			printf("GVT-g         not mediated upstream (GVT-g mediates gen8-gen9.5); Dom0 checks are mechanism checks\n");
+		printf("GVT-g         %s\n", p->gvt ? "mediated upstream (i915 gvt: gen8-gen9.5)"
+					   : "not mediated upstream (i915 gvt mediates gen8-gen9.5 only); Dom0 checks here are mechanism checks");
 		printf("fences        %u\n", in->num_fences);
 	}
 	cli_close(dev);

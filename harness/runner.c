@@ -131,6 +131,11 @@ static bool place_claim(struct hw_device *dev, const struct keep_off *o, uint64_
 static enum check_status unmet(struct hw_device *dev, const struct check *k, const struct keep_off *o,
 			       struct check_ctx *c)
 {
+	if (!dev->info.aperture_size)
+		return ck_skip(c, "%s has no aperture (BAR2, GMADR): every check reaches its GGTT pages through it",
+			       dev->name);
+	if (k->claim_fences && !dev->info.num_fences)
+		return ck_skip(c, "%s has no fence registers (i915 gives a part without an aperture none)", dev->name);
 	if ((k->requires & (REQ_GPU_ACCESS | REQ_MODEL)) && !hw_sim_model(dev))
 		return ck_skip(c, "needs the simulated device's %s (the %s backend has none)",
 			       k->requires & REQ_MODEL ? "access trace" : "GPU-side accessor", dev->ops->name);

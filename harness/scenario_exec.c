@@ -30,6 +30,10 @@ static int start_runtime(struct scen *s)
 	scen_say(s, "runtime: guest low 0x%" PRIx64 "+0x%" PRIx64 ", fence pool 0x%" PRIx64 "+0x%" PRIx64 ", %u slots of %" PRIu64 " MiB from 0x%" PRIx64,
 		 l->guest_low_base, l->guest_low_size, l->pool_base, l->pool_size, l->num_slots, l->slot_size >> 20,
 		 l->slots_base);
+	const struct gtt_platform *p = s->dev->info.plat;
+	if (!p->gvt && p->gen >= 110)
+		scen_say(s, "note: no GVT-g mediator runs on %s (%s): upstream GVT-g mediates gen8-gen9.5 only; this run checks "
+			    "the mechanisms on the register layer", p->name, p->codename);
 	int rc = scen_start_second(s);
 	scen_use_device(s, was);
 	return rc;

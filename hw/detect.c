@@ -141,9 +141,21 @@ int hw_detect(struct hw_device *dev, struct gtt_err *err)
 	in->gsm_offset = p->gsm_offset;
 	in->num_fences = p->num_fences;
 
-	if ((rc = bar(dev, GTTMMADR_BAR, &in->bar0_base, &in->bar0_size, err)) ||
-	    (rc = bar(dev, GFXMEM_BAR, &in->bar2_base, &in->aperture_size, err)))
+	if ((rc = bar(dev, GTTMMADR_BAR, &in->bar0_base, &in->bar0_size, err)))
 		return rc;
+	/*
+	 * A part without an aperture has no BAR2 (its dwords read zero): i915
+	 * then maps no GMADR and gives it no fences (intel_ggtt_init_fences).
+	 */
+	uint32_t b2 = 0;
+	hw_cfg_read(dev, PCI_CFG_BAR(GFXMEM_BAR), 4, &b2);
+	if (!dev->ops->bar_info && !b2) {
+		in->bar2_base = in->aperture_size = 0;
+	} else if ((rc = bar(dev, GFXMEM_BAR, &in->bar2_base, &in->aperture_size, err))) {
+		return rc;
+	}
+	if (!in->aperture_size)
+		in->num_fences = 0;
 	if (in->bar0_size != p->bar0_size)
 		return gtt_err_set(err, GTT_EIO, "BAR0 of %s is %llu bytes; a %s has %u",
 				   dev->name, (unsigned long long)in->bar0_size, p->name, p->bar0_size);

@@ -261,3 +261,25 @@ Test(platforms, scanout_covers_pipe_d_and_the_upper_planes)
 		hw_close(dev);
 	}
 }
+
+/* The CLI on the new models: info, a full check run, and the Dom0 runtime saying what it is there. */
+Test(platforms, the_cli_on_the_new_models, .timeout = 300)
+{
+	static char out[65536];
+
+	cr_assert_eq(t_run("./build/gttlab info --device sim:tgl 2>&1", out, sizeof(out)), 0, "%s", out);
+	cr_expect(strstr(out, "platform      tgl (tigerlake), gen 12") && strstr(out, "device id     0x9a49") &&
+		  strstr(out, "stolen        60 MiB at 0x0000000078000000 (BDSM 64-bit at 0xc0)") &&
+		  strstr(out, "not mediated upstream") && strstr(out, "fences        32"), "%s", out);
+	cr_assert_eq(t_run("./build/gttlab check --device sim:adlp 2>&1", out, sizeof(out)), 0, "%s", out);
+	cr_expect(strstr(out, "PASS on sim:adlp (adlp)") && strstr(out, "0 failed, 0 skipped"), "%s", out);
+	cr_assert_eq(t_run("./build/gttlab --device sim:tgl dom0 run scenarios/fence-pool.scn 2>&1", out, sizeof(out)), 0,
+		     "%s", out);
+	cr_expect(strstr(out, "note: no GVT-g mediator runs on tgl (tigerlake)"), "%s", out);
+	cr_assert_eq(t_run("./build/gttlab --device sim:cfl dom0 run scenarios/fence-pool.scn 2>&1", out, sizeof(out)), 0,
+		     "%s", out);
+	cr_expect(!strstr(out, "no GVT-g mediator"), "%s", out);
+	/* a platform without a model is named with the ones that have one */
+	cr_expect_eq(t_run("./build/gttlab info --device sim:cml 2>&1", out, sizeof(out)), 2, "%s", out);
+	cr_expect(strstr(out, "cml has no simulated device") && strstr(out, "tgl, adlp"), "%s", out);
+}

@@ -654,3 +654,42 @@ Test(runner, a_check_cannot_touch_below_its_claim_or_beyond_its_fences)
 	free(after);
 	hw_close(dev);
 }
+
+/*
+ * A part without an aperture (BAR2 absent: detection leaves aperture_size 0
+ * and, as i915 does, no fences) skips every check with the reason; a part
+ * whose fences are gone skips the checks that claim fences and runs the rest.
+ */
+Test(runner, no_aperture_or_no_fences_skips_with_the_reason)
+{
+	struct hw_device *dev = t_open("sim:tgl");
+	const struct check *sel[64];
+	struct check_result r[64];
+	struct runner_opts o = { 0 };
+	size_t n = 0;
+
+	for (size_t i = 0; i < gtt_num_checks && n < 64; i++)
+		sel[n++] = &gtt_checks[i];
+	uint64_t ap = dev->info.aperture_size;
+	dev->info.aperture_size = 0;
+	dev->info.num_fences = 0;
+	cr_assert_eq(runner_run(dev, sel, n, &o, r), n);
+	for (size_t i = 0; i < n; i++)
+		cr_expect(r[i].status == CHECK_SKIP && strstr(r[i].reason, "has no aperture (BAR2, GMADR)"), "%s: %d %s",
+			  sel[i]->name, r[i].status, r[i].reason);
+	dev->info.aperture_size = ap;
+	cr_assert_eq(runner_run(dev, sel, n, &o, r), n);
+	size_t skipped = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (sel[i]->claim_fences) {
+			skipped++;
+			cr_expect(r[i].status == CHECK_SKIP && strstr(r[i].reason, "has no fence registers"), "%s: %d %s",
+				  sel[i]->name, r[i].status, r[i].reason);
+		} else if (!sel[i]->requires || !(sel[i]->requires & REQ_WHOLE_GGTT)) {
+			cr_expect_eq(r[i].status, CHECK_PASS, "%s: %d %s", sel[i]->name, r[i].status, r[i].reason);
+		}
+	}
+	cr_expect_eq(skipped, 5u, "%zu fence checks", skipped);
+	dev->info.num_fences = 32;
+	hw_close(dev);
+}
