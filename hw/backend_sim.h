@@ -6,7 +6,7 @@
 #include "hw/device.h"
 #include "hw/sim/sim.h"
 
-/* Opens "sim" (Skylake) and "sim:PLATFORM" (snb, ivb, hsw, bdw, skl, kbl). */
+/* Opens "sim" (Skylake) and "sim:PLATFORM" for the platforms with a model (snb ... kbl, cfl, icl, tgl, adlp). */
 extern const struct hw_backend_factory hw_sim_backend;
 
 /* The model behind a device (the sim backend, or the EFI backend over the model), NULL for real hardware. */
