@@ -643,3 +643,50 @@ Test(linux_backend, a_journal_takes_its_name_only_with_its_header)
 	cr_assert_eq(journal_file_close(&jf, false, &err), 0, "%s", err.msg);
 	cr_expect_neq(access(path, F_OK), 0);
 }
+
+static void patch_cfg(const char *bdf, unsigned off, uint32_t v)
+{
+	char p[512];
+	snprintf(p, sizeof(p), "%s/bus/pci/devices/%s/config", root, bdf);
+	int fd = open(p, O_RDWR);
+	cr_assert(fd >= 0 && pwrite(fd, &v, 4, off) == 4 && !close(fd));
+}
+
+/* A Tiger Lake: GMCH 0xfec0 (8 MiB GSM, GMS 0xfe = 60 MiB) and the 64-bit BDSM at 0xc0/0xc4, 0x5c ignored. */
+Test(linux_backend, a_tiger_lake_reads_its_64_bit_bdsm)
+{
+	struct hw_device *dev = NULL;
+	struct gtt_err err = { 0 };
+
+	fake_device("0000:00:04.0", 0x8086, 0x9a49, 0x030000, true);
+	patch_cfg("0000:00:04.0", SNB_GMCH_CTRL, 0xfec0);
+	patch_cfg("0000:00:04.0", INTEL_BSM, 0xdea00001);
+	patch_cfg("0000:00:04.0", INTEL_GEN11_BSM_DW0, 0x7b800001);
+	patch_cfg("0000:00:04.0", INTEL_GEN11_BSM_DW1, 0x1);
+	cr_assert_eq(lx_open("pci:0000:00:04.0", false, &dev, &err), 0, "%s", err.msg);
+	cr_expect_str_eq(dev->info.plat->name, "tgl");
+	cr_expect_eq(dev->info.gsm_size, 8u << 20);
+	cr_expect_eq(dev->info.stolen_size, 60u << 20);
+	cr_expect_eq(dev->info.stolen_base, 0x17b800000ull, "stolen at 0x%llx", (unsigned long long)dev->info.stolen_base);
+	cr_expect_eq(dev->info.num_fences, 32u);
+	hw_close(dev);
+}
+
+/* A part whose BAR2 has no size is refused at open, with the reason. */
+Test(linux_backend, a_part_without_an_aperture_is_refused_with_the_reason)
+{
+	struct hw_device *dev = NULL;
+	struct gtt_err err = { 0 };
+	char dir[256];
+
+	fake_device("0000:00:05.0", 0x8086, 0x9a49, 0x030000, true);
+	snprintf(dir, sizeof(dir), "%s/bus/pci/devices/0000:00:05.0", root);
+	const char *res =
+		"0x00000000f0000000 0x00000000f0ffffff 0x0000000000140204\n"
+		"0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+		"0x0000000000000000 0x0000000000000000 0x0000000000000000\n";
+	put(dir, "resource", res, strlen(res));
+	cr_expect_neq(lx_open("pci:0000:00:05.0", false, &dev, &err), 0);
+	cr_expect(strstr(err.msg, "0000:00:05.0 has no aperture") && strstr(err.msg, "GMADR"), "%s", err.msg);
+	cr_expect_null(dev);
+}

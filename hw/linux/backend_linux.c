@@ -196,6 +196,9 @@ static int map_bar(struct lx *l, unsigned bar, volatile uint8_t **out, size_t *l
 	int fd = -1;
 	uint64_t size = l->size[bar];
 
+	if (!size && bar == GFXMEM_BAR)
+		return gtt_err_set(err, GTT_ENODEV, "%s has no aperture (%s/resource gives BAR2, GMADR, no size): "
+				   "every gttlab check reaches the GGTT through it", l->bdf, l->dir);
 	if (!size)
 		return gtt_err_set(err, GTT_EIO, "%s: %s/resource gives BAR%u no size", l->bdf, l->dir, bar);
 	/* the aperture is prefetchable: prefer the write-combining mapping, as i915 does */
