@@ -392,8 +392,15 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		finish(&a, EXIT_ERROR);
 		return EFI_DEVICE_ERROR;
 	}
-	efi_printf("gttlab: %s: %s (gen %u), device 0x%04x, %llu MiB GGTT, %llu MiB aperture, %u fences; %zu checks\n", a.device,
-		   dev->info.plat->name, dev->info.plat->gen, dev->info.devid, (unsigned long long)(dev->info.ggtt_size >> 20),
+	/* the generation as `gttlab info` prints it: 7.5, 9.5, 12 */
+	char gen[16];
+	unsigned g = dev->info.plat->gen;
+	if (g % 10)
+		gtt_snprintf(gen, sizeof(gen), "%u.%u", g / 10, g % 10);
+	else
+		gtt_snprintf(gen, sizeof(gen), "%u", g / 10);
+	efi_printf("gttlab: %s: %s (gen %s), device 0x%04x, %llu MiB GGTT, %llu MiB aperture, %u fences; %zu checks\n", a.device,
+		   dev->info.plat->name, gen, dev->info.devid, (unsigned long long)(dev->info.ggtt_size >> 20),
 		   (unsigned long long)(dev->info.aperture_size >> 20), dev->info.num_fences, n);
 
 	static struct peer peer;
