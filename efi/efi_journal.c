@@ -64,6 +64,17 @@ int efi_journal_restore(EFI_HANDLE image, const struct gtt_env *env, const struc
 	*did = false;
 	if (!buf)
 		return GTT_OK;
+	/* created, then reset before its header was in: the device was never written (hw/journal.h) */
+	if (hw_journal_unstarted(buf, len)) {
+		BS->FreePool(buf);
+		if (efi_delete_file(image, EFI_JOURNAL_PATH))
+			return gtt_err_set(err, GTT_EIO, "cannot delete %s, a journal whose header was never written", EFI_JOURNAL_PATH);
+		int n = gtt_snprintf(line, sizeof(line), "removed %s: a run was reset before its header was written "
+						 "(%zu bytes), so it never touched the device\n", EFI_JOURNAL_PATH, len);
+		efi_print(line);
+		efi_write_file(image, EFI_JOURNAL_DIR, "restore.txt", line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
+		return GTT_OK;
+	}
 	if ((rc = hw_journal_scan(buf, len, &info, err)) ||
 	    (rc = hw_open(env, info.spec, backends, n_backends, NULL, &dev, err))) {
 		BS->FreePool(buf);

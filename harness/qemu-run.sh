@@ -158,6 +158,27 @@ elif make_esp "$img" "--device sim:skl --debug-exit --run ggtt-* --journal-model
 		fi
 		mcopy -n -i "$img" ::/gttlab/journal.bin "$work/journal-after.bin" 2>/dev/null &&
 			fail "journal: \\gttlab\\journal.bin is still there after the restore"
+		# a reset between the journal's creation and its header: the same journal cut inside its
+		# header record; the next boot must remove it, say so, and run (the device was never touched)
+		head -c 20 "$work/journal.bin" > "$work/journal-cut.bin"
+		img="$work/esp-journal-cut.img"
+		if make_esp "$img" "--device sim:skl --debug-exit --run ggtt-*" && mmd -i "$img" ::/gttlab &&
+			mcopy -o -i "$img" "$work/journal-cut.bin" ::/gttlab/journal.bin; then
+			boot "$img" "$work/serial-journal-cut.log"
+			echo "qemu-run: journal cut in its header: next boot $(verdict_of $status), ${elapsed}s"
+			[ "$status" = 33 ] || fail "journal cut in its header: $(verdict_of $status); serial log: $work/serial-journal-cut.log"
+			rm -f "$work/restore.txt"
+			if mcopy -n -i "$img" ::/gttlab/restore.txt "$work/restore.txt" 2>/dev/null &&
+				grep -q 'removed .gttlab.journal.bin: a run was reset before its header was written (20 bytes)' "$work/restore.txt"; then
+				echo "qemu-run: journal: $(cat "$work/restore.txt")"
+			else
+				fail "journal cut in its header: \\gttlab\\restore.txt missing or wrong: $(cat "$work/restore.txt" 2>/dev/null)"
+			fi
+			mcopy -n -i "$img" ::/gttlab/journal.bin "$work/journal-after.bin" 2>/dev/null &&
+				fail "journal cut in its header: \\gttlab\\journal.bin is still there"
+		else
+			fail "journal cut in its header: cannot build the FAT image"
+		fi
 	fi
 else
 	fail "journal: cannot build the FAT image"

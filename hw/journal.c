@@ -506,6 +506,22 @@ static bool next_rec(const uint8_t *b, size_t n, size_t *at, struct rec *r, bool
 	return true;
 }
 
+bool hw_journal_unstarted(const void *buf, size_t len)
+{
+	const uint8_t *b = buf;
+	uint8_t want[8];
+
+	put_le(want, REC_MAGIC, 4);
+	put_le(want + 4, HW_JOURNAL_HEADER, 2);
+	for (size_t i = 0; i < len && i < 6; i++)
+		if (b[i] != want[i])
+			return false;
+	if (len < 12)
+		return true;
+	/* the header's length is known: the record is cut short only if it reaches past the end */
+	return HW_JOURNAL_REC_HDR + (size_t)get_le(b + 8, 4) > len;
+}
+
 /* "key=" at the start of a line of the header text: copy its value. */
 static bool header_value(const struct rec *r, const char *key, char *out, size_t n)
 {

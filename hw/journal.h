@@ -87,6 +87,16 @@ size_t hw_journal_records(const struct hw_device *dev);
 int hw_journal_scan(const void *buf, size_t len, struct hw_journal_info *info, struct gtt_err *err);
 
 /*
+ * Whether buf is a journal whose first append never completed: empty, or a
+ * beginning of its header record cut short (magic, then the header kind, then
+ * a length that reaches past the end). Nothing reaches the device before the
+ * header is durable, so such a file proves the device untouched. A sink that
+ * cannot publish a file only once its header is in (the ESP has no O_TMPFILE)
+ * removes such a file instead of refusing to start. Anything else is false.
+ */
+bool hw_journal_unstarted(const void *buf, size_t len);
+
+/*
  * Put back everything the journal holds on dev (opened afresh, with no journal
  * attached): config space first (memory decoding), every journaled fence
  * disabled, registers and PTEs newest first, an invalidate, the aperture pages newest first each

@@ -365,3 +365,32 @@ Test(journal, with_memory_decoding_off_bar_writes_are_refused_not_journaled_as_a
 	hw_close(j.dev);
 	free(j.sink.buf);
 }
+
+/*
+ * A journal whose first append never completed (empty, or its header record
+ * cut anywhere) is "unstarted": nothing reached the device. Once the header
+ * is whole it never is, nor is anything that does not begin like a header.
+ */
+Test(journal, only_a_header_cut_short_is_unstarted)
+{
+	struct jdev j;
+	struct gtt_err err = { 0 };
+
+	jopen(&j, "sim:tgl");
+	cr_assert_eq(hw_ggtt_write_pte(j.dev, 10, 0x5001, &err), 0);
+	uint32_t hlen;
+	memcpy(&hlen, j.sink.buf + 8, 4);
+	size_t header_end = HW_JOURNAL_REC_HDR + hlen;
+	cr_assert_gt(j.sink.len, header_end);
+	for (size_t n = 0; n < header_end; n++)
+		cr_expect(hw_journal_unstarted(j.sink.buf, n), "a header cut at %zu bytes of %zu", n, header_end);
+	for (size_t n = header_end; n <= j.sink.len; n++)
+		cr_expect(!hw_journal_unstarted(j.sink.buf, n), "a whole header and %zu more bytes", n - header_end);
+	uint8_t other[64];
+	memcpy(other, j.sink.buf, sizeof(other));
+	other[4] = HW_JOURNAL_MMIO;	/* begins with a record that is not a header */
+	cr_expect(!hw_journal_unstarted(other, 20));
+	cr_expect(!hw_journal_unstarted("not a journal at all", 20));
+	hw_close(j.dev);
+	free(j.sink.buf);
+}
