@@ -54,6 +54,7 @@ mutants=(
 "hw/journal.c~s/^		if (bit(j->pte_map, (size_t)c) || j->pte_copy\[c\])$/		if (0)/~journal: a chunk of PTEs journaled again at every write"
 "hw/journal.c~/aperture pages, newest first/{n;s/for (size_t i = n; i-- > 1;) {/for (size_t i = 1; i < n; i++) {/}~journal: aperture pages replayed oldest first"
 "hw/journal.c~s/^		if (r.kind == HW_JOURNAL_CFG)$/		if (0)/~journal: config space never replayed"
+"hw/journal.c~s/return HW_JOURNAL_REC_HDR + (size_t)get_le(b + 8, 4) > len;/return HW_JOURNAL_REC_HDR + (size_t)get_le(b + 8, 4) >= len;/~journal: a whole header with nothing after it taken for one cut short~journal/only*"
 "hw/device.c~s/int rc = hw_journal_mmio(dev, off, [48]);/int rc = GTT_OK;/g~a register or PTE written before its original is journaled"
 "hw/linux/backend_linux.c~s/^	.cache_sync = lx_cache_sync,$/	.cache_sync = 0 ? lx_cache_sync : NULL,/~linux backend: test pages never flushed around device-side accesses"
 "hw/aperture.c~0,/		dev->ops->cache_sync(dev->ctx);/s//		(void)0;/~aperture read: test pages not flushed before the device side reads them"
