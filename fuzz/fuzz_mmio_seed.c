@@ -111,7 +111,7 @@ static int boot(const char *spec, const void *seed, size_t len, struct hw_device
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	/* one booted device per platform, kept for the whole run */
-	static struct hw_device *cached[8];
+	static struct hw_device *cached[32];
 	static uint8_t seed[GTT_MMIO_SIZE];
 	uint32_t patched[MAX_PATCHES];
 	size_t n_patched = 0;
@@ -124,7 +124,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t i = 0; i < gtt_num_platforms && n_sims < 32; i++)
 		if (gtt_platform_simulated(&gtt_platforms[i]))
 			sims[n_sims++] = &gtt_platforms[i];
-	const struct gtt_platform *p = sims[(data[0] & 15) % n_sims];
+	size_t k = (data[0] & 15) % n_sims;
+	const struct gtt_platform *p = sims[k];
 	static unsigned long runs, boots;
 	bool may_boot = boots * 64 <= runs++;
 	bool fresh = may_boot && data[1] == 0xfe, raw_len = may_boot && data[1] == 0xff;
