@@ -73,6 +73,24 @@ verdict_of() {
 	esac
 }
 
+# after_reset IMAGE LABEL SERIAL-LOG PATTERN: the boot that follows a reset must pass, write
+# \gttlab\restore.txt matching PATTERN (grep) and leave no \gttlab\journal.bin behind
+after_reset() {
+	local img=$1 label=$2 log=$3 pattern=$4
+	boot "$img" "$log"
+	echo "qemu-run: $label: next boot $(verdict_of $status), ${elapsed}s"
+	[ "$status" = 33 ] || fail "$label: the boot after the reset: $(verdict_of $status); serial log: $log"
+	rm -f "$work/restore.txt"
+	if mcopy -n -i "$img" ::/gttlab/restore.txt "$work/restore.txt" 2>/dev/null &&
+		grep -q "$pattern" "$work/restore.txt"; then
+		echo "qemu-run: $label: $(cat "$work/restore.txt")"
+	else
+		fail "$label: \\gttlab\\restore.txt missing or wrong: $(cat "$work/restore.txt" 2>/dev/null)"
+	fi
+	mcopy -n -i "$img" ::/gttlab/journal.bin "$work/journal-after.bin" 2>/dev/null &&
+		fail "$label: \\gttlab\\journal.bin is still there after the boot"
+}
+
 for p in ${platforms[@]+"${platforms[@]}"}; do
 	img="$work/esp-$p.img"
 	out="$work/$p"
@@ -147,35 +165,16 @@ elif make_esp "$img" "--device sim:skl --debug-exit --run ggtt-* --journal-model
 		[ "$inject" = journal-lost ] && mdel -i "$img" ::/gttlab/journal.bin
 		printf '%s\n' "--device sim:skl --debug-exit --run ggtt-*" > "$work/gttlab.cfg"
 		mcopy -o -i "$img" "$work/gttlab.cfg" ::/EFI/BOOT/gttlab.cfg
-		boot "$img" "$work/serial-journal-2.log"
-		echo "qemu-run: journal: next boot $(verdict_of $status), ${elapsed}s"
-		[ "$status" = 33 ] || fail "journal: the boot after the reset: $(verdict_of $status); serial log: $work/serial-journal-2.log"
-		if mcopy -n -i "$img" ::/gttlab/restore.txt "$work/restore.txt" 2>/dev/null &&
-			grep -q 'restored efi:ffff:00:02.0 from .gttlab.journal.bin: [0-9]* config, [0-9]* register, [1-9][0-9]* PTE chunk' "$work/restore.txt"; then
-			echo "qemu-run: journal: $(cat "$work/restore.txt")"
-		else
-			fail "journal: \\gttlab\\restore.txt missing or wrong: $(cat "$work/restore.txt" 2>/dev/null)"
-		fi
-		mcopy -n -i "$img" ::/gttlab/journal.bin "$work/journal-after.bin" 2>/dev/null &&
-			fail "journal: \\gttlab\\journal.bin is still there after the restore"
+		after_reset "$img" journal "$work/serial-journal-2.log" \
+			'restored efi:ffff:00:02.0 from .gttlab.journal.bin: [0-9]* config, [0-9]* register, [1-9][0-9]* PTE chunk'
 		# a reset between the journal's creation and its header: the same journal cut inside its
 		# header record; the next boot must remove it, say so, and run (the device was never touched)
 		head -c 20 "$work/journal.bin" > "$work/journal-cut.bin"
 		img="$work/esp-journal-cut.img"
 		if make_esp "$img" "--device sim:skl --debug-exit --run ggtt-*" && mmd -i "$img" ::/gttlab &&
 			mcopy -o -i "$img" "$work/journal-cut.bin" ::/gttlab/journal.bin; then
-			boot "$img" "$work/serial-journal-cut.log"
-			echo "qemu-run: journal cut in its header: next boot $(verdict_of $status), ${elapsed}s"
-			[ "$status" = 33 ] || fail "journal cut in its header: $(verdict_of $status); serial log: $work/serial-journal-cut.log"
-			rm -f "$work/restore.txt"
-			if mcopy -n -i "$img" ::/gttlab/restore.txt "$work/restore.txt" 2>/dev/null &&
-				grep -q 'removed .gttlab.journal.bin: a run was reset before its header was written (20 bytes)' "$work/restore.txt"; then
-				echo "qemu-run: journal: $(cat "$work/restore.txt")"
-			else
-				fail "journal cut in its header: \\gttlab\\restore.txt missing or wrong: $(cat "$work/restore.txt" 2>/dev/null)"
-			fi
-			mcopy -n -i "$img" ::/gttlab/journal.bin "$work/journal-after.bin" 2>/dev/null &&
-				fail "journal cut in its header: \\gttlab\\journal.bin is still there"
+			after_reset "$img" "journal cut in its header" "$work/serial-journal-cut.log" \
+				'removed .gttlab.journal.bin: a run was reset before its header was written (20 bytes)'
 		else
 			fail "journal cut in its header: cannot build the FAT image"
 		fi
