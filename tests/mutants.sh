@@ -81,9 +81,10 @@ mutants=(
 "dom0/migrate.c~s/^	if (!src->cfg.faults.migrate_no_rollback)$/	if (0)/~migration: a failed device move leaves its vGPU on the target~check_faults/migration_device_no_rollback"
 )
 
-# the sources and the plain build only (the sanitizer, fuzzing and QEMU outputs are not needed)
+# the sources and the plain build only (the sanitizer, fuzzing, QEMU and LAVA outputs are not needed,
+# and make test writes the last two beside this copy)
 mkdir "$work/tree" && tar -C "$top" --exclude=./.git --exclude=./build/asan --exclude=./build/fuzz \
-	--exclude='./build/qemu*' --exclude=./build/efi -cf - . | tar -C "$work/tree" -xf - ||
+	--exclude='./build/qemu*' --exclude='./build/lava*' --exclude=./build/efi -cf - . | tar -C "$work/tree" -xf - ||
 	{ echo "mutants: cannot copy the tree"; exit 1; }
 # --fail-fast below stops at the first failing test: that proves nothing unless the unmutated suite passes
 if ! make -s -C "$work/tree" build/tests/unit >"$work/build.log" 2>&1 ||
