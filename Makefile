@@ -37,7 +37,7 @@ CORE_SRCS := env/fmt.c env/err.c env/num.c regs/platform.c regs/reg_names.c \
 POSIX_SRCS := env/env_posix.c hw/linux/backend_linux.c harness/backends.c \
 	harness/scenario.c harness/scenario_args.c harness/scenario_exec.c harness/scenario_guest.c harness/scenario_policy.c harness/scenario_admission.c harness/scenario_migrate.c \
 	harness/scenario_expect.c harness/scenario_report.c harness/scenario_parse.c \
-	harness/journal_file.c harness/json.c harness/picture.c harness/picture_build.c dom0/host/serve.c dom0/host/steal.c
+	harness/journal_file.c harness/text_escape.c harness/json.c harness/picture.c harness/picture_build.c dom0/host/serve.c dom0/host/steal.c
 CLI_SRCS := harness/main.c harness/cli_util.c \
 	harness/cmd_info.c harness/cmd_codec.c harness/cmd_dump.c harness/cmd_snapshot.c \
 	harness/cmd_dom0.c harness/cmd_check.c harness/cmd_restore.c

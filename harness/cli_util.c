@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "harness/cli.h"
 #include "harness/backends.h"
+#include "harness/text_escape.h"
 #include "env/num.h"
 #include "hw/backend_sim.h"
 #include "hw/journal.h"
@@ -20,7 +21,7 @@ int cli_error(const char *fmt, ...)
 
 	fputs("gttlab: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	text_vfprintf_escaped(stderr, fmt, ap);	/* arguments and file contents reach a terminal */
 	va_end(ap);
 	fputc('\n', stderr);
 	return EXIT_USAGE;
