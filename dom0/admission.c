@@ -284,10 +284,14 @@ static int run(struct dom0_runtime *rt, struct vgpu *v, struct gtt_err *err)
 	return rc;
 }
 
-int dom0_admit(struct dom0_runtime *rt, struct gtt_err *err)
+/*
+ * Let the policy admit what now fits. Runs only from dom0_op_done, after the
+ * operation that freed has completed; the runs it makes (dom0_place_now,
+ * dom0_expand_now, dom0_fence_now) are mechanisms that report what they free
+ * and never call back here, so this loop is never re-entered.
+ */
+static int admit(struct dom0_runtime *rt, struct gtt_err *err)
 {
-	if (!dom0_admission_on(rt))
-		return GTT_OK;
 	while (rt->n_paused) {
 		struct vgpu *h = rt->admit_head && rt->cfg.admission != DOM0_ADMIT_BF ? rt->v[rt->admit_head] : NULL;
 		if (!h || !h->pause.kind) {
@@ -307,4 +311,36 @@ int dom0_admit(struct dom0_runtime *rt, struct gtt_err *err)
 		unpause(rt, h, true);
 	}
 	return GTT_OK;
+}
+
+int dom0_op_done(struct dom0_runtime *rt, int rc, struct gtt_err *err)
+{
+	if (!rt->freed || rt->in_admit)
+		return rc;
+	rt->freed = false;
+	if (!dom0_admission_on(rt))
+		return rc;
+	rt->in_admit = true;
+	int arc = admit(rt, rc ? NULL : err);
+	rt->in_admit = false;
+	rt->freed = false;	/* what its own runs freed, its loop has seen */
+	return rc ? rc : arc;
+}
+
+int dom0_withdraw(struct dom0_runtime *rt, int id, struct gtt_err *err)
+{
+	struct vgpu *v = dom0_vgpu_get(rt, id, err);
+
+	if (!v)
+		return GTT_EINVAL;
+	if (v->pause.kind == DOM0_PAUSE_NONE)
+		return gtt_err_set(err, GTT_EINVAL, "vGPU %d: nothing of it is paused, there is nothing to withdraw", id);
+	if (v->pause.kind == DOM0_PAUSE_CREATE)
+		return gtt_err_set(err, GTT_EINVAL, "vGPU %d: its create is paused; a create is taken back by destroying the vGPU", id);
+	if (v->pause.channel)
+		dom0_gm_answer(v, GTTLAB_GM_ST_WITHDRAWN, v->pause.seq);
+	unpause(rt, v, false);
+	/* the head may be what left: what waited behind it may fit now */
+	dom0_freed(rt);
+	return dom0_op_done(rt, GTT_OK, err);
 }

@@ -46,6 +46,7 @@ static void release(struct dom0_runtime *rt, struct vgpu *v, struct pool_fence *
 	}
 	pf->active = false;
 	dom0_invalidate(rt);
+	dom0_freed(rt);		/* pages (and maybe a fence register) for admission, once the operation is done */
 }
 
 void dom0_pool_release_all(struct dom0_runtime *rt, struct vgpu *v)
@@ -107,7 +108,7 @@ bool dom0_pool_fits(const struct dom0_runtime *rt, const struct vgpu *v, unsigne
 	return false;
 }
 
-int dom0_guest_fence_write(struct dom0_runtime *rt, int id, unsigned fence, uint64_t val, struct gtt_err *err)
+static int fence_write(struct dom0_runtime *rt, int id, unsigned fence, uint64_t val, struct gtt_err *err)
 {
 	const struct gtt_platform *p = rt->dev->info.plat;
 	struct vgpu *v = dom0_guest_vgpu(rt, id, err);
@@ -120,21 +121,25 @@ int dom0_guest_fence_write(struct dom0_runtime *rt, int id, unsigned fence, uint
 		v->c.rejected++;
 		return gtt_err_set(err, GTT_EINVAL, "vGPU %d: fence id %u is beyond its %u fences", id, fence, v->fences);
 	}
-	if (v->pause.kind == DOM0_PAUSE_FENCE) {
-		v->c.rejected++;
-		return gtt_err_set(err, GTT_EBUSY, "vGPU %d: its write of fence %u is paused, waiting for admission; one at a time",
-				   id, v->pause.fence);
-	}
 	struct pool_fence *pf = &v->pf[fence];
 	hw_fence_decode(p, val, &f);
+	if (v->pause.kind == DOM0_PAUSE_FENCE) {
+		if (v->pause.fence != fence) {
+			v->c.rejected++;
+			return gtt_err_set(err, GTT_EBUSY, "vGPU %d: its write of fence %u is paused, waiting for admission; one at a time",
+					   id, v->pause.fence);
+		}
+		/* the same fence written again: the paused write is the guest's to take back, and this one replaces it */
+		dom0_pause_drop(rt, v);
+		dom0_freed(rt);		/* the queue's head may be what left */
+	}
 	if (!f.valid) {
-		bool freed = pf->active;
 		if (pf->active)
 			release(rt, v, pf, true);
 		v->gfence[fence] = val;
 		v->c.fence_writes++;
 		dom0_undo_settle(rt);
-		return freed ? dom0_admit(rt, err) : GTT_OK;
+		return GTT_OK;
 	}
 	if ((rc = hw_fence_validate(p, rt->lay.aperture_size, &f, err))) {
 		v->c.rejected++;
@@ -160,8 +165,12 @@ int dom0_guest_fence_write(struct dom0_runtime *rt, int id, unsigned fence, uint
 				   (unsigned long long)v->low_base, (unsigned long long)v->low_size);
 	}
 
-	/* admission: a fence that does not fit, or any while requests wait, is paused */
-	if (dom0_admission_on(rt) && !v->pause.kind &&
+	/*
+	 * admission: a fence that does not fit, or any while requests wait, is
+	 * paused; one larger than the whole pool never fits, and is refused at
+	 * once (dom0_fence_now says why) instead of holding the queue forever
+	 */
+	if (dom0_admission_on(rt) && !v->pause.kind && f.size / 4096 <= rt->pool_pages &&
 	    (rt->n_paused || !dom0_pool_fits(rt, v, fence, f.size / 4096))) {
 		v->pause = (struct vgpu_pause){ .fence = fence, .val = val };
 		dom0_pause(rt, v, DOM0_PAUSE_FENCE);
@@ -206,7 +215,6 @@ int dom0_fence_now(struct dom0_runtime *rt, struct vgpu *v, unsigned fence, uint
 		return gtt_err_set(err, GTT_EBUSY, "no free physical fence for vGPU %d fence %u: all %u guest fences are in use",
 				   id, fence, rt->lay.guest_fences);
 	}
-	bool moved = pf->active;
 	if (pf->active) {
 		mark(rt, pf->pool_gm, pf->pages, 1);
 		release(rt, v, pf, false);
@@ -234,7 +242,12 @@ int dom0_fence_now(struct dom0_runtime *rt, struct vgpu *v, unsigned fence, uint
 	if (rt->c.pool_pages_used > rt->c.pool_pages_peak)
 		rt->c.pool_pages_peak = rt->c.pool_pages_used;
 	dom0_undo_settle(rt);
-	return moved ? dom0_admit(rt, err) : GTT_OK;	/* a smaller range frees pages */
+	return GTT_OK;	/* a range that moved freed its old pages: release() said so */
+}
+
+int dom0_guest_fence_write(struct dom0_runtime *rt, int id, unsigned fence, uint64_t val, struct gtt_err *err)
+{
+	return dom0_op_done(rt, fence_write(rt, id, fence, val, err), err);
 }
 
 int dom0_guest_fence_read(struct dom0_runtime *rt, int id, unsigned fence, uint64_t *val, struct gtt_err *err)

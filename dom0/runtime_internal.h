@@ -86,6 +86,8 @@ struct dom0_runtime {
 	uint64_t pause_orders;		/* pauses so far: each pause's order */
 	int admit_head;			/* the request the policy chose, keeping what frees; 0 none */
 	bool admitting;			/* inside dom0_admit's run of a paused request (faults.admit_short) */
+	bool in_admit;			/* inside dom0_admit: what its runs free is its own loop's to take */
+	bool freed;			/* the operation under way gave slots, fences or pool pages back */
 	unsigned fences_reserved;	/* fence registers the admitted vGPUs hold */
 	uint64_t rand_state;
 };
@@ -133,8 +135,22 @@ bool dom0_sides_fit(const struct dom0_runtime *rt, const struct vgpu *v, unsigne
 void dom0_pause(struct dom0_runtime *rt, struct vgpu *v, enum dom0_pause kind);
 /* A paused vGPU that goes away. */
 void dom0_pause_drop(struct dom0_runtime *rt, struct vgpu *v);
-/* After a release: let the policy admit what now fits. */
-int dom0_admit(struct dom0_runtime *rt, struct gtt_err *err);
+/*
+ * A mechanism gave slots, fence registers or pool pages back. It only says
+ * so: admission (a policy) acts when the public operation has completed
+ * (dom0_op_done), never inside the mechanism, so no admission can re-enter
+ * an operation half done.
+ */
+static inline void dom0_freed(struct dom0_runtime *rt)
+{
+	rt->freed = true;
+}
+/*
+ * The end of a public operation that may free (destroy, reduce, a guest
+ * fence write, a migration, a withdrawal): when it freed anything, admission
+ * runs now. Returns rc, or admission's own error when rc was GTT_OK.
+ */
+int dom0_op_done(struct dom0_runtime *rt, int rc, struct gtt_err *err);
 /* The parts admission runs (slots.c, vgpu.c, fence_pool.c): GTT_EBUSY when it does not fit. */
 int dom0_expand_now(struct dom0_runtime *rt, struct vgpu *v, unsigned q, unsigned *left, unsigned *right, struct gtt_err *err);
 int dom0_place_now(struct dom0_runtime *rt, struct vgpu *v, unsigned slots, int at, struct gtt_err *err);

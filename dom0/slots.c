@@ -154,6 +154,8 @@ int dom0_expand(struct dom0_runtime *rt, int id, unsigned q, unsigned *left, uns
 		*left = 0;
 	if (right)
 		*right = 0;
+	if (v->migrating)
+		return gtt_err_set(err, GTT_EBUSY, "vGPU %d is migrating: its high range is resized after the migration unlocks it", id);
 	if (v->pause.kind)
 		return gtt_err_set(err, GTT_EBUSY, "vGPU %d: its %s is paused, waiting for admission; one request at a time",
 				   id, dom0_pause_name(v->pause.kind));
@@ -174,7 +176,7 @@ int dom0_expand(struct dom0_runtime *rt, int id, unsigned q, unsigned *left, uns
 	return GTT_OK;
 }
 
-int dom0_reduce(struct dom0_runtime *rt, int id, unsigned q, unsigned *left, unsigned *right, struct gtt_err *err)
+static int reduce(struct dom0_runtime *rt, int id, unsigned q, unsigned *left, unsigned *right, struct gtt_err *err)
 {
 	struct vgpu *v = dom0_vgpu_get(rt, id, err);
 	uint64_t pps = rt->lay.slot_size / 4096, gone = 0;
@@ -183,6 +185,8 @@ int dom0_reduce(struct dom0_runtime *rt, int id, unsigned q, unsigned *left, uns
 
 	if (!v)
 		return GTT_EINVAL;
+	if (v->migrating)
+		return gtt_err_set(err, GTT_EBUSY, "vGPU %d is migrating: its high range is resized after the migration unlocks it", id);
 	if ((rc = select(rt, id, q, false, &L, &R, err)))
 		return rc;
 	unsigned old_first = v->first_slot, old = v->slots;
@@ -206,5 +210,12 @@ int dom0_reduce(struct dom0_runtime *rt, int id, unsigned q, unsigned *left, uns
 		*left = L;
 	if (right)
 		*right = R;
-	return dom0_admit(rt, err);
+	if (L + R)
+		dom0_freed(rt);
+	return GTT_OK;
+}
+
+int dom0_reduce(struct dom0_runtime *rt, int id, unsigned q, unsigned *left, unsigned *right, struct gtt_err *err)
+{
+	return dom0_op_done(rt, reduce(rt, id, q, left, right, err), err);
 }

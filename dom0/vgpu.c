@@ -184,12 +184,14 @@ int dom0_place_now(struct dom0_runtime *rt, struct vgpu *v, unsigned slots, int 
 	return GTT_OK;
 }
 
-int dom0_vgpu_destroy(struct dom0_runtime *rt, int id, struct gtt_err *err)
+static int destroy(struct dom0_runtime *rt, int id, struct gtt_err *err)
 {
 	struct vgpu *v = dom0_vgpu_get(rt, id, err);
 
 	if (!v)
 		return GTT_EINVAL;
+	if (v->migrating)
+		return gtt_err_set(err, GTT_EBUSY, "vGPU %d is migrating: it is destroyed after the migration unlocks it", id);
 	dom0_pool_release_all(rt, v);
 	/* its own ranges only: it holds nothing elsewhere (pool ranges went back with its fences) */
 	uint64_t gone = dom0_phys_release(rt, GM_PAGE(v->low_base), GM_PAGE(v->low_size), id) +
@@ -211,7 +213,13 @@ int dom0_vgpu_destroy(struct dom0_runtime *rt, int id, struct gtt_err *err)
 	rt->v[id] = NULL;
 	rt->env->free(rt->env, v);
 	dom0_undo_settle(rt);
-	return dom0_admit(rt, err);
+	dom0_freed(rt);		/* its slots, fences and the queue place it held */
+	return GTT_OK;
+}
+
+int dom0_vgpu_destroy(struct dom0_runtime *rt, int id, struct gtt_err *err)
+{
+	return dom0_op_done(rt, destroy(rt, id, err), err);
 }
 
 int dom0_vgpu_info(const struct dom0_runtime *rt, int id, struct dom0_vgpu_info *out)

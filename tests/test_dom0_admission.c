@@ -14,7 +14,10 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "hw/fence.h"
 #include "tests/dom0_helpers.h"
+
+#define MiB (1ull << 20)
 
 #define MAXV 64
 
@@ -167,5 +170,166 @@ Test(dom0_admission, without_admission_the_share_limit_refuses)
 	cr_expect(!memcmp(before, after, len), "a refused create changed the device");
 	free(before);
 	free(after);
+	d0_stop(&t);
+}
+
+/* ------------------------------------------ hostile guests under admission (issue 22) */
+
+static uint64_t xfence(const struct d0 *t, uint64_t start, uint64_t size)
+{
+	struct hw_fence f = { .start = start, .size = size, .stride = 4096, .tiling = HW_TILING_X, .valid = true };
+	struct gtt_err err = { 0 };
+	uint64_t v = 0;
+
+	cr_assert_eq(hw_fence_encode(t->dev->info.plat, t->dev->info.aperture_size, &f, &v, &err), 0, "%s", err.msg);
+	return v;
+}
+
+/* Two guests of 8 MiB low with their first 256 pages mapped, on a 1 MiB pool, admission FIFO. */
+static void two_fenced(struct d0 *t, int *a, int *b)
+{
+	struct dom0_config cfg = { .admission = DOM0_ADMIT_FIFO, .pool_size = 1 << 20 };
+	struct dom0_vgpu_params p = { .low_size = 8 * MiB, .high_slots = 1, .fences = 2, .mem_pages = 256 };
+	struct gtt_err err = { 0 };
+	int *ids[] = { a, b };
+
+	d0_start(t, "sim:skl", &cfg);
+	uint64_t low = dom0_layout(t->rt)->guest_low_base;
+	for (int k = 0; k < 2; k++) {
+		cr_assert_eq(dom0_vgpu_create(t->rt, &p, ids[k], &err), 0, "%s", err.msg);
+		for (uint64_t i = 0; i < 256; i++)
+			cr_assert_eq(dom0_guest_pte_write(t->rt, *ids[k], (low >> 12) + i, d0_guest_pte(t, i), &err), 0, "%s",
+				     err.msg);
+	}
+}
+
+/*
+ * The reproducer: a's fence grows while paused behind a full pool; b's fence
+ * going off admits it. Admission used to re-enter itself through
+ * dom0_fence_now for the fence already active, until the stack ran out. The
+ * fence must take its 768 KiB once.
+ */
+Test(dom0_admission, a_growing_fence_is_admitted_once)
+{
+	struct gtt_err err = { 0 };
+	struct d0 t;
+	int a, b;
+
+	two_fenced(&t, &a, &b);
+	uint64_t low = dom0_layout(t.rt)->guest_low_base;
+	cr_assert_eq(dom0_guest_fence_write(t.rt, a, 0, xfence(&t, low, 512 << 10), &err), 0, "%s", err.msg);
+	cr_assert_eq(dom0_guest_fence_write(t.rt, b, 0, xfence(&t, low, 512 << 10), &err), 0, "%s", err.msg);
+	cr_assert_eq(dom0_guest_fence_write(t.rt, a, 0, xfence(&t, low, 768 << 10), &err), 0, "%s", err.msg);
+	cr_assert_eq(dom0_vgpu_paused(t.rt, a), DOM0_PAUSE_FENCE);
+	cr_assert_eq(dom0_guest_fence_write(t.rt, b, 0, 0, &err), 0, "%s", err.msg);
+	const struct dom0_counters *c = dom0_counters(t.rt);
+	cr_expect_eq(dom0_vgpu_paused(t.rt, a), DOM0_PAUSE_NONE);
+	cr_expect_eq(c->admitted, 1u);
+	cr_expect_eq(c->pool_pages_used, 192u, "768 KiB is 192 pages, taken once: %llu in use",
+		     (unsigned long long)c->pool_pages_used);
+	cr_expect_eq(c->pool_allocs, 3u, "a, b, and a's grown fence once: %llu allocations",
+		     (unsigned long long)c->pool_allocs);
+	uint64_t val = 0;
+	cr_assert_eq(dom0_guest_fence_read(t.rt, a, 0, &val, &err), 0);
+	cr_expect_eq(val, xfence(&t, low, 768 << 10));
+	d0_stop(&t);
+}
+
+/*
+ * What can never fit is refused at once, as without admission: a fence
+ * larger than the whole pool would otherwise hold the head of the queue
+ * forever, and every other guest's fence would pause behind it.
+ */
+Test(dom0_admission, a_fence_larger_than_the_pool_is_refused_at_once)
+{
+	struct gtt_err err = { 0 };
+	struct d0 t;
+	int a, b;
+
+	two_fenced(&t, &a, &b);
+	uint64_t low = dom0_layout(t.rt)->guest_low_base;
+	cr_expect_eq(dom0_guest_fence_write(t.rt, a, 0, xfence(&t, low, 2 * MiB), &err), GTT_ENOMEM);
+	cr_expect(strstr(err.msg, "pool"), "the refusal names the pool: %s", err.msg);
+	cr_expect_eq(dom0_paused_count(t.rt), 0u);
+	cr_expect_eq(dom0_counters(t.rt)->paused, 0u);
+	/* nothing waits: b's fence runs at once */
+	cr_expect_eq(dom0_guest_fence_write(t.rt, b, 0, xfence(&t, low, 512 << 10), &err), 0, "%s", err.msg);
+	cr_expect_eq(dom0_vgpu_paused(t.rt, b), DOM0_PAUSE_NONE);
+	d0_stop(&t);
+}
+
+/*
+ * A guest withdraws its own paused fence write by writing the fence again
+ * (off): the pause goes, and what paused behind it runs.
+ */
+Test(dom0_admission, a_paused_fence_is_withdrawn_by_its_guest)
+{
+	struct gtt_err err = { 0 };
+	struct d0 t;
+	int a, b;
+
+	two_fenced(&t, &a, &b);
+	uint64_t low = dom0_layout(t.rt)->guest_low_base;
+	cr_assert_eq(dom0_guest_fence_write(t.rt, a, 0, xfence(&t, low, 768 << 10), &err), 0, "%s", err.msg);
+	/* a holds 768 KiB; b wants 512 KiB: it pauses */
+	cr_assert_eq(dom0_guest_fence_write(t.rt, b, 0, xfence(&t, low, 512 << 10), &err), 0, "%s", err.msg);
+	cr_assert_eq(dom0_vgpu_paused(t.rt, b), DOM0_PAUSE_FENCE);
+	/* a asks for the whole pool: it pauses behind b (FIFO) */
+	cr_assert_eq(dom0_guest_fence_write(t.rt, a, 1, xfence(&t, low, 1 * MiB), &err), 0, "%s", err.msg);
+	cr_assert_eq(dom0_vgpu_paused(t.rt, a), DOM0_PAUSE_FENCE);
+	/* b withdraws: its write of fence 0 off replaces the paused one */
+	cr_expect_eq(dom0_guest_fence_write(t.rt, b, 0, 0, &err), 0, "withdrawing was refused: %s", err.msg);
+	cr_expect_eq(dom0_vgpu_paused(t.rt, b), DOM0_PAUSE_NONE);
+	/* a's second fence still does not fit next to its first: it waits, now at the head */
+	cr_expect_eq(dom0_vgpu_paused(t.rt, a), DOM0_PAUSE_FENCE);
+	/* a frees its first fence: its paused second one runs */
+	cr_expect_eq(dom0_guest_fence_write(t.rt, a, 0, 0, &err), GTT_EBUSY, "one paused write at a time, another fence");
+	cr_expect_eq(dom0_withdraw(t.rt, a, &err), 0, "%s", err.msg);
+	cr_expect_eq(dom0_paused_count(t.rt), 0u);
+	cr_expect_eq(dom0_withdraw(t.rt, a, &err), GTT_EINVAL, "nothing is paused any more");
+	cr_expect_eq(dom0_counters(t.rt)->admitted, 0u, "withdrawn, not admitted");
+	d0_stop(&t);
+}
+
+/* A paused expansion asked over PVINFO is withdrawn by the guest: WITHDRAWN under its SEQ, and the queue moves on. */
+Test(dom0_admission, a_paused_channel_expansion_is_withdrawn)
+{
+	struct dom0_config cfg = { .admission = DOM0_ADMIT_FIFO, .slot_size = 256ull << 20, .share_limit = 1 };
+	struct gtt_err err = { 0 };
+	struct d0 t;
+	int a, b, c;
+
+	d0_start(&t, "sim:skl", &cfg);
+	unsigned M = dom0_layout(t.rt)->num_slots;
+	cr_assert(M >= 3);
+	struct dom0_vgpu_params p = { .low_size = 1 << 20, .high_slots = 1, .mem_pages = 2 };
+	cr_assert_eq(dom0_vgpu_create(t.rt, &p, &a, &err), 0, "%s", err.msg);
+	p.high_slots = M - 1;
+	cr_assert_eq(dom0_vgpu_create(t.rt, &p, &b, &err), 0, "%s", err.msg);
+	/* a asks for one more slot over the channel: none is free, it pauses */
+	uint32_t words[][2] = { { 0x104, GTTLAB_GM_REQ_EXPAND }, { 0x108, 1 }, { 0x10c, 41 }, { 0x818, 0x100 } };
+	for (unsigned i = 0; i < 4; i++)
+		cr_assert_eq(dom0_pvinfo_write(t.rt, a, words[i][0], words[i][1], &err), 0, "%s", err.msg);
+	cr_assert_eq(dom0_serve_requests(t.rt, NULL, &err), 0, "%s", err.msg);
+	cr_assert_eq(dom0_vgpu_paused(t.rt, a), DOM0_PAUSE_EXPAND);
+	/* c's create pauses behind it */
+	p.high_slots = 1;
+	cr_assert_eq(dom0_vgpu_create(t.rt, &p, &c, &err), 0, "%s", err.msg);
+	cr_assert_eq(dom0_vgpu_paused(t.rt, c), DOM0_PAUSE_CREATE);
+	/* b gives one slot back: a is the head and takes it... unless it withdrew first */
+	uint32_t wd[][2] = { { 0x104, GTTLAB_GM_REQ_WITHDRAW }, { 0x10c, 42 }, { 0x818, 0x100 } };
+	for (unsigned i = 0; i < 3; i++)
+		cr_assert_eq(dom0_pvinfo_write(t.rt, a, wd[i][0], wd[i][1], &err), 0, "%s", err.msg);
+	uint32_t st = 0, seq = 0;
+	dom0_pvinfo_read(t.rt, a, 0x110, &st, NULL);
+	dom0_pvinfo_read(t.rt, a, 0x114, &seq, NULL);
+	cr_expect_eq(st, GTTLAB_GM_ST_WITHDRAWN);
+	cr_expect_eq(seq, 41u, "the withdrawn request's own SEQ");
+	cr_expect_eq(dom0_vgpu_paused(t.rt, a), DOM0_PAUSE_NONE);
+	cr_assert_eq(dom0_reduce(t.rt, b, 1, NULL, NULL, &err), 0, "%s", err.msg);
+	cr_expect_eq(dom0_vgpu_paused(t.rt, c), DOM0_PAUSE_NONE, "c's create runs: nothing holds the queue");
+	struct dom0_vgpu_info in;
+	dom0_vgpu_info(t.rt, a, &in);
+	cr_expect_eq(in.slots, 1u, "the withdrawn expansion never ran");
 	d0_stop(&t);
 }
