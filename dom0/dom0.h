@@ -245,6 +245,13 @@ uint64_t dom0_sim_time_ms(const struct dom0_runtime *rt);
 
 /* Admission (see enum dom0_admission). */
 enum dom0_pause dom0_vgpu_paused(const struct dom0_runtime *rt, int id);
+/*
+ * Take back what of vGPU id is paused (its expansion or fence write; a paused
+ * create goes with dom0_vgpu_destroy): it is dropped from the queue, a request
+ * asked over PVINFO is answered WITHDRAWN with its SEQ, and what waited
+ * behind it may run. GTT_EINVAL when nothing of it is paused.
+ */
+int dom0_withdraw(struct dom0_runtime *rt, int id, struct gtt_err *err);
 unsigned dom0_paused_count(const struct dom0_runtime *rt);
 const char *dom0_admission_name(enum dom0_admission a);	/* "off", "fifo", "bf", "ru", "rand" */
 const char *dom0_pause_name(enum dom0_pause p);		/* "none", "create", "expand", "fence" */
@@ -325,6 +332,7 @@ struct dom0_policy_state {
 	uint64_t f_u, w_mpct, rcopy_mpct;	/* of the last period */
 	uint64_t periods, next_ms;
 	uint64_t requests, granted, refused_policy, refused_room, malformed, noted;
+	uint64_t withdrawn;		/* requests the guest took back (pending or paused) before their answer */
 	uint64_t policy_reductions, evict_expansions;
 	int last_reduced;		/* vGPU the last policy reduction took from; 0 none */
 };

@@ -23,12 +23,55 @@ static bool guest_writable(uint32_t reg)
 	       (reg >= GTTLAB_IF_GM_FIRST_GUEST && reg <= GTTLAB_IF_GM_LAST_GUEST);
 }
 
-/* A malformed request or write: answered with `status` at once, counted; nothing else changes. */
+/* Whether a request of the guest waits for its answer (pending, or paused by admission), and its SEQ. */
+static bool waiting(const struct vgpu *v, uint32_t *seq)
+{
+	if (v->req_arrival) {
+		*seq = v->req_seq;
+		return true;
+	}
+	if (v->pause.kind == DOM0_PAUSE_EXPAND && v->pause.channel) {
+		*seq = v->pause.seq;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * A malformed request or write: answered with `status` at once, counted;
+ * nothing else changes. An answer belongs to its request: when the SEQ word
+ * still holds the number of a request that waits, the refusal leaves the
+ * status words alone, or the guest would read a final answer for a request
+ * that is still to be answered.
+ */
 static void refuse(struct dom0_runtime *rt, struct vgpu *v, uint32_t status)
 {
-	dom0_gm_answer(v, status, PV(v, GTTLAB_IF_GM_SEQ));
+	uint32_t seq = PV(v, GTTLAB_IF_GM_SEQ), wseq;
+
+	if (!waiting(v, &wseq) || wseq != seq)
+		dom0_gm_answer(v, status, seq);
 	v->c.rejected++;
 	rt->pol.malformed++;
+}
+
+/* GTTLAB_GM_REQ_WITHDRAW: the waiting request is answered WITHDRAWN with its own SEQ; none waiting: NOTED. */
+static int withdraw(struct dom0_runtime *rt, struct vgpu *v, struct gtt_err *err)
+{
+	uint32_t wseq;
+
+	if (!waiting(v, &wseq)) {
+		rt->pol.noted++;
+		dom0_gm_answer(v, GTTLAB_GM_ST_NOTED, PV(v, GTTLAB_IF_GM_SEQ));
+		return GTT_OK;
+	}
+	rt->pol.withdrawn++;
+	if (v->req_arrival) {
+		v->req_arrival = 0;
+		rt->n_pending--;
+		dom0_gm_answer(v, GTTLAB_GM_ST_WITHDRAWN, wseq);
+		return GTT_OK;
+	}
+	return dom0_withdraw(rt, v->id, err);	/* answers it WITHDRAWN, and admission may run what waited behind it */
 }
 
 /* g2v_notify with the request value: malformed requests are answered here, valid ones wait. */
@@ -37,6 +80,8 @@ static int notify(struct dom0_runtime *rt, struct vgpu *v, struct gtt_err *err)
 	uint32_t code = PV(v, GTTLAB_IF_GM_CODE), q = PV(v, GTTLAB_IF_GM_COUNT);
 
 	rt->pol.requests++;
+	if (code == GTTLAB_GM_REQ_WITHDRAW)
+		return withdraw(rt, v, err);
 	if (v->req_arrival || v->pause.kind) {
 		/* one at a time: this one is refused; the pending (or paused) one, latched, is answered later */
 		refuse(rt, v, GTTLAB_GM_ST_BUSY);
@@ -46,7 +91,7 @@ static int notify(struct dom0_runtime *rt, struct vgpu *v, struct gtt_err *err)
 	}
 	if (code != GTTLAB_GM_REQ_EXPAND && code != GTTLAB_GM_REQ_REDUCE && code != GTTLAB_GM_REQ_EVICTIONS) {
 		refuse(rt, v, GTTLAB_GM_ST_BAD_CODE);
-		return gtt_err_set(err, GTT_EINVAL, "vGPU %d: request code %u is unknown (1 expand, 2 reduce, 3 evictions)",
+		return gtt_err_set(err, GTT_EINVAL, "vGPU %d: request code %u is unknown (1 expand, 2 reduce, 3 evictions, 4 withdraw)",
 				   v->id, code);
 	}
 	if (code != GTTLAB_GM_REQ_EVICTIONS && (q == 0 || q > rt->lay.num_slots) && !rt->cfg.faults.unchecked_request_count) {
@@ -109,8 +154,10 @@ static struct vgpu *oldest_pending(struct dom0_runtime *rt)
 {
 	struct vgpu *best = NULL;
 
+	/* a migrating vGPU's request waits: it moves with the vGPU, or stays if the move rolls back */
 	for (int i = 1; i <= rt->n_ids; i++)
-		if (rt->v[i] && rt->v[i]->req_arrival && (!best || rt->v[i]->req_arrival < best->req_arrival))
+		if (rt->v[i] && rt->v[i]->req_arrival && !rt->v[i]->migrating &&
+		    (!best || rt->v[i]->req_arrival < best->req_arrival))
 			best = rt->v[i];
 	return best;
 }

@@ -52,6 +52,19 @@ static int step(struct dom0_runtime *rt, int id, enum dom0_migrate_step s, struc
 	return GTT_OK;
 }
 
+/*
+ * A step of a device migration, with the target vGPU t locked too while the
+ * hook runs: host work between steps keeps out of both halves of the move
+ * (the migration's own writes to t are made outside the hook).
+ */
+static int step_with(struct dom0_runtime *rt, int id, struct vgpu *t, enum dom0_migrate_step s, struct gtt_err *err)
+{
+	t->migrating = true;
+	int rc = step(rt, id, s, err);
+	t->migrating = false;
+	return rc;
+}
+
 static int locked(struct dom0_runtime *rt, struct vgpu *v, struct gtt_err *err)
 {
 	if (v->pause.kind)
@@ -63,7 +76,25 @@ static int locked(struct dom0_runtime *rt, struct vgpu *v, struct gtt_err *err)
 	return GTT_OK;
 }
 
-int dom0_migrate(struct dom0_runtime *rt, int id, unsigned to_slot, struct dom0_migration *out, struct gtt_err *err)
+/*
+ * Whether the drained vGPU takes the render back on a rollback: only when
+ * nothing was switched in since the drain. Host work between steps (the
+ * scheduler) may have made another vGPU the owner, whose entries are in the
+ * GTT now; the vGPU then gets its own back at its next switch.
+ */
+static void undrain(struct dom0_runtime *rt, int id, bool was_owner, uint64_t switches_at_drain)
+{
+	if (was_owner && rt->render_owner == 0 && rt->c.switches == switches_at_drain)
+		rt->render_owner = id;	/* its entries never left the physical GTT */
+}
+
+/* PVINFO's words that follow the high range (dom0_pvinfo_ranges), kept for a rollback. */
+static const uint32_t range_words[] = { VGT_IF_NONMAPPABLE_BASE, VGT_IF_NONMAPPABLE_SIZE, GTTLAB_IF_GM_SLOTS,
+					GTTLAB_IF_GM_EPOCH };
+#define N_RANGE_WORDS (sizeof(range_words) / sizeof(range_words[0]))
+#define PVW(v, reg) ((v)->pvinfo[((reg) - VGT_PVINFO_PAGE) / 4])
+
+static int migrate(struct dom0_runtime *rt, int id, unsigned to_slot, struct dom0_migration *out, struct gtt_err *err)
 {
 	struct vgpu *v = dom0_vgpu_get(rt, id, err);
 	const struct dom0_layout *l = &rt->lay;
@@ -91,33 +122,37 @@ int dom0_migrate(struct dom0_runtime *rt, int id, unsigned to_slot, struct dom0_
 					   others, rt->cfg.share_limit);
 	}
 
-	/* lock and drain */
-	bool was_owner = rt->render_owner == id;
+	/*
+	 * Lock, and hold the target run from now on: host work between the steps
+	 * (creates, expansions, admission) sees it taken, and the source run stays
+	 * held until its entries go back at release. A slot of both counts once.
+	 */
+	bool was_owner = false;
+	uint64_t switches_at_drain = 0;
 	v->migrating = true;
+	for (unsigned s = to_slot; s < to_slot + n; s++)
+		if (s < from || s >= from + n)
+			rt->slot_occ[s]++;
 	if ((rc = step(rt, id, DOM0_MIGRATE_LOCK, err)))
 		goto unlock;
-	if (was_owner) {
+	/* drain: whoever the owner is now (host work after the lock may have switched it away already) */
+	if ((was_owner = rt->render_owner == id)) {
 		rt->render_owner = 0;
 		m.drained = true;
 	}
+	switches_at_drain = rt->c.switches;
 	if ((rc = step(rt, id, DOM0_MIGRATE_DRAIN, err)) || (rc = step(rt, id, DOM0_MIGRATE_SELECT, err)))
 		goto undrain;
-	/* transfer: the shadow is relative to the range; occupancy and PVINFO follow */
-	uint32_t pv_was[VGT_PVINFO_WORDS];
-	gtt_memcpy(pv_was, v->pvinfo, sizeof(pv_was));
-	for (unsigned s = 0; s < n; s++)
-		rt->slot_occ[from + s]--;
-	for (unsigned s = 0; s < n; s++)
-		rt->slot_occ[to_slot + s]++;
+	/* transfer: the shadow is relative to the range; PVINFO's range words follow */
+	uint32_t pv_was[N_RANGE_WORDS];
+	for (unsigned i = 0; i < N_RANGE_WORDS; i++)
+		pv_was[i] = PVW(v, range_words[i]);
 	v->first_slot = to_slot;
 	dom0_pvinfo_ranges(rt, v);
 	if ((rc = step(rt, id, DOM0_MIGRATE_TRANSFER, err)) || (rc = step(rt, id, DOM0_MIGRATE_MAP, err))) {
-		for (unsigned s = 0; s < n; s++)
-			rt->slot_occ[to_slot + s]--;
-		for (unsigned s = 0; s < n; s++)
-			rt->slot_occ[from + s]++;
 		v->first_slot = from;
-		gtt_memcpy(v->pvinfo, pv_was, sizeof(pv_was));	/* as it was, the epoch too */
+		for (unsigned i = 0; i < N_RANGE_WORDS; i++)	/* as they were, the epoch too; no other word is the move's */
+			PVW(v, range_words[i]) = pv_was[i];
 		goto undrain;
 	}
 	/* release: the source slots' entries go back; nothing of the vGPU stays mapped there */
@@ -125,6 +160,10 @@ int dom0_migrate(struct dom0_runtime *rt, int id, unsigned to_slot, struct dom0_
 		m.ptes_released = dom0_phys_release(rt, GM_PAGE(l->slots_base) + from * pps, n * pps, id);
 	if (m.ptes_released)
 		dom0_invalidate(rt);
+	for (unsigned s = from; s < from + n; s++)
+		if (s < to_slot || s >= to_slot + n)
+			rt->slot_occ[s]--;
+	dom0_freed(rt);
 	dom0_undo_settle(rt);
 	rt->c.migrations++;
 	step(rt, id, DOM0_MIGRATE_RELEASE, NULL);	/* past the release nothing rolls back */
@@ -133,13 +172,20 @@ int dom0_migrate(struct dom0_runtime *rt, int id, unsigned to_slot, struct dom0_
 	m.ns = rt->env->now_ns(rt->env) - t0;
 	if (out)
 		*out = m;
-	return dom0_admit(rt, err);
+	return GTT_OK;
 undrain:
-	if (was_owner)
-		rt->render_owner = id;	/* its entries never left the physical GTT */
+	undrain(rt, id, was_owner, switches_at_drain);
 unlock:
+	for (unsigned s = to_slot; s < to_slot + n; s++)
+		if (s < from || s >= from + n)
+			rt->slot_occ[s]--;
 	v->migrating = false;
 	return rc;
+}
+
+int dom0_migrate(struct dom0_runtime *rt, int id, unsigned to_slot, struct dom0_migration *out, struct gtt_err *err)
+{
+	return dom0_op_done(rt, migrate(rt, id, to_slot, out, err), err);
 }
 
 /* A guest PTE of the source in the target's format: the same bits on the same platform, else re-encoded uncached. */
@@ -216,7 +262,7 @@ static int move_state(struct dom0_runtime *src, struct vgpu *v, struct dom0_runt
 			gtt_memcpy(t->mem[i].cpu, v->mem[i].cpu, 4096);
 		m->bytes_copied += 4096;
 	}
-	if ((rc = step(src, v->id, DOM0_MIGRATE_TRANSFER, err)))
+	if ((rc = step_with(src, v->id, t, DOM0_MIGRATE_TRANSFER, err)))
 		return rc;
 	/* map: every guest PTE written again on the target (its shadow names the target's pages) */
 	for (uint64_t i = 0; i < GM_PAGE(v->low_size); i++)
@@ -244,7 +290,7 @@ static int move_state(struct dom0_runtime *src, struct vgpu *v, struct dom0_runt
 	}
 	copy_pvinfo(t, v);
 	t->busy = v->busy;
-	if ((rc = step(src, v->id, DOM0_MIGRATE_MAP, err)))
+	if ((rc = step_with(src, v->id, t, DOM0_MIGRATE_MAP, err)))
 		return rc;
 	/* a request the source had not answered yet waits on the target (its doorbell rung there) */
 	if (v->req_arrival) {
@@ -285,14 +331,16 @@ int dom0_migrate_device(struct dom0_runtime *src, int id, struct dom0_runtime *d
 					   id, f, hw_tiling_name(d.tiling), fp->name, sw_from, tp->name, sw_to);
 	}
 	m.from_slot = v->first_slot;
-	bool was_owner = src->render_owner == id;
+	bool was_owner = false;
+	uint64_t switches_at_drain = 0;
 	v->migrating = true;
 	if ((rc = step(src, id, DOM0_MIGRATE_LOCK, err)))
 		goto unlock;
-	if (was_owner) {
+	if ((was_owner = src->render_owner == id)) {
 		src->render_owner = 0;
 		m.drained = true;
 	}
+	switches_at_drain = src->c.switches;
 	if ((rc = step(src, id, DOM0_MIGRATE_DRAIN, err)))
 		goto undrain;
 	/* select: a vGPU of the same sizes on the target, placed by it */
@@ -307,7 +355,7 @@ int dom0_migrate_device(struct dom0_runtime *src, int id, struct dom0_runtime *d
 		goto drop;
 	}
 	m.to_slot = t->first_slot;
-	if ((rc = step(src, id, DOM0_MIGRATE_SELECT, err)) || (rc = move_state(src, v, dst, t, &m, err)))
+	if ((rc = step_with(src, id, t, DOM0_MIGRATE_SELECT, err)) || (rc = move_state(src, v, dst, t, &m, err)))
 		goto drop;
 	/* release: the source vGPU goes, and the source device is as before it existed */
 	v->migrating = false;
@@ -327,8 +375,7 @@ drop:
 	if (!src->cfg.faults.migrate_no_rollback)
 		dom0_vgpu_destroy(dst, tid, NULL);
 undrain:
-	if (was_owner)
-		src->render_owner = id;
+	undrain(src, id, was_owner, switches_at_drain);
 unlock:
 	v->migrating = false;
 	return rc;

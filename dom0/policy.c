@@ -121,8 +121,8 @@ static struct vgpu *victim(struct dom0_runtime *rt, bool by_use)
 
 	for (int i = 1; i <= rt->n_ids; i++) {
 		struct vgpu *v = rt->v[i];
-		if (!v || v->slots <= rt->pol.p.min_slots)
-			continue;
+		if (!v || v->slots <= rt->pol.p.min_slots || v->migrating)
+			continue;	/* a migrating vGPU is resized after the migration unlocks it */
 		if (!best || v->slots > best->slots) {
 			best = v;
 			continue;

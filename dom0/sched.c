@@ -25,8 +25,8 @@ int dom0_sched_next(const struct dom0_runtime *rt)
 	for (int k = 1; k <= rt->n_ids; k++) {
 		int id = (cur + k - 1) % rt->n_ids + 1;
 		const struct vgpu *v = rt->v[id];
-		if (!v || !v->busy || (v->pause.kind && !rt->cfg.faults.run_paused))
-			continue;	/* idle, or waiting for admission: never switched in */
+		if (!v || !v->busy || (v->pause.kind && !rt->cfg.faults.run_paused) || v->migrating)
+			continue;	/* idle, waiting for admission, or locked by a migration: never switched in */
 		if (!rr)
 			rr = id;
 		if (!rt->cfg.slot_aware || !cur || !dom0_vgpu_exists(rt, cur))

@@ -64,6 +64,7 @@
 #define GTTLAB_GM_REQ_EXPAND		1		/* grow the high range by COUNT slots */
 #define GTTLAB_GM_REQ_REDUCE		2		/* give COUNT slots back */
 #define GTTLAB_GM_REQ_EVICTIONS		3		/* COUNT: objects evicted so far (a rise asks for memory) */
+#define GTTLAB_GM_REQ_WITHDRAW		4		/* take back the pending or paused request (COUNT unused) */
 
 #define GTTLAB_GM_ST_IDLE		0		/* nothing asked yet */
 #define GTTLAB_GM_ST_PENDING		1		/* notified, not answered yet */
@@ -76,5 +77,6 @@
 #define GTTLAB_GM_ST_BAD_WRITE		8		/* malformed: a guest write outside the writable words */
 #define GTTLAB_GM_ST_BUSY		9		/* refused: the last request is still pending (one at a time) */
 #define GTTLAB_GM_ST_PAUSED		10		/* admission: the expansion waits until its slots free (then GRANTED, same SEQ) */
+#define GTTLAB_GM_ST_WITHDRAWN		11		/* the guest took the request back: its SEQ is answered with this */
 
 #endif

@@ -1122,3 +1122,154 @@ Test(dom0_migrate, release_leaves_a_sharers_entries)
 	expect_phys_is_shadow(&t, b, "b at slot 0");
 	d0_stop(&t);
 }
+
+/* ------------------------------- host work between a migration's steps (issue 22, 5) */
+
+/* The host's work a hook does at one step; what each call returned. */
+struct host_work {
+	enum dom0_migrate_step at;
+	int fail_at;			/* -1: never */
+	int other;			/* a vGPU to switch to, 0 none */
+	bool serve, resize, switch_other;
+	int serve_rc, expand_rc, reduce_rc, switch_rc;
+	unsigned answered;
+	struct dom0_runtime *rt;
+};
+
+static int host_hook(void *ctx, struct dom0_runtime *rt, int id, enum dom0_migrate_step s)
+{
+	struct host_work *w = ctx;
+
+	if (s == w->at) {
+		if (w->serve)
+			w->serve_rc = dom0_serve_requests(rt, &w->answered, NULL);
+		if (w->resize) {
+			w->expand_rc = dom0_expand(rt, id, 1, NULL, NULL, NULL);
+			w->reduce_rc = dom0_reduce(rt, id, 1, NULL, NULL, NULL);
+		}
+		if (w->switch_other)
+			w->switch_rc = dom0_switch(rt, w->other, NULL, NULL);
+	}
+	return w->fail_at == (int)s;
+}
+
+static void notify(struct dom0_runtime *rt, int id, uint32_t code, uint32_t q, uint32_t seq)
+{
+	struct gtt_err err = { 0 };
+
+	cr_assert_eq(dom0_pvinfo_write(rt, id, GTTLAB_IF_GM_CODE - VGT_PVINFO_PAGE, code, &err), 0, "%s", err.msg);
+	cr_assert_eq(dom0_pvinfo_write(rt, id, GTTLAB_IF_GM_COUNT - VGT_PVINFO_PAGE, q, &err), 0, "%s", err.msg);
+	cr_assert_eq(dom0_pvinfo_write(rt, id, GTTLAB_IF_GM_SEQ - VGT_PVINFO_PAGE, seq, &err), 0, "%s", err.msg);
+	cr_assert_eq(dom0_pvinfo_write(rt, id, VGT_IF_G2V_NOTIFY - VGT_PVINFO_PAGE, GTTLAB_G2V_GM_REQUEST, &err), 0, "%s",
+		     err.msg);
+}
+
+/*
+ * A reduce answered between the steps of a device migration used to shrink
+ * the source's high range under move_state, which then read past it (a heap
+ * overflow under ASan). The migrating vGPU's request waits: it moves with
+ * the vGPU and is answered on the target.
+ */
+Test(dom0_migrate, a_request_waits_out_a_device_migration)
+{
+	for (enum dom0_migrate_step at = DOM0_MIGRATE_LOCK; at <= DOM0_MIGRATE_MAP; at++) {
+		struct host_work w = { .at = at, .fail_at = -1, .serve = true, .resize = true };
+		struct dom0_config cfg = { .migrate_hooks = { host_hook, &w } };
+		struct gtt_err err = { 0 };
+		struct d0 s, d;
+		static struct guest g;
+		int nid = 0;
+
+		d0_start(&s, "sim:skl", &cfg);
+		d0_start(&d, "sim:kbl", NULL);
+		make_guest(&s, &g);
+		cr_assert_eq(dom0_expand(s.rt, g.id, 1, NULL, NULL, &err), 0, "%s", err.msg);
+		notify(s.rt, g.id, GTTLAB_GM_REQ_REDUCE, 1, 0x31);
+		cr_assert_eq(dom0_migrate_device(s.rt, g.id, d.rt, &nid, NULL, &err), 0, "at %s: %s",
+			     dom0_migrate_step_name(at), err.msg);
+		cr_expect_eq(w.answered, 0u, "at %s: the migrating vGPU's request was answered on the source",
+			     dom0_migrate_step_name(at));
+		cr_expect_eq(w.expand_rc, GTT_EBUSY, "at %s: a migrating vGPU was expanded", dom0_migrate_step_name(at));
+		cr_expect_eq(w.reduce_rc, GTT_EBUSY, "at %s: a migrating vGPU was reduced", dom0_migrate_step_name(at));
+		struct dom0_vgpu_info in;
+		dom0_vgpu_info(d.rt, nid, &in);
+		cr_expect_eq(in.slots, 2u, "at %s: the target holds %u slots", dom0_migrate_step_name(at), in.slots);
+		cr_assert_eq(dom0_requests_pending(d.rt), 1u);
+		cr_assert_eq(dom0_serve_requests(d.rt, NULL, &err), 0, "%s", err.msg);
+		cr_expect_eq(pv(d.rt, nid, GTTLAB_IF_GM_STATUS), GTTLAB_GM_ST_GRANTED);
+		cr_expect_eq(pv(d.rt, nid, GTTLAB_IF_GM_ANSWER_SEQ), 0x31u);
+		dom0_vgpu_info(d.rt, nid, &in);
+		cr_expect_eq(in.slots, 1u);
+		d0_stop(&d);
+		d0_stop(&s);
+	}
+}
+
+/*
+ * An expansion answered between the steps of a slot migration used to leave
+ * the slot occupancy wrong. It waits for the unlock; occupancy counts every
+ * vGPU's slots once the move is done, or rolled back.
+ */
+Test(dom0_migrate, slot_occupancy_holds_with_requests_between_steps)
+{
+	for (int fail = 0; fail < 2; fail++)
+		for (enum dom0_migrate_step at = DOM0_MIGRATE_LOCK; at <= DOM0_MIGRATE_MAP; at++) {
+			struct host_work w = { .at = at, .fail_at = fail ? DOM0_MIGRATE_MAP : -1, .serve = true, .resize = true };
+			struct dom0_config cfg = { .migrate_hooks = { host_hook, &w } };
+			struct gtt_err err = { 0 };
+			struct d0 t;
+
+			d0_start(&t, "sim:skl", &cfg);
+			int id = slot_guest(&t, 0);
+			notify(t.rt, id, GTTLAB_GM_REQ_EXPAND, 1, 0x44);
+			int rc = dom0_migrate(t.rt, id, 5, NULL, &err);
+			cr_expect_eq(rc, fail ? GTT_EIO : 0, "at %s: %s", dom0_migrate_step_name(at), err.msg);
+			cr_expect_eq(w.answered, 0u, "at %s", dom0_migrate_step_name(at));
+			struct dom0_vgpu_info in;
+			dom0_vgpu_info(t.rt, id, &in);
+			unsigned first = fail ? 0 : 5;
+			cr_expect_eq(in.first_slot, first);
+			cr_expect_eq(in.slots, 2u);
+			for (unsigned sl = 0; sl < dom0_layout(t.rt)->num_slots; sl++)
+				cr_expect_eq(dom0_slot_occupancy(t.rt, sl), sl >= first && sl < first + 2 ? 1u : 0u,
+					     "at %s%s: slot %u occupancy %u", dom0_migrate_step_name(at), fail ? " (rolled back)" : "",
+					     sl, dom0_slot_occupancy(t.rt, sl));
+			uint32_t base = pv(t.rt, id, VGT_IF_NONMAPPABLE_BASE), size = pv(t.rt, id, VGT_IF_NONMAPPABLE_SIZE);
+			cr_expect_eq(base, (uint32_t)in.high_base, "at %s: PVINFO base 0x%x, the range 0x%llx",
+				     dom0_migrate_step_name(at), base, (unsigned long long)in.high_base);
+			cr_expect_eq(size, (uint32_t)in.high_size);
+			/* the request was kept: answered now */
+			cr_assert_eq(dom0_serve_requests(t.rt, NULL, &err), 0, "%s", err.msg);
+			cr_expect_eq(pv(t.rt, id, GTTLAB_IF_GM_ANSWER_SEQ), 0x44u);
+			d0_stop(&t);
+		}
+}
+
+/*
+ * The scheduler switches another vGPU in between the steps, then the
+ * migration rolls back: the migrating vGPU must not become the render owner
+ * again while the other's entries are in the GTT (the GPU would read the
+ * other guest's bytes). It gets its own back at its next switch.
+ */
+Test(dom0_migrate, a_rollback_after_a_switch_leaves_the_render_owner)
+{
+	for (enum dom0_migrate_step at = DOM0_MIGRATE_LOCK; at <= DOM0_MIGRATE_TRANSFER; at++) {
+		struct host_work w = { .at = at, .fail_at = DOM0_MIGRATE_MAP, .switch_other = true };
+		struct dom0_config cfg = { .migrate_hooks = { host_hook, &w } };
+		struct gtt_err err = { 0 };
+		struct d0 t;
+
+		d0_start(&t, "sim:skl", &cfg);
+		int b = slot_guest(&t, 0);	/* b shares a's slots */
+		int a = slot_guest(&t, 0);
+		w.other = b;
+		cr_assert_eq(dom0_migrate(t.rt, a, 5, NULL, &err), GTT_EIO);
+		cr_expect_eq(w.switch_rc, 0, "at %s", dom0_migrate_step_name(at));
+		cr_expect_eq(dom0_render_owner(t.rt), b, "at %s: render owner %d after the rollback, b (%d) was switched in",
+			     dom0_migrate_step_name(at), dom0_render_owner(t.rt), b);
+		expect_phys_is_shadow(&t, b, "b after a's rollback");
+		cr_assert_eq(dom0_switch(t.rt, a, NULL, &err), 0, "%s", err.msg);
+		expect_phys_is_shadow(&t, a, "a switched in after its rollback");
+		d0_stop(&t);
+	}
+}

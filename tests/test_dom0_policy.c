@@ -348,3 +348,64 @@ Test(dom0_policy, utilization_follows_writes_and_resizes)
 		  (unsigned long long)m, (unsigned long long)e);
 	d0_stop(&t);
 }
+
+/*
+ * An answer belongs to its request (issue 22, 6): while a request with SEQ 7
+ * is pending, a refused write and a second notify that leave SEQ at 7 must not
+ * put a final status beside ANSWER_SEQ 7; the guest reads PENDING for 7 until
+ * the host answers it. A second notify under another SEQ is answered BUSY
+ * under that SEQ.
+ */
+Test(dom0_policy, an_answer_belongs_to_its_request)
+{
+	struct d0 t;
+	struct gtt_err err = { 0 };
+
+	d0_start(&t, "sim:skl", &(struct dom0_config){ 0 });
+	int a = d0_create(&t, 16 * MiB, 2, 0);
+	cr_assert_eq(ask(&t, a, GTTLAB_GM_REQ_EXPAND, 1, 7, &err), 0, "%s", err.msg);
+	/* a write outside the writable words, SEQ still 7 */
+	cr_expect_eq(dom0_pvinfo_write(t.rt, a, 0x000, 1, NULL), GTT_EINVAL);	/* VGT_MAGIC: the host's */
+	cr_expect_eq(pv(&t, a, GTTLAB_IF_GM_ANSWER_SEQ), 7u);
+	cr_expect_eq(pv(&t, a, GTTLAB_IF_GM_STATUS), GTTLAB_GM_ST_PENDING,
+		     "a refused write made SEQ 7 read status %u before its answer", pv(&t, a, GTTLAB_IF_GM_STATUS));
+	/* the doorbell rung again with SEQ 7 */
+	cr_expect_eq(dom0_pvinfo_write(t.rt, a, 0x818, 0x100, NULL), GTT_EBUSY);
+	cr_expect_eq(pv(&t, a, GTTLAB_IF_GM_STATUS), GTTLAB_GM_ST_PENDING,
+		     "a second notify made SEQ 7 read status %u before its answer", pv(&t, a, GTTLAB_IF_GM_STATUS));
+	/* another SEQ: BUSY is that one's answer */
+	cr_expect_eq(ask(&t, a, GTTLAB_GM_REQ_EXPAND, 1, 8, NULL), GTT_EBUSY);
+	cr_expect_eq(pv(&t, a, GTTLAB_IF_GM_STATUS), GTTLAB_GM_ST_BUSY);
+	cr_expect_eq(pv(&t, a, GTTLAB_IF_GM_ANSWER_SEQ), 8u);
+	unsigned n = 0;
+	cr_assert_eq(dom0_serve_requests(t.rt, &n, &err), 0, "%s", err.msg);
+	cr_expect_eq(n, 1u);
+	cr_expect_eq(pv(&t, a, GTTLAB_IF_GM_STATUS), GTTLAB_GM_ST_GRANTED);
+	cr_expect_eq(pv(&t, a, GTTLAB_IF_GM_ANSWER_SEQ), 7u);
+	d0_stop(&t);
+}
+
+/* A guest takes back its pending request: WITHDRAWN under its SEQ, nothing left for the host to answer. */
+Test(dom0_policy, a_pending_request_is_withdrawn)
+{
+	struct d0 t;
+	struct gtt_err err = { 0 };
+
+	d0_start(&t, "sim:skl", &(struct dom0_config){ 0 });
+	int a = d0_create(&t, 16 * MiB, 2, 0);
+	cr_assert_eq(ask(&t, a, GTTLAB_GM_REQ_EXPAND, 1, 3, &err), 0, "%s", err.msg);
+	cr_assert_eq(ask(&t, a, GTTLAB_GM_REQ_WITHDRAW, 0, 4, &err), 0, "%s", err.msg);
+	cr_expect_eq(pv(&t, a, GTTLAB_IF_GM_STATUS), GTTLAB_GM_ST_WITHDRAWN);
+	cr_expect_eq(pv(&t, a, GTTLAB_IF_GM_ANSWER_SEQ), 3u, "the withdrawn request's own SEQ is answered");
+	cr_expect_eq(dom0_requests_pending(t.rt), 0u);
+	cr_expect_eq(dom0_policy_state(t.rt)->withdrawn, 1u);
+	unsigned n = 9;
+	cr_assert_eq(dom0_serve_requests(t.rt, &n, &err), 0, "%s", err.msg);
+	cr_expect_eq(n, 0u);
+	cr_expect_eq(pv(&t, a, GTTLAB_IF_GM_SLOTS), 2u, "a withdrawn expansion never runs");
+	/* nothing to withdraw: noted under the withdrawal's SEQ */
+	cr_assert_eq(ask(&t, a, GTTLAB_GM_REQ_WITHDRAW, 0, 5, &err), 0, "%s", err.msg);
+	cr_expect_eq(pv(&t, a, GTTLAB_IF_GM_STATUS), GTTLAB_GM_ST_NOTED);
+	cr_expect_eq(pv(&t, a, GTTLAB_IF_GM_ANSWER_SEQ), 5u);
+	d0_stop(&t);
+}
