@@ -85,8 +85,8 @@ struct dom0_runtime {
 	unsigned n_paused;
 	uint64_t pause_orders;		/* pauses so far: each pause's order */
 	int admit_head;			/* the request the policy chose, keeping what frees; 0 none */
-	bool admitting;			/* inside dom0_admit's run of a paused request (faults.admit_short) */
-	bool in_admit;			/* inside dom0_admit: what its runs free is its own loop's to take */
+	bool admitting;			/* inside admission's run of a paused request (faults.admit_short) */
+	bool in_admit;			/* inside admission (dom0_op_done): what its runs free is its own loop's to take */
 	bool freed;			/* the operation under way gave slots, fences or pool pages back */
 	unsigned fences_reserved;	/* fence registers the admitted vGPUs hold */
 	uint64_t rand_state;
