@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * libFuzzer harness for the scenario language's dry pass,
+ * libFuzzer harness for the scenario language's pre-pass,
  * scenario_check_text() (harness/scenario.h): the whole input is the text of
  * a scenario, checked against the facts of a simulated Skylake or, when the
  * first byte is odd, a Haswell (gScale's layout is written for one). The
- * devices are opened once and only their hw_info is used; the dry pass
+ * devices are opened once and only their hw_info is used; the pre-pass
  * touches no device. Its one-line errors go to /dev/null.
  *
- * Beyond not crashing, the result must be one of the two a dry pass gives,
+ * Beyond not crashing, the result must be one of the two the pre-pass gives,
  * and the same when checked twice (nothing is kept between calls).
  */
 #include <stdint.h>

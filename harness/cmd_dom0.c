@@ -103,7 +103,7 @@ int cmd_dom0(struct cli *c, int argc, char **argv)
 	/*
 	 * A file that is no scenario text at all (missing, a directory, a FIFO,
 	 * NUL bytes, empty) is refused before any output is created or the
-	 * device is opened; the run reads it again for its dry pass.
+	 * device is opened; the run reads it again for its pre-pass.
 	 */
 	struct scen_script sc;
 	if (scen_load_file(file, &sc, stderr))

@@ -1,9 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The scenario runner. A file is read whole and run twice through the same
- * code: first dry (every argument parsed, every name resolved, nothing
- * touched), then for real. A malformed file therefore never reaches the
- * device, and a file that runs leaves it as found (dom0_fini restores it).
+ * The scenario runner. A file is read whole and goes through the command
+ * handlers twice.
+ *
+ * The pre-pass (s->dry) checks only what holds whatever happens at run time:
+ * each line's form, its arguments' forms and ranges, that config and device
+ * lines come before every other command, and that every vGPU name a line
+ * uses is created by some line before it. It simulates nothing (no vGPU is
+ * alive or destroyed there, none lives on a device, no migration succeeds),
+ * so it refuses only a file that could never run correctly, and never
+ * decides what runs. A file it refuses never reaches the device (exit 2).
+ *
+ * The run is the one interpreter. Every line executes, and what depends on
+ * the lines before (a vGPU destroyed, living on another device, whose create
+ * failed; a device that did not start) is judged there: the line fails,
+ * saying why. A line that does not run is a failure too: the run counts the
+ * lines it executed, and any short count fails it, naming the first line
+ * left. A file that runs leaves the device as found (dom0_fini restores it).
  *
  * This file holds the two passes and the entry points; the commands are in
  * scenario_exec.c and scenario_expect.c (scenario_internal.h lists the rest).
@@ -13,16 +26,55 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The dry pass over a whole script: 0, or 2 after reporting the first malformed line. */
-static int dry_pass(struct scen *s, struct scen_script *sc)
+/* The state both passes start from: main current, no `on`, no name, no config, nothing past the preamble. */
+static void pass_start(struct scen *s, bool dry)
 {
-	s->dry = true;
+	s->dry = dry;
+	memset(s->names, 0, sizeof(s->names));
+	s->n_names = 0;
+	s->cfg = (struct dom0_config){ 0 };
+	s->n_devs = 1;		/* the `device` line declares it (the pre-pass opened it; it stays open) */
+	s->on_dev = -1;
+	s->depth = 0;
+	s->past_preamble = false;
+	s->lines_run = 0;
+	scen_use_device(s, 0);
+}
+
+/* The pre-pass over a whole script: 0, or 2 after reporting the first malformed line. */
+static int pre_pass(struct scen *s, struct scen_script *sc)
+{
+	pass_start(s, true);
 	for (int i = 0; i < sc->n; i++) {
 		struct gtt_err err = { 0 };
-		if (scen_exec(s, &sc->lines[i], false, &err) == 2)
-			return 2;
+		enum scen_rc rc = scen_exec(s, &sc->lines[i], false, &err);
+		if (rc == SCEN_RAN)
+			continue;
+		if (rc != SCEN_MALFORMED)	/* said nothing on errors: still one line, never a silent refusal */
+			scen_bad(s, "the pre-pass could not judge this line (a fault of the runner)");
+		return 2;
 	}
 	return 0;
+}
+
+/* The end of the run: every line executed, once. Any other count is a line that did not run, and a failure. */
+static void all_lines_ran(struct scen *s, const struct scen_script *sc)
+{
+	if (s->lines_run == sc->n)
+		return;
+	int first = s->lines_run < sc->n ? s->lines_run : sc->n - 1, left = sc->n - s->lines_run;
+	s->cur_line = sc->lines[first].no;
+	const char *why = s->started ? "the runner left it (a fault of the runner)" : "the runtime could not start";
+	if (left == 1)
+		scen_failed(s, "did not run (1 of the %d commands of the file): %s", sc->n, why);
+	else if (left == 2)
+		scen_failed(s, "did not run, nor did the line after it, line %d (2 of the %d commands of the file): %s",
+			    sc->lines[sc->n - 1].no, sc->n, why);
+	else if (left > 2)
+		scen_failed(s, "did not run, nor did the %d lines after it, to line %d (%d of the %d commands of the file): %s",
+			    left - 1, sc->lines[sc->n - 1].no, left, sc->n, why);
+	else
+		scen_failed(s, "%d commands ran of the %d in the file (a fault of the runner)", s->lines_run, sc->n);
 }
 
 static struct scen *scen_new(const struct hw_info *info, const char *path, const struct scenario_opts *opts)
@@ -56,7 +108,7 @@ enum scenario_result scenario_check_text(const struct hw_info *info, const char 
 		return SCENARIO_MALFORMED;
 	rc = scen_split_text(name, text, len, &sc, s->errors);
 	if (!rc)
-		rc = dry_pass(s, &sc);
+		rc = pre_pass(s, &sc);
 	scen_script_free(&sc);
 	free(s);
 	return rc ? SCENARIO_MALFORMED : SCENARIO_PASSED;
@@ -72,28 +124,23 @@ enum scenario_result scenario_run_file(struct hw_device *dev, const char *path, 
 		return SCENARIO_MALFORMED;
 	s->dev = dev;
 	s->devs[0].dev = dev;
-	if (scen_load_file(path, &sc, s->errors) || dry_pass(s, &sc)) {
+	if (scen_load_file(path, &sc, s->errors) || pre_pass(s, &sc)) {
 		scen_end_second(s);
 		scen_script_free(&sc);
 		free(s);
 		return SCENARIO_MALFORMED;
 	}
-	/* pass 2: for real */
-	struct dom0_config cfg = s->cfg;
-	memset(s->names, 0, sizeof(s->names));
-	s->n_names = 0;
-	s->cfg = cfg;
-	s->dry = false;
-	s->n_devs = 1;		/* the `device` line declares it again (the device stays open) */
-	scen_use_device(s, 0);
+	/* the run */
+	pass_start(s, false);
 	if (s->trace)
 		fprintf(s->trace, "switch,line,from,to,ptes_written,ptes_skipped,ns,sim_ms\n");
 	for (int i = 0; i < sc.n; i++) {
 		struct gtt_err err = { 0 };
 		s->commands++;
-		if (scen_exec(s, &sc.lines[i], false, &err) && !s->started)
-			break;	/* the runtime could not start: nothing else can run */
+		if (scen_exec(s, &sc.lines[i], false, &err) != SCEN_RAN && !s->started)
+			break;	/* the runtime could not start: nothing else can run (all_lines_ran names them) */
 	}
+	all_lines_ran(s, &sc);
 	scen_use_device(s, 0);
 	if (s->started) {
 		if (s->json)
@@ -114,8 +161,10 @@ enum scenario_result scenario_run_file(struct hw_device *dev, const char *path, 
 	if (s->json) {
 		/* the result is known only now: it leads, the summary (written before the runtime ended) follows */
 		static const char *const words[] = { "passed", "failed", "malformed", "unrestored" };
-		fprintf(s->out, "{\"result\":\"%s\",\"summary\":%.*s}\n", words[rc], (int)s->json_len,
-			s->json_body ? s->json_body : "null");
+		if (s->json_body)
+			fprintf(s->out, "{\"result\":\"%s\",\"summary\":%.*s}\n", words[rc], (int)s->json_len, s->json_body);
+		else	/* no runtime ran: no summary */
+			fprintf(s->out, "{\"result\":\"%s\",\"summary\":null}\n", words[rc]);
 		free(s->json_body);
 	}
 	scen_script_free(&sc);

@@ -2,7 +2,7 @@
 /*
  * Scenario files for the Dom0 runtime: one command per line, run by
  * `gttlab dom0 run FILE`. The whole file is checked before the device is
- * touched; the language is described in docs/dom0.md.
+ * touched, then every line runs; the language is described in docs/dom0.md.
  */
 #ifndef HARNESS_SCENARIO_H
 #define HARNESS_SCENARIO_H
@@ -31,8 +31,9 @@ struct scenario_opts {
 
 /*
  * Check a scenario held in memory against a device's facts without running
- * it (the dry pass every run starts with): SCENARIO_PASSED when it is well
- * formed, SCENARIO_MALFORMED after one line on `errors`. Touches no device.
+ * it (the pre-pass every run starts with: only what holds whatever runs,
+ * docs/dom0.md): SCENARIO_PASSED when it is well formed, SCENARIO_MALFORMED
+ * after one line on `errors`. Touches no device.
  */
 enum scenario_result scenario_check_text(const struct hw_info *info, const char *name, const char *text, size_t len,
 					 FILE *errors);

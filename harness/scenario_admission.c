@@ -35,9 +35,10 @@ void scen_admission_notice(struct scen *s)
 	}
 }
 
-int scen_expect_paused(struct scen *s, const struct scen_line *l, const char *usage)
+enum scen_rc scen_expect_paused(struct scen *s, const struct scen_line *l, const char *usage)
 {
-	int id, rc, want = -1;	/* -1: any kind */
+	enum scen_rc rc;
+	int id, want = -1;	/* -1: any kind */
 
 	if ((rc = scen_vgpu(s, l->argc > 2 ? l->argv[2] : NULL, &id)))
 		return rc;
@@ -48,7 +49,7 @@ int scen_expect_paused(struct scen *s, const struct scen_line *l, const char *us
 	if (l->argc != 3 && (l->argc != 5 || want < 0))
 		return scen_bad(s, "%s", usage);
 	if (s->dry)
-		return 0;
+		return SCEN_RAN;
 	enum dom0_pause p = dom0_vgpu_paused(s->rt, id);
 	if (want < 0)
 		return scen_check(s, p != DOM0_PAUSE_NONE, "paused %s (its %s waits for admission)", l->argv[2],

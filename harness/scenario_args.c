@@ -6,56 +6,80 @@
  */
 #include "harness/scenario_internal.h"
 #include "env/num.h"
+#include "harness/text_escape.h"
 
 #include <ctype.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <string.h>
 
-int scen_bad(struct scen *s, const char *fmt, ...)
+/*
+ * FILE:LINE: and a message, with every control byte of it escaped: the words
+ * of a scenario file reach these messages, and an ESC or a newline in them
+ * must neither drive the terminal nor make one message look like two.
+ */
+static void message(struct scen *s, FILE *f, const char *tag, const char *fmt, va_list ap)
 {
-	va_list ap;
-
-	if (!s->dry)
-		return 1;
-	fprintf(s->errors, "%s:%d: ", s->path, s->cur_line);
-	va_start(ap, fmt);
-	vfprintf(s->errors, fmt, ap);
-	va_end(ap);
-	fputc('\n', s->errors);
-	return 2;
+	text_fputs_escaped(f, s->path);
+	fprintf(f, ":%d: %s", s->cur_line, tag);
+	text_vfprintf_escaped(f, fmt, ap);
+	fputc('\n', f);
 }
 
-int scen_failed(struct scen *s, const char *fmt, ...)
+/* A failure at run time, printed (or kept for the JSON document) and counted; `why` leads its message. */
+static enum scen_rc failed(struct scen *s, const char *why, const char *fmt, va_list ap)
+{
+	s->failures++;
+	if (!s->json) {
+		char lead[64];
+		snprintf(lead, sizeof(lead), "FAILED: %s", why);
+		message(s, s->out, lead, fmt, ap);
+		return SCEN_FAILED;
+	}
+	if (s->n_fail < MAX_JSON_FAILURES) {
+		char *msg = s->fail[s->n_fail].msg;
+		size_t n = sizeof(s->fail[0].msg), k = (size_t)snprintf(msg, n, "%s", why);
+		if (k < n)
+			vsnprintf(msg + k, n - k, fmt, ap);
+		s->fail[s->n_fail++].line = s->cur_line;
+	}
+	return SCEN_FAILED;
+}
+
+enum scen_rc scen_bad(struct scen *s, const char *fmt, ...)
+{
+	enum scen_rc rc;
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (s->dry) {
+		message(s, s->errors, "", fmt, ap);
+		rc = SCEN_MALFORMED;
+	} else {
+		/* the pre-pass let it through (the rule is the line's device's): it cannot run, and that fails the run */
+		rc = failed(s, "did not run: ", fmt, ap);
+	}
+	va_end(ap);
+	return rc;
+}
+
+enum scen_rc scen_failed(struct scen *s, const char *fmt, ...)
 {
 	va_list ap;
 
-	s->failures++;
-	if (s->json) {
-		if (s->n_fail < MAX_JSON_FAILURES) {
-			s->fail[s->n_fail].line = s->cur_line;
-			va_start(ap, fmt);
-			vsnprintf(s->fail[s->n_fail].msg, sizeof(s->fail[0].msg), fmt, ap);
-			va_end(ap);
-			s->n_fail++;
-		}
-		return 1;
-	}
-	fprintf(s->out, "%s:%d: FAILED: ", s->path, s->cur_line);
 	va_start(ap, fmt);
-	vfprintf(s->out, fmt, ap);
+	failed(s, "", fmt, ap);
 	va_end(ap);
-	fputc('\n', s->out);
-	return 1;
+	return SCEN_FAILED;
 }
 
 /* The runtime call failed: under `fail` that is the point; otherwise the step failed. */
-int scen_outcome(struct scen *s, int rc, bool expect_refusal, const struct gtt_err *e, const char *what)
+enum scen_rc scen_outcome(struct scen *s, int rc, bool expect_refusal, const struct gtt_err *e, const char *what)
 {
 	if (!rc)
-		return 0;
+		return SCEN_RAN;
 	if (expect_refusal)
-		return 1;
+		return SCEN_REFUSED;
 	return scen_failed(s, "%s: %s", what, e->msg);
 }
 
@@ -67,12 +91,12 @@ void scen_say(struct scen *s, const char *fmt, ...)
 		return;
 	fprintf(s->out, "%4d  ", s->cur_line);
 	va_start(ap, fmt);
-	vfprintf(s->out, fmt, ap);
+	text_vfprintf_escaped(s->out, fmt, ap);
 	va_end(ap);
 	fputc('\n', s->out);
 }
 
-int scen_check(struct scen *s, bool ok, const char *fmt, ...)
+enum scen_rc scen_check(struct scen *s, bool ok, const char *fmt, ...)
 {
 	char msg[512];
 	va_list ap;
@@ -84,7 +108,7 @@ int scen_check(struct scen *s, bool ok, const char *fmt, ...)
 		return scen_failed(s, "expect %s", msg);
 	s->expects_passed++;
 	scen_say(s, "ok: %s", msg);
-	return 0;
+	return SCEN_RAN;
 }
 
 bool scen_parse_num(const char *t, uint64_t *out)
@@ -104,7 +128,7 @@ const char *scen_kv(const struct scen_line *l, int from, const char *key)
 }
 
 /* Every token from `from` on must be key=value with a key in `allowed` (NULL-terminated). */
-int scen_only_keys(struct scen *s, const struct scen_line *l, int from, const char *const *allowed)
+enum scen_rc scen_only_keys(struct scen *s, const struct scen_line *l, int from, const char *const *allowed)
 {
 	for (int i = from; i < l->argc; i++) {
 		const char *eq = strchr(l->argv[i], '=');
@@ -119,10 +143,10 @@ int scen_only_keys(struct scen *s, const struct scen_line *l, int from, const ch
 				return scen_bad(s, "%.*s= is given twice on one %s line", (int)(eq - l->argv[i]), l->argv[i],
 						l->argv[0]);
 	}
-	return 0;
+	return SCEN_RAN;
 }
 
-int scen_need_num(struct scen *s, const char *what, const char *t, uint64_t *v)
+enum scen_rc scen_need_num(struct scen *s, const char *what, const char *t, uint64_t *v)
 {
 	const char *why;
 
@@ -130,14 +154,14 @@ int scen_need_num(struct scen *s, const char *what, const char *t, uint64_t *v)
 		return scen_bad(s, "missing %s", what);
 	if (gtt_parse_u64(t, v, &why))
 		return scen_bad(s, "%s '%s' %s", what, t, why);
-	return 0;
+	return SCEN_RAN;
 }
 
 /* A number in [lo, hi]; `rule` says why the bounds are what they are. */
-int scen_need_range(struct scen *s, const char *what, const char *t, uint64_t lo, uint64_t hi, const char *rule,
-		    uint64_t *v)
+enum scen_rc scen_need_range(struct scen *s, const char *what, const char *t, uint64_t lo, uint64_t hi, const char *rule,
+			     uint64_t *v)
 {
-	int rc = scen_need_num(s, what, t, v);
+	enum scen_rc rc = scen_need_num(s, what, t, v);
 
 	if (!rc && (*v < lo || *v > hi))
 		return scen_bad(s, "%s %" PRIu64 " is out of range: %" PRIu64 " to %" PRIu64 " (%s)", what, *v, lo, hi,
@@ -146,7 +170,7 @@ int scen_need_range(struct scen *s, const char *what, const char *t, uint64_t lo
 }
 
 /* "== VALUE" as the last two words of an expect, from word `at`. */
-int scen_expect_value(struct scen *s, const struct scen_line *l, int at, uint64_t *want)
+enum scen_rc scen_expect_value(struct scen *s, const struct scen_line *l, int at, uint64_t *want)
 {
 	if (l->argc != at + 2 || strcmp(l->argv[at], "=="))
 		return scen_bad(s, "expected '== VALUE' at the end of the expect");
@@ -165,7 +189,7 @@ bool scen_slot_range(const char *t, uint64_t *first, uint64_t *last)
 	return scen_parse_num(a, first) && scen_parse_num(dash + 1, last) && *first <= *last && *last < MAX_SLOTS;
 }
 
-/* A name the file has created, alive or destroyed; NULL when never. */
+/* A name some line has created (pre-pass), or a create of it has run (run: alive or not); NULL when none. */
 struct name *scen_find_name(struct scen *s, const char *n)
 {
 	for (int i = 0; i < s->n_names; i++)
@@ -174,20 +198,30 @@ struct name *scen_find_name(struct scen *s, const char *n)
 	return NULL;
 }
 
-/* A vGPU name that exists at this point of the file. */
-int scen_vgpu(struct scen *s, const char *n, int *id)
+enum scen_rc scen_vgpu(struct scen *s, const char *n, int *id)
 {
 	struct name *nm = n ? scen_find_name(s, n) : NULL;
 
 	if (!n)
 		return scen_bad(s, "missing vGPU name");
-	if (!nm || !nm->alive)
-		return scen_bad(s, "no vGPU named '%s' exists here (create it first)", n);
+	if (s->dry) {
+		/* all that holds whatever runs: a line before this one creates it */
+		if (!nm)
+			return scen_bad(s, "no vGPU named '%s': no line before this one creates it", n);
+		*id = 0;
+		return SCEN_RAN;
+	}
+	if (!nm)
+		return scen_failed(s, "did not run: no vGPU named '%s' exists: no create of it has run", n);
+	if (!nm->alive && nm->create_failed)
+		return scen_failed(s, "did not run: no vGPU named '%s' exists: its create at line %d failed", n, nm->line);
+	if (!nm->alive)
+		return scen_failed(s, "did not run: no vGPU named '%s' exists: it was destroyed at line %d", n, nm->line);
 	if (nm->on != s->cur_dev)
-		return scen_bad(s, "vGPU '%s' lives on device %s, this line reads device %s (say `on %s ...`)", n,
-				s->devs[nm->on].name, s->devs[s->cur_dev].name, s->devs[nm->on].name);
+		return scen_failed(s, "did not run: vGPU '%s' lives on device %s, and this line runs on device %s (`on %s ...` runs it there)",
+				   n, s->devs[nm->on].name, s->devs[s->cur_dev].name, s->devs[nm->on].name);
 	*id = nm->id;
-	return 0;
+	return SCEN_RAN;
 }
 
 const char *scen_slots_text(const struct dom0_vgpu_info *in, char *buf, size_t n)

@@ -4,7 +4,9 @@
  * one row of `commands` naming it. The guest's own operations (guest-pte,
  * guest-fence, guest-write) are scenario_guest.c's, `expect` is
  * scenario_expect.c's. Every command checks all its arguments first, returns
- * when the pass is dry, and only then calls the runtime.
+ * when the pass is dry (nothing of what it would do is simulated there), and
+ * only then acts; what depends on the run (the vGPUs alive, where they live)
+ * is judged there, by scen_vgpu and the like.
  */
 #include "harness/scenario_internal.h"
 
@@ -12,12 +14,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int start_runtime(struct scen *s)
+/*
+ * The runtimes start at the first command that needs one. SCEN_FAILED when
+ * the main one cannot start (nothing can run then); a second device that
+ * cannot start is reported here, and the lines meant for it fail as they come.
+ */
+static enum scen_rc start_runtime(struct scen *s)
 {
 	struct gtt_err err = { 0 };
 
 	if (s->started || s->dry)
-		return 0;
+		return SCEN_RAN;
 	int was = s->cur_dev;
 	scen_use_device(s, 0);
 	if (dom0_init(s->dev, &s->cfg, &s->rt, &err)) {
@@ -34,9 +41,9 @@ static int start_runtime(struct scen *s)
 	if (!p->gvt && p->gen >= 110)
 		scen_say(s, "note: no GVT-g mediator runs on %s (%s): upstream GVT-g mediates gen8-gen9.5 only; this run checks "
 			    "the mechanisms on the register layer", p->name, p->codename);
-	int rc = scen_start_second(s);
+	scen_start_second(s);
 	scen_use_device(s, was);
-	return rc;
+	return SCEN_RAN;
 }
 
 /* Every switch, whether `switch` or the scheduler made it: the output line and the trace row. */
@@ -69,18 +76,19 @@ static void on_switch(void *ctx, const struct dom0_switch_stats *st)
 			st->ns, dom0_sim_time_ms(s->rt));
 }
 
-static int cmd_config(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err)
+static enum scen_rc cmd_config(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err)
 {
 	static const char *const keys[] = { "slot-size", "host-low", "host-high", "pool", "reserved", "host-fences",
 					    "slot-aware", "selector", "admission", "share-limit", "seed", NULL };
 	uint64_t v;
 	const char *t;
-	int rc;
+	enum scen_rc rc;
 
 	(void)refuse;	/* `fail config` is malformed: cmd_fail refuses it */
 	(void)err;
-	if (s->started || s->n_names)
-		return scen_bad(s, "config must come before the first create");
+	/* the runtimes start with the config: a later line could not change it */
+	if (s->past_preamble)
+		return scen_bad(s, "config must come before every other command (config and device lines first)");
 	if ((rc = scen_only_keys(s, l, 1, keys)))
 		return rc;
 	struct { const char *k; uint64_t *dst; } sizes[] = {
@@ -126,20 +134,20 @@ static int cmd_config(struct scen *s, const struct scen_line *l, bool refuse, st
 			return rc;
 		s->cfg.seed = v;
 	}
-	return 0;
+	return SCEN_RAN;
 }
 
-/* create's key=value arguments, each in the range the runtime can take. */
-static int create_params(struct scen *s, const struct scen_line *l, struct dom0_vgpu_params *p)
+/* create's key=value arguments, each in the range the runtime can take (the GGTT's: when the device's facts are known). */
+static enum scen_rc create_params(struct scen *s, const struct scen_line *l, struct dom0_vgpu_params *p)
 {
 	static const char *const keys[] = { "low", "slots", "fences", "mem", "at", NULL };
 	uint64_t v;
-	int rc;
+	enum scen_rc rc;
 
 	*p = (struct dom0_vgpu_params){ 0 };
 	if ((rc = scen_only_keys(s, l, 2, keys)) ||
-	    (rc = scen_need_range(s, "low=SIZE", scen_kv(l, 2, "low"), 0, s->info->ggtt_size, "bytes of the device's GGTT",
-				  &p->low_size)) ||
+	    (rc = scen_need_range(s, "low=SIZE", scen_kv(l, 2, "low"), 0, s->info ? s->info->ggtt_size : UINT64_MAX,
+				  "bytes of the device's GGTT", &p->low_size)) ||
 	    (rc = scen_need_range(s, "slots=N", scen_kv(l, 2, "slots"), 0, MAX_SLOTS, "slots of high graphics memory", &v)))
 		return rc;
 	p->high_slots = (unsigned)v;
@@ -160,61 +168,89 @@ static int create_params(struct scen *s, const struct scen_line *l, struct dom0_
 		p->place = true;
 		p->at_slot = (unsigned)v;
 	}
-	return 0;
+	return SCEN_RAN;
 }
 
-/* `fail create`: the vGPU is destroyed again if it was made, and no name is left behind. */
-static int create_refused(struct scen *s, const struct scen_line *l, struct gtt_err *err)
+/* The name's table entry, made at its first create (the pre-pass counted the names: there is room). */
+static struct name *name_entry(struct scen *s, const char *n)
+{
+	struct name *nm = scen_find_name(s, n);
+
+	if (nm || s->n_names == MAX_NAMES)
+		return nm;
+	nm = &s->names[s->n_names++];
+	*nm = (struct name){ 0 };
+	snprintf(nm->name, sizeof(nm->name), "%s", n);
+	return nm;
+}
+
+/*
+ * `fail create`: only the runtime's refusal passes. A vGPU it made after all
+ * is destroyed again (and the line fails in cmd_fail); no name is left behind.
+ */
+static enum scen_rc create_refused(struct scen *s, const struct scen_line *l, struct gtt_err *err)
 {
 	struct dom0_vgpu_params p;
-	struct name *nm = l->argc < 2 ? NULL : scen_find_name(s, l->argv[1]);
+	enum scen_rc rc;
 	int id;
 
-	if (l->argc < 2 || !scen_valid_name(l->argv[1]) || (nm && nm->alive))
-		return scen_bad(s, "fail create needs a new vGPU name");
-	int rc = create_params(s, l, &p);
-	if (rc || s->dry)
+	if (l->argc < 2 || !scen_valid_name(l->argv[1]))
+		return scen_bad(s, "fail create needs a vGPU name of [a-z0-9_-], not a keyword: fail create NAME low=SIZE slots=N ...");
+	if ((rc = create_params(s, l, &p)) || s->dry)
 		return rc;
-	rc = dom0_vgpu_create(s->rt, &p, &id, err);
-	if (!rc)
-		dom0_vgpu_destroy(s->rt, id, NULL);
-	return rc ? 1 : 0;
+	struct name *nm = scen_find_name(s, l->argv[1]);
+	if (nm && nm->alive)
+		return scen_failed(s, "did not run: vGPU '%s' exists already (created at line %d); fail create needs a new name",
+				   nm->name, nm->line);
+	if (dom0_vgpu_create(s->rt, &p, &id, err))
+		return SCEN_REFUSED;
+	struct gtt_err derr = { 0 };
+	if (dom0_vgpu_destroy(s->rt, id, &derr))
+		return scen_failed(s, "create %s was to be refused, and it made vGPU %d, which could not be destroyed again: %s",
+				   l->argv[1], id, derr.msg);
+	return SCEN_RAN;
 }
 
-static int cmd_create(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err)
+static enum scen_rc cmd_create(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err)
 {
 	struct dom0_vgpu_params p;
-	int rc;
+	enum scen_rc rc;
 
 	if (refuse)
 		return create_refused(s, l, err);
-	if (l->argc < 2 || !scen_valid_name(l->argv[1]))
-		return scen_bad(s, "create needs a vGPU name of [a-z0-9_-], not a keyword: create NAME low=SIZE slots=N [fences=N] [mem=PAGES] [at=SLOT]");
-	struct name *nm = scen_find_name(s, l->argv[1]);
-	if (nm && nm->alive)
-		return scen_bad(s, "vGPU '%s' exists already", l->argv[1]);
+	if (l->argc < 2)
+		return scen_bad(s, "create needs a vGPU name: create NAME low=SIZE slots=N [fences=N] [mem=PAGES] [at=SLOT]");
+	if (!scen_valid_name(l->argv[1]))
+		return scen_bad(s, "create: '%s' is no vGPU name ([a-z0-9_-], shorter than 32, not a keyword): create NAME low=SIZE slots=N [fences=N] [mem=PAGES] [at=SLOT]",
+				l->argv[1]);
 	if ((rc = create_params(s, l, &p)))
 		return rc;
-	if (!nm) {
-		if (s->n_names == MAX_NAMES)
-			return scen_bad(s, "at most %d vGPU names in one scenario", MAX_NAMES);
-		nm = &s->names[s->n_names++];
-		snprintf(nm->name, sizeof(nm->name), "%s", l->argv[1]);
-	}
 	if (s->dry) {
-		nm->alive = true;
-		return 0;
+		/* the names later lines may use: every name a create line makes, whatever becomes of it */
+		if (!name_entry(s, l->argv[1]))
+			return scen_bad(s, "at most %d vGPU names in one scenario", MAX_NAMES);
+		return SCEN_RAN;
 	}
+	struct name *nm = name_entry(s, l->argv[1]);
+	if (!nm)
+		return scen_failed(s, "did not run: at most %d vGPU names in one scenario", MAX_NAMES);
+	if (nm->alive)
+		return scen_failed(s, "did not run: vGPU '%s' exists already (created at line %d, on device %s)", nm->name,
+				   nm->line, s->devs[nm->on].name);
 	struct gtt_err cerr = { 0 };
 	int id;
-	if ((rc = start_runtime(s)))
-		return rc;
-	if (dom0_vgpu_create(s->rt, &p, &id, &cerr))
+	nm->line = s->cur_line;
+	if (dom0_vgpu_create(s->rt, &p, &id, &cerr)) {
+		nm->create_failed = true;	/* the lines that name it say so */
 		return scen_failed(s, "create %s: %s", nm->name, cerr.msg);
+	}
 	nm->id = id;
 	nm->alive = true;
+	nm->create_failed = false;
+	nm->on = s->cur_dev;	/* the device the line runs on: `on D create` makes it there */
 	nm->seq = 0;		/* a new vGPU: its PVINFO page starts from zero */
 	nm->evictions = 0;
+	nm->paused = DOM0_PAUSE_NONE;
 	struct dom0_vgpu_info in;
 	char sl[24];
 	dom0_vgpu_info(s->rt, id, &in);
@@ -224,10 +260,15 @@ static int cmd_create(struct scen *s, const struct scen_line *l, bool refuse, st
 		scen_say(s, "create %s: vGPU %d, low 0x%" PRIx64 "+0x%" PRIx64 ", slots %s (high 0x%" PRIx64 "), %u fences",
 			 nm->name, id, in.low_base, in.low_size, scen_slots_text(&in, sl, sizeof(sl)), in.high_base, in.fences);
 	scen_history(s, nm->name, "created", id, 0, 0);
-	return 0;
+	return SCEN_RAN;
 }
 
-static int cmd_fail(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err)
+/*
+ * `fail COMMAND`: it passes only when the runtime refused the command. One
+ * that could not run (a vGPU that is not there, ...) has failed already, with
+ * its reason: that is no refusal.
+ */
+static enum scen_rc cmd_fail(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err)
 {
 	struct scen_line inner = { .no = l->no, .argc = l->argc - 1 };
 	struct gtt_err ierr = { 0 };
@@ -236,42 +277,49 @@ static int cmd_fail(struct scen *s, const struct scen_line *l, bool refuse, stru
 	(void)err;
 	if (l->argc < 2)
 		return scen_bad(s, "fail needs a command: fail COMMAND ...");
-	if (!strcmp(l->argv[1], "fail") || !strcmp(l->argv[1], "expect") || !strcmp(l->argv[1], "config"))
+	if (!strcmp(l->argv[1], "fail") || !strcmp(l->argv[1], "expect") || !strcmp(l->argv[1], "config") ||
+	    !strcmp(l->argv[1], "device"))
 		return scen_bad(s, "fail takes an operation, not '%s'", l->argv[1]);
 	for (int i = 1; i < l->argc; i++)
 		inner.argv[i - 1] = l->argv[i];
-	int rc = scen_exec(s, &inner, true, &ierr);
-	if (s->dry || rc == 2)
+	enum scen_rc rc = scen_exec(s, &inner, true, &ierr);
+	if (s->dry)
 		return rc;
-	if (!rc)
+	switch (rc) {
+	case SCEN_RAN:
 		return scen_failed(s, "'%s' was to be refused, and it succeeded", l->argv[1]);
-	scen_say(s, "refused as expected: %s", ierr.msg);
-	return 0;
+	case SCEN_REFUSED:
+		scen_say(s, "refused as expected: %s", ierr.msg);
+		return SCEN_RAN;
+	case SCEN_FAILED:
+		return SCEN_FAILED;	/* reported: it did not run, or failed otherwise */
+	case SCEN_MALFORMED:
+		break;
+	}
+	return scen_failed(s, "'%s' came back malformed at run time (a fault of the runner)", l->argv[1]);
 }
 
-static int cmd_run(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err)
+static enum scen_rc cmd_run(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err)
 {
 	uint64_t q = 0;
-	int rc;
+	enum scen_rc rc;
 
 	if (l->argc != 2)
 		return scen_bad(s, "run N (quanta of %d ms)", DOM0_QUANTUM_MS);
 	if ((rc = scen_need_range(s, "quanta", l->argv[1], 0, MAX_RUN_QUANTA, "one run command; split longer runs", &q)))
 		return rc;
 	if (s->dry)
-		return 0;
-	if ((rc = start_runtime(s)))
-		return rc;
+		return SCEN_RAN;
 	scen_say(s, "run %" PRIu64 " quanta", q);
-	rc = dom0_run_quanta(s->rt, (unsigned)q, on_switch, s, err);
+	int e = dom0_run_quanta(s->rt, (unsigned)q, on_switch, s, err);
 	scen_policy_history(s);
-	return scen_outcome(s, rc, refuse, err, "run");
+	return scen_outcome(s, e, refuse, err, "run");
 }
 
 /* NAME, and SLOTS for a resize: the arguments of destroy, busy, idle, switch, expand and reduce. */
-static int name_args(struct scen *s, const struct scen_line *l, bool resize, int *id, uint64_t *q)
+static enum scen_rc name_args(struct scen *s, const struct scen_line *l, bool resize, int *id, uint64_t *q)
 {
-	int rc;
+	enum scen_rc rc;
 
 	if ((rc = scen_vgpu(s, l->argc > 1 ? l->argv[1] : NULL, id)))
 		return rc;
@@ -279,91 +327,85 @@ static int name_args(struct scen *s, const struct scen_line *l, bool resize, int
 		return scen_bad(s, resize ? "%s NAME SLOTS" : "%s NAME", l->argv[0]);
 	if (resize && (rc = scen_need_range(s, "slots", l->argv[2], 1, MAX_SLOTS, "slots of high graphics memory", q)))
 		return rc;
-	return 0;
+	return SCEN_RAN;
 }
 
-static int cmd_destroy(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err)
+static enum scen_rc cmd_destroy(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err)
 {
-	int id = 0, rc;
+	enum scen_rc rc;
+	int id = 0;
 
-	if ((rc = name_args(s, l, false, &id, NULL)))
+	if ((rc = name_args(s, l, false, &id, NULL)) || s->dry)
 		return rc;
-	if (s->dry) {	/* later lines must not name it */
-		scen_find_name(s, l->argv[1])->alive = false;
-		return 0;
-	}
-	rc = dom0_vgpu_destroy(s->rt, id, err);
-	if (rc)
-		return scen_outcome(s, rc, refuse, err, "destroy");
+	if (dom0_vgpu_destroy(s->rt, id, err))
+		return scen_outcome(s, 1, refuse, err, "destroy");
 	scen_history(s, l->argv[1], "destroyed", 0, 0, 0);
-	scen_find_name(s, l->argv[1])->alive = false;
+	struct name *nm = scen_find_name(s, l->argv[1]);
+	nm->alive = false;
+	nm->line = s->cur_line;
 	scen_say(s, "destroy %s", l->argv[1]);
-	return 0;
+	return SCEN_RAN;
 }
 
 /* busy and idle */
-static int cmd_busy(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err)
+static enum scen_rc cmd_busy(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err)
 {
-	int id = 0, rc;
+	enum scen_rc rc;
+	int id = 0;
 
-	(void)refuse;	/* never refused: under `fail` it counts as having succeeded */
-	if ((rc = name_args(s, l, false, &id, NULL)))
+	if ((rc = name_args(s, l, false, &id, NULL)) || s->dry)
 		return rc;
-	if (s->dry)
-		return 0;
-	dom0_set_busy(s->rt, id, !strcmp(l->argv[0], "busy"), err);
+	if (dom0_set_busy(s->rt, id, !strcmp(l->argv[0], "busy"), err))
+		return scen_outcome(s, 1, refuse, err, l->argv[0]);
 	scen_say(s, "%s %s", l->argv[0], l->argv[1]);
-	return 0;
+	return SCEN_RAN;
 }
 
-static int cmd_switch(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err)
+static enum scen_rc cmd_switch(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err)
 {
 	struct dom0_switch_stats st;
-	int id = 0, rc;
+	enum scen_rc rc;
+	int id = 0;
 
-	if ((rc = name_args(s, l, false, &id, NULL)))
+	if ((rc = name_args(s, l, false, &id, NULL)) || s->dry)
 		return rc;
-	if (s->dry)
-		return 0;
-	rc = dom0_switch(s->rt, id, &st, err);
-	if (rc)
-		return scen_outcome(s, rc, refuse, err, "switch");
+	if (dom0_switch(s->rt, id, &st, err))
+		return scen_outcome(s, 1, refuse, err, "switch");
 	on_switch(s, &st);
-	return 0;
+	return SCEN_RAN;
 }
 
 /* expand and reduce */
-static int cmd_resize(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err)
+static enum scen_rc cmd_resize(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err)
 {
 	const char *c = l->argv[0];
 	bool expand = !strcmp(c, "expand");
 	uint64_t q = 0;
 	unsigned L, R;
-	int id = 0, rc;
+	enum scen_rc rc;
+	int id = 0;
 
-	if ((rc = name_args(s, l, true, &id, &q)))
+	if ((rc = name_args(s, l, true, &id, &q)) || s->dry)
 		return rc;
-	if (s->dry)
-		return 0;
-	rc = expand ? dom0_expand(s->rt, id, (unsigned)q, &L, &R, err) : dom0_reduce(s->rt, id, (unsigned)q, &L, &R, err);
-	if (rc)
-		return scen_outcome(s, rc, refuse, err, c);
+	if (expand ? dom0_expand(s->rt, id, (unsigned)q, &L, &R, err) : dom0_reduce(s->rt, id, (unsigned)q, &L, &R, err))
+		return scen_outcome(s, 1, refuse, err, c);
 	s->last_left = L;
 	s->last_right = R;
 	struct dom0_vgpu_info in;
-	dom0_vgpu_info(s->rt, id, &in);
+	if (dom0_vgpu_info(s->rt, id, &in))
+		return scen_failed(s, "%s %s: the runtime has no vGPU %d after it", c, l->argv[1], id);
 	if (expand && in.paused == DOM0_PAUSE_EXPAND) {
 		scen_say(s, "%s %s by %" PRIu64 ": no room now", c, l->argv[1], q);
-		return 0;
+		return SCEN_RAN;
 	}
 	char sl[24];
 	scen_say(s, "%s %s by %" PRIu64 ": %u left, %u right; now slots %s, %u slots shared", c, l->argv[1], q, L, R,
 		 scen_slots_text(&in, sl, sizeof(sl)), dom0_shared_slots(s->rt));
 	scen_history(s, l->argv[1], expand ? "expanded" : "reduced", id, L, R);
-	return 0;
+	return SCEN_RAN;
 }
 
-static int cmd_expect(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err)
+static enum scen_rc cmd_expect(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err)
 {
 	(void)refuse;	/* `fail expect` is malformed: cmd_fail refuses it */
 	(void)err;
@@ -372,62 +414,98 @@ static int cmd_expect(struct scen *s, const struct scen_line *l, bool refuse, st
 
 /*
  * The commands, in the order the unknown-command message lists them. A
- * handler returns 0, 1 (failed) or 2 (malformed); `refuse` is set under
- * `fail`, and then a refusal is its success. config and fail come before the
- * runtime starts; the runtime starts at the first of any other command.
+ * handler returns its verdict (enum scen_rc); `refuse` is set under `fail`,
+ * and then the runtime's refusal is its success. `vgpu`: the first argument
+ * names the vGPU the command acts on, and the line runs on the device that
+ * vGPU lives on. `preamble`: config and device, before every other command.
+ * `wraps`: fail and on, whose command decides. The runtime starts at the
+ * first command that is none of these.
  */
 static const struct command {
 	const char *name;
-	int (*run)(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err);
-	bool before_runtime;
+	enum scen_rc (*run)(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err);
+	bool vgpu, preamble, wraps;
 } commands[] = {
-	{ "config", cmd_config, true },
-	{ "create", cmd_create, false },
-	{ "destroy", cmd_destroy, false },
-	{ "guest-pte", scen_cmd_guest_pte, false },
-	{ "guest-fence", scen_cmd_guest_fence, false },
-	{ "guest-write", scen_cmd_guest_write, false },
-	{ "busy", cmd_busy, false },
-	{ "idle", cmd_busy, false },
-	{ "switch", cmd_switch, false },
-	{ "run", cmd_run, false },
-	{ "expand", cmd_resize, false },
-	{ "reduce", cmd_resize, false },
-	{ "policy", scen_cmd_policy, false },
-	{ "steal", scen_cmd_steal, false },
-	{ "request", scen_cmd_request, false },
-	{ "evict", scen_cmd_evict, false },
-	{ "pvinfo-write", scen_cmd_pvinfo_write, false },
-	{ "device", scen_cmd_device, true },
-	{ "migrate", scen_cmd_migrate, false },
-	{ "on", scen_cmd_on, false },
-	{ "fail", cmd_fail, true },
-	{ "expect", cmd_expect, false },
+	{ "config", cmd_config, false, true, false },
+	{ "create", cmd_create, false, false, false },
+	{ "destroy", cmd_destroy, true, false, false },
+	{ "guest-pte", scen_cmd_guest_pte, true, false, false },
+	{ "guest-fence", scen_cmd_guest_fence, true, false, false },
+	{ "guest-write", scen_cmd_guest_write, true, false, false },
+	{ "busy", cmd_busy, true, false, false },
+	{ "idle", cmd_busy, true, false, false },
+	{ "switch", cmd_switch, true, false, false },
+	{ "run", cmd_run, false, false, false },
+	{ "expand", cmd_resize, true, false, false },
+	{ "reduce", cmd_resize, true, false, false },
+	{ "policy", scen_cmd_policy, false, false, false },
+	{ "steal", scen_cmd_steal, true, false, false },
+	{ "request", scen_cmd_request, true, false, false },
+	{ "evict", scen_cmd_evict, true, false, false },
+	{ "pvinfo-write", scen_cmd_pvinfo_write, true, false, false },
+	{ "device", scen_cmd_device, false, true, false },
+	{ "migrate", scen_cmd_migrate, true, false, false },
+	{ "on", scen_cmd_on, false, false, true },
+	{ "fail", cmd_fail, false, false, true },
+	{ "expect", cmd_expect, false, false, false },
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
-int scen_exec(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err)
+/* One command on the device its line runs on. */
+static enum scen_rc exec_command(struct scen *s, const struct command *cmd, const struct scen_line *l, bool refuse,
+				 struct gtt_err *err)
+{
+	const char *subject = cmd->run == cmd_expect ? scen_expect_subject(l) : cmd->vgpu && l->argc > 1 ? l->argv[1] : NULL;
+	bool acts = !cmd->preamble && !cmd->wraps;
+	enum scen_rc rc;
+
+	if (acts && start_runtime(s))
+		return SCEN_FAILED;
+	int was = s->cur_dev, failures = s->failures;
+	scen_use_line_device(s, subject);
+	if (!s->dry && acts && !s->rt) {
+		rc = scen_failed(s, "did not run: device %s did not start", s->devs[s->cur_dev].name);
+		scen_use_device(s, was);
+		return rc;
+	}
+	rc = cmd->run(s, l, refuse, err);
+	if (!s->dry) {
+		/* no line leaves without its verdict said: each of these would be a line that quietly did not run */
+		if (rc == SCEN_FAILED && s->failures == failures)
+			rc = scen_failed(s, "%s failed without saying why (a fault of the runner)", l->argv[0]);
+		else if (rc == SCEN_REFUSED && !refuse)
+			rc = scen_failed(s, "%s was refused: %s", l->argv[0], err->msg);
+		else if (rc == SCEN_MALFORMED)
+			rc = scen_failed(s, "%s came back malformed at run time (a fault of the runner)", l->argv[0]);
+		scen_admission_notice(s);
+	}
+	scen_use_device(s, was);
+	return rc;
+}
+
+enum scen_rc scen_exec(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err)
 {
 	const struct command *cmd = NULL;
+	enum scen_rc rc;
 
 	s->cur_line = l->no;
 	for (size_t i = 0; i < N_COMMANDS && !cmd; i++)
 		if (!strcmp(l->argv[0], commands[i].name))
 			cmd = &commands[i];
-	if (!(cmd && cmd->before_runtime) && !s->dry && start_runtime(s))
-		return 1;
 	if (cmd) {
-		/* a command that names a vGPU runs on the device it lives on */
-		int was = s->cur_dev;
-		scen_use_device(s, scen_device_of_line(s, l));
-		int rc = cmd->run(s, l, refuse, err);
-		scen_admission_notice(s);
-		scen_use_device(s, was);
-		return rc;
+		if (!s->depth && !cmd->preamble)
+			s->past_preamble = true;
+		s->depth++;
+		rc = exec_command(s, cmd, l, refuse, err);
+		s->depth--;
+	} else {
+		char list[256] = "";
+		for (size_t i = 0; i < N_COMMANDS; i++)
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "", commands[i].name);
+		rc = scen_bad(s, "unknown command '%s': %s", l->argv[0], list);
 	}
-	char list[256] = "";
-	for (size_t i = 0; i < N_COMMANDS; i++)
-		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "", commands[i].name);
-	return scen_bad(s, "unknown command '%s': %s", l->argv[0], list);
+	if (!s->dry && s->depth == 0)
+		s->lines_run++;	/* a verdict on one more line of the file: scenario.c counts them at the end */
+	return rc;
 }

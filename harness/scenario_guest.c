@@ -11,17 +11,18 @@
 #include <inttypes.h>
 #include <string.h>
 
-/* The guest PTE of a frame the dry pass proved encodable. */
+/* The guest PTE of a frame proved encodable on the line's device. */
 static int guest_pte_value(struct scen *s, uint64_t gfn, uint64_t *pte, struct gtt_err *err)
 {
 	return hw_pte_encode(s->info->plat, gfn << 12, HW_CACHE_NONE, pte, err);
 }
 
-int scen_cmd_guest_pte(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err)
+enum scen_rc scen_cmd_guest_pte(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err)
 {
 	static const char *const keys[] = { "count", NULL };
 	uint64_t gm, gfn = 0, count = 1;
-	int id, rc;
+	enum scen_rc rc;
+	int id;
 	bool none = l->argc > 3 && !strcmp(l->argv[3], "none");
 
 	if ((rc = scen_vgpu(s, l->argc > 1 ? l->argv[1] : NULL, &id)) ||
@@ -33,7 +34,12 @@ int scen_cmd_guest_pte(struct scen *s, const struct scen_line *l, bool refuse, s
 	    (scen_kv(l, 4, "count") &&
 	     (rc = scen_need_range(s, "count", scen_kv(l, 4, "count"), 1, 1u << 20, "PTEs in one command", &count))))
 		return rc;
-	if (gm % 4096 || gm >= s->info->ggtt_size || count > (s->info->ggtt_size - gm) / 4096)
+	if (gm % 4096)
+		return scen_bad(s, "GM range 0x%" PRIx64 "+%" PRIu64 " pages is not 4 KiB-aligned", gm, count);
+	/* the rest is the device's: known before the run unless the vGPU's device is the run's to know */
+	if (!s->info)
+		return SCEN_RAN;
+	if (gm >= s->info->ggtt_size || count > (s->info->ggtt_size - gm) / 4096)
 		return scen_bad(s, "GM range 0x%" PRIx64 "+%" PRIu64 " pages is not 4 KiB-aligned inside the 0x%" PRIx64 "-byte GGTT",
 				gm, count, s->info->ggtt_size);
 	/* the guest PTE must name every frame exactly: no frame beyond the PTE's address bits, no wrap */
@@ -43,26 +49,25 @@ int scen_cmd_guest_pte(struct scen *s, const struct scen_line *l, bool refuse, s
 				gfn, count > 1 ? " and the pages after it" : "", s->info->plat->name,
 				s->info->plat->phys_addr_bits, max_gfn);
 	if (s->dry)
-		return 0;
+		return SCEN_RAN;
 	for (uint64_t k = 0; k < count; k++) {
 		uint64_t pte = 0;
-		if (!none && (rc = guest_pte_value(s, gfn + k, &pte, err)))
+		if (!none && guest_pte_value(s, gfn + k, &pte, err))
 			return scen_failed(s, "guest-pte: %s", err->msg);
-		rc = dom0_guest_pte_write(s->rt, id, gm / 4096 + k, pte, err);
-		if (rc)
-			return scen_outcome(s, rc, refuse, err, "guest-pte");
+		if (dom0_guest_pte_write(s->rt, id, gm / 4096 + k, pte, err))
+			return scen_outcome(s, 1, refuse, err, "guest-pte");
 	}
 	scen_say(s, "guest-pte %s: %" PRIu64 " PTE%s from 0x%" PRIx64 " -> %s%" PRIu64, l->argv[1], count,
 		 count > 1 ? "s" : "", gm, none ? "not present" : "guest page ", none ? (uint64_t)0 : gfn);
-	return 0;
+	return SCEN_RAN;
 }
 
 /* The raw register value of `guest-fence NAME ID start= size= stride= tiling=` (docs/hardware.md §4.3). */
-static int guest_fence_fields(struct scen *s, const struct scen_line *l, const char *const *keys, uint64_t *val)
+static enum scen_rc guest_fence_fields(struct scen *s, const struct scen_line *l, const char *const *keys, uint64_t *val)
 {
 	const char *tl = scen_kv(l, 3, "tiling");
 	uint64_t start, size, stride;
-	int rc;
+	enum scen_rc rc;
 
 	if ((rc = scen_only_keys(s, l, 3, keys)) || (rc = scen_need_num(s, "start", scen_kv(l, 3, "start"), &start)) ||
 	    (rc = scen_need_num(s, "size", scen_kv(l, 3, "size"), &size)) ||
@@ -76,14 +81,15 @@ static int guest_fence_fields(struct scen *s, const struct scen_line *l, const c
 				start, size, stride);
 	/* what a guest driver writes; the runtime judges it */
 	*val = ((start + size - 4096) << 32) | start | ((stride / 128 - 1) << 32) | (!strcmp(tl, "y") ? 2 : 0) | 1;
-	return 0;
+	return SCEN_RAN;
 }
 
-int scen_cmd_guest_fence(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err)
+enum scen_rc scen_cmd_guest_fence(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err)
 {
 	static const char *const keys[] = { "start", "size", "stride", "tiling", "value", NULL };
 	uint64_t fid, val = 0;
-	int id, rc;
+	enum scen_rc rc;
+	int id;
 
 	/* one line: tests/mutants.sh widens this range */
 	if ((rc = scen_vgpu(s, l->argc > 1 ? l->argv[1] : NULL, &id)) ||
@@ -98,19 +104,19 @@ int scen_cmd_guest_fence(struct scen *s, const struct scen_line *l, bool refuse,
 		return rc;
 	}
 	if (s->dry)
-		return 0;
-	rc = dom0_guest_fence_write(s->rt, id, (unsigned)fid, val, err);
-	if (rc)
-		return scen_outcome(s, rc, refuse, err, "guest-fence");
+		return SCEN_RAN;
+	if (dom0_guest_fence_write(s->rt, id, (unsigned)fid, val, err))
+		return scen_outcome(s, 1, refuse, err, "guest-fence");
 	scen_say(s, "guest-fence %s %" PRIu64 " = 0x%016" PRIx64 ": pool pages in use %" PRIu64, l->argv[1], fid, val,
 		 dom0_counters(s->rt)->pool_pages_used);
-	return 0;
+	return SCEN_RAN;
 }
 
-int scen_cmd_guest_write(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err)
+enum scen_rc scen_cmd_guest_write(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err)
 {
 	uint64_t gm;
-	int id, rc;
+	enum scen_rc rc;
+	int id;
 
 	if ((rc = scen_vgpu(s, l->argc > 1 ? l->argv[1] : NULL, &id)) ||
 	    (rc = scen_need_num(s, "GM address", l->argc > 2 ? l->argv[2] : NULL, &gm)))
@@ -118,10 +124,9 @@ int scen_cmd_guest_write(struct scen *s, const struct scen_line *l, bool refuse,
 	if (l->argc != 4)
 		return scen_bad(s, "guest-write NAME GM TEXT (one word of text)");
 	if (s->dry)
-		return 0;
-	rc = dom0_guest_aperture_write(s->rt, id, gm, l->argv[3], strlen(l->argv[3]), err);
-	if (rc)
-		return scen_outcome(s, rc, refuse, err, "guest-write");
+		return SCEN_RAN;
+	if (dom0_guest_aperture_write(s->rt, id, gm, l->argv[3], strlen(l->argv[3]), err))
+		return scen_outcome(s, 1, refuse, err, "guest-write");
 	scen_say(s, "guest-write %s 0x%" PRIx64 ": %zu bytes through its aperture", l->argv[1], gm, strlen(l->argv[3]));
-	return 0;
+	return SCEN_RAN;
 }

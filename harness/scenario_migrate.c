@@ -5,8 +5,10 @@
  * back at the end; `migrate NAME slot=N` moves a vGPU to other slots,
  * `migrate NAME device=D` to the other device (D: the declared name, or
  * `main` for the scenario's own); `on D COMMAND ...` runs one command
- * against device D. A command that names a vGPU runs on the device that
- * vGPU lives on, so after a move its commands follow it.
+ * against device D. A command that acts on a vGPU runs on the device that
+ * vGPU lives on, so after a move its commands follow it; under `on D` the
+ * vGPU must live on D. Where a vGPU lives is the run's to know: its create
+ * says, and only a migration that succeeded changes it.
  */
 #include "harness/backends.h"
 #include "harness/scenario_internal.h"
@@ -19,20 +21,28 @@ void scen_use_device(struct scen *s, int k)
 	s->cur_dev = k;
 	s->dev = s->devs[k].dev;
 	s->rt = s->devs[k].rt;
-	if (s->devs[k].info)
-		s->info = s->devs[k].info;
+	s->info = s->devs[k].info;	/* NULL for a second device when only checking */
 }
 
-int scen_device_of_line(struct scen *s, const struct scen_line *l)
+void scen_use_line_device(struct scen *s, const char *subject)
 {
-	const char *n = l->argc > 1 ? l->argv[1] : NULL;
-
-	if (!strcmp(l->argv[0], "expect"))
-		n = l->argc > 2 ? l->argv[2] : NULL;
-	if (!strcmp(l->argv[0], "on") || !strcmp(l->argv[0], "fail") || !strcmp(l->argv[0], "create"))
-		return s->cur_dev;
-	struct name *nm = n ? scen_find_name(s, n) : NULL;
-	return nm && nm->alive ? nm->on : s->cur_dev;
+	if (s->on_dev >= 0) {
+		scen_use_device(s, s->on_dev);
+		return;
+	}
+	if (!subject) {
+		scen_use_device(s, 0);
+		return;
+	}
+	if (s->dry) {
+		scen_use_device(s, 0);
+		if (s->n_devs > 1)
+			s->info = NULL;	/* main or the other: the checks that depend on it wait for the run */
+		return;
+	}
+	/* a vGPU that is not there: main, and scen_vgpu says why the line cannot run */
+	struct name *nm = scen_find_name(s, subject);
+	scen_use_device(s, nm && nm->alive ? nm->on : 0);
 }
 
 static int device_index(struct scen *s, const char *n)
@@ -43,14 +53,15 @@ static int device_index(struct scen *s, const char *n)
 	return -1;
 }
 
-int scen_cmd_device(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err)
+enum scen_rc scen_cmd_device(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err)
 {
 	struct scen_device *d = &s->devs[1];
 
 	(void)refuse;
 	(void)err;
-	if (s->started || s->n_names)
-		return scen_bad(s, "device must come before the first create");
+	/* it starts with the first runtime: a device declared later would never start */
+	if (s->past_preamble)
+		return scen_bad(s, "device must come before every other command (config and device lines first)");
 	if (l->argc != 3 || !scen_valid_name(l->argv[1]) || !strcmp(l->argv[1], "main"))
 		return scen_bad(s, "device NAME sim:PLATFORM (a second, simulated device; NAME of [a-z0-9_-], not main)");
 	if (s->n_devs > 1)
@@ -61,26 +72,28 @@ int scen_cmd_device(struct scen *s, const struct scen_line *l, bool refuse, stru
 	snprintf(d->spec, sizeof(d->spec), "%s", l->argv[2]);
 	s->n_devs = 2;
 	if (!s->devs[0].dev || d->dev)
-		return 0;	/* only checking, or opened by the dry pass already */
+		return SCEN_RAN;	/* only checking, or opened by the pre-pass already */
+	/* opened by the pre-pass (a simulated device of the run's own: the scenario's device is not touched) */
 	struct gtt_err e = { 0 };
 	if (hw_open(s->devs[0].dev->env, d->spec, gtt_posix_backends, gtt_num_posix_backends, NULL, &d->dev, &e))
 		return scen_bad(s, "device %s %s: %s", d->name, d->spec, e.msg);
 	d->info = &d->dev->info;
-	return 0;
+	return SCEN_RAN;
 }
 
-int scen_start_second(struct scen *s)
+enum scen_rc scen_start_second(struct scen *s)
 {
 	struct scen_device *d = &s->devs[1];
 	struct gtt_err err = { 0 };
 
 	if (s->n_devs < 2 || !d->dev || d->rt)
-		return 0;
+		return SCEN_RAN;
 	if (dom0_init(d->dev, &s->cfg, &d->rt, &err))
-		return scen_failed(s, "cannot start the runtime on device %s: %s", d->name, err.msg);
+		return scen_failed(s, "cannot start the runtime on device %s: %s (every line for it will fail)", d->name,
+				   err.msg);
 	scen_say(s, "device %s: %s, %u slots of %" PRIu64 " MiB", d->name, d->spec, dom0_layout(d->rt)->num_slots,
 		 dom0_layout(d->rt)->slot_size >> 20);
-	return 0;
+	return SCEN_RAN;
 }
 
 void scen_end_second(struct scen *s)
@@ -106,43 +119,44 @@ static void say_move(struct scen *s, const char *n, const struct dom0_migration 
 		 m->ns / 1e6);
 }
 
-int scen_cmd_migrate(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err)
+enum scen_rc scen_cmd_migrate(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err)
 {
 	static const char *const keys[] = { "slot", "device", NULL };
 	const char *slot = scen_kv(l, 2, "slot"), *dev = scen_kv(l, 2, "device");
 	struct dom0_migration m = { 0 };
 	uint64_t to = 0;
-	int id, rc;
+	enum scen_rc rc;
+	int id;
 
 	if ((rc = scen_vgpu(s, l->argc > 1 ? l->argv[1] : NULL, &id)) || (rc = scen_only_keys(s, l, 2, keys)))
 		return rc;
 	if (l->argc != 3 || !slot == !dev)
 		return scen_bad(s, "migrate NAME slot=N, or migrate NAME device=D");
-	struct name *nm = scen_find_name(s, l->argv[1]);
 	if (slot) {
-		if ((rc = scen_need_range(s, "slot", slot, 0, 1023, "slot numbers", &to)))
+		if ((rc = scen_need_range(s, "slot", slot, 0, 1023, "slot numbers", &to)) || s->dry)
 			return rc;
-		if (s->dry)
-			return 0;
-		if ((rc = dom0_migrate(s->rt, id, (unsigned)to, &m, err)))
-			return scen_outcome(s, rc, refuse, err, "migrate");
-		say_move(s, nm->name, &m, "its slots");
-		scen_history(s, nm->name, "migrated", id, 0, 0);
-		return 0;
+		if (dom0_migrate(s->rt, id, (unsigned)to, &m, err))
+			return scen_outcome(s, 1, refuse, err, "migrate");
+		say_move(s, l->argv[1], &m, "its slots");
+		scen_history(s, l->argv[1], "migrated", id, 0, 0);
+		return SCEN_RAN;
 	}
 	int k = device_index(s, dev);
 	if (k < 0)
-		return scen_bad(s, "migrate %s device=%s: no such device (main%s%s)", nm->name, dev, s->n_devs > 1 ? " or " : "",
+		return scen_bad(s, "migrate %s device=%s: no such device (main%s%s)", l->argv[1], dev, s->n_devs > 1 ? " or " : "",
 				s->n_devs > 1 ? s->devs[1].name : "");
-	if (k == nm->on)
-		return scen_bad(s, "migrate %s device=%s: it lives there; migrate NAME slot=N moves it within a device", nm->name, dev);
-	if (s->dry) {
-		nm->on = k;
-		return 0;
-	}
+	if (s->dry)
+		return SCEN_RAN;
+	struct name *nm = scen_find_name(s, l->argv[1]);
 	int from = nm->on, nid = 0;
-	if ((rc = dom0_migrate_device(s->devs[from].rt, id, s->devs[k].rt, &nid, &m, err)))
-		return scen_outcome(s, rc, refuse, err, "migrate");
+	if (k == from)
+		return scen_failed(s, "did not run: migrate %s device=%s: it lives there (migrate NAME slot=N moves it within a device)",
+				   nm->name, dev);
+	if (!s->devs[k].rt)
+		return scen_failed(s, "did not run: migrate %s device=%s: device %s did not start", nm->name, dev, dev);
+	if (dom0_migrate_device(s->devs[from].rt, id, s->devs[k].rt, &nid, &m, err))
+		return scen_outcome(s, 1, refuse, err, "migrate");
+	/* it moved: from now on its lines run there */
 	scen_history(s, nm->name, "left for the other device", 0, 0, 0);
 	nm->on = k;
 	nm->id = nid;
@@ -150,10 +164,10 @@ int scen_cmd_migrate(struct scen *s, const struct scen_line *l, bool refuse, str
 	scen_use_device(s, k);
 	scen_history(s, nm->name, "arrived from the other device", nid, 0, 0);
 	scen_use_device(s, from);
-	return 0;
+	return SCEN_RAN;
 }
 
-int scen_cmd_on(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err)
+enum scen_rc scen_cmd_on(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err)
 {
 	struct scen_line inner = { .no = l->no, .argc = l->argc - 2 };
 	int k = l->argc > 1 ? device_index(s, l->argv[1]) : -1;
@@ -164,9 +178,9 @@ int scen_cmd_on(struct scen *s, const struct scen_line *l, bool refuse, struct g
 		return scen_bad(s, "on takes an operation or an expect, not '%s'", l->argv[2]);
 	for (int i = 2; i < l->argc; i++)
 		inner.argv[i - 2] = l->argv[i];
-	int was = s->cur_dev;
-	scen_use_device(s, k);
-	int rc = scen_exec(s, &inner, refuse, err);
-	scen_use_device(s, was);
+	int was = s->on_dev;
+	s->on_dev = k;
+	enum scen_rc rc = scen_exec(s, &inner, refuse, err);
+	s->on_dev = was;
 	return rc;
 }

@@ -33,7 +33,7 @@ const char *scen_status_word(uint32_t st)
  * A decimal with at most six places ("0.5", "12", "1.000001") in millionths,
  * at most `max` millionths.
  */
-static int need_decimal(struct scen *s, const char *what, const char *t, uint64_t max, uint64_t *out)
+static enum scen_rc need_decimal(struct scen *s, const char *what, const char *t, uint64_t max, uint64_t *out)
 {
 	uint64_t whole = 0, frac = 0, scale = MILLION;
 	const char *p = t;
@@ -63,16 +63,16 @@ static int need_decimal(struct scen *s, const char *what, const char *t, uint64_
 	*out = whole * MILLION + frac;
 	if (*out > max)
 		return scen_bad(s, "%s '%s' is more than %" PRIu64 ".%06" PRIu64, what, t, max / MILLION, max % MILLION);
-	return 0;
+	return SCEN_RAN;
 }
 
-int scen_cmd_policy(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err)
+enum scen_rc scen_cmd_policy(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err)
 {
 	static const char *const keys[] = { "alpha", "beta", "low", "high", "period", "cpus", "copy-ns", "min-slots",
 					    "evict-slots", NULL };
 	struct dom0_policy p = { 0 };
 	uint64_t v;
-	int rc;
+	enum scen_rc rc;
 
 	if ((rc = scen_only_keys(s, l, 1, keys)))
 		return rc;
@@ -111,46 +111,71 @@ int scen_cmd_policy(struct scen *s, const struct scen_line *l, bool refuse, stru
 		p.evict_slots = (unsigned)v;
 	}
 	if (s->dry)
-		return 0;
-	rc = dom0_policy_set(s->rt, &p, dom0_sim_time_ms(s->rt), err);
-	if (rc)
-		return scen_outcome(s, rc, refuse, err, "policy");
+		return SCEN_RAN;
+	if (dom0_policy_set(s->rt, &p, dom0_sim_time_ms(s->rt), err))
+		return scen_outcome(s, 1, refuse, err, "policy");
 	const struct dom0_policy_state *st = dom0_policy_state(s->rt);
 	scen_say(s, "policy on at %" PRIu64 " ms: period %" PRIu64 " ms, thresholds %.6g and %.6g, %u CPUs, copy %s",
 		 dom0_sim_time_ms(s->rt), st->p.period_ms, (double)st->p.low_u / MILLION, (double)st->p.high_u / MILLION,
 		 st->p.cpus, st->p.copy_ns_per_pte ? "charged per PTE" : "measured");
-	return 0;
+	return SCEN_RAN;
 }
 
-int scen_cmd_steal(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err)
+enum scen_rc scen_cmd_steal(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err)
 {
 	uint64_t u;
-	int id, rc;
+	enum scen_rc rc;
+	int id;
 
 	if ((rc = scen_vgpu(s, l->argc > 1 ? l->argv[1] : NULL, &id)))
 		return rc;
 	if (l->argc != 3)
 		return scen_bad(s, "steal NAME PERCENT (the sum over its vCPUs of steal / (steal + other), eq. 2)");
-	if ((rc = need_decimal(s, "steal percent", l->argv[2], 102400 * MILLION, &u)))
+	if ((rc = need_decimal(s, "steal percent", l->argv[2], 102400 * MILLION, &u)) || s->dry)
 		return rc;
-	if (s->dry)
-		return 0;
-	if ((rc = dom0_policy_steal(s->rt, id, u / 1000, err)))
-		return scen_outcome(s, rc, refuse, err, "steal");
+	if (dom0_policy_steal(s->rt, id, u / 1000, err))
+		return scen_outcome(s, 1, refuse, err, "steal");
 	scen_say(s, "steal %s %s%%", l->argv[1], l->argv[2]);
-	return 0;
+	return SCEN_RAN;
 }
 
-/* The guest's side: PVINFO words, then the doorbell; the host serves at once. */
-static int guest_request(struct scen *s, const struct scen_line *l, int id, uint32_t code, uint32_t count, bool refuse,
-			 struct gtt_err *err)
+/* What a status word answers: a request done (or waiting, paused), one the runtime refused, or no answer at all. */
+enum answer { ANSWER_DONE, ANSWER_REFUSED, ANSWER_NONE };
+
+static enum answer answer_of(uint32_t st)
+{
+	switch (st) {
+	case GTTLAB_GM_ST_GRANTED:
+	case GTTLAB_GM_ST_NOTED:
+	case GTTLAB_GM_ST_PAUSED:
+		return ANSWER_DONE;
+	case GTTLAB_GM_ST_REFUSED_POLICY:
+	case GTTLAB_GM_ST_REFUSED_ROOM:
+	case GTTLAB_GM_ST_BAD_CODE:
+	case GTTLAB_GM_ST_BAD_COUNT:
+	case GTTLAB_GM_ST_BAD_WRITE:
+	case GTTLAB_GM_ST_BUSY:
+		return ANSWER_REFUSED;
+	default:	/* idle, pending: served at once, a request is answered; no answer is no refusal */
+		return ANSWER_NONE;
+	}
+}
+
+/*
+ * The guest's side: PVINFO words, then the doorbell; the host serves at once.
+ * Under `fail` only the runtime's refusal (a refused write, a refusing status
+ * word) is the expected one.
+ */
+static enum scen_rc guest_request(struct scen *s, const struct scen_line *l, int id, uint32_t code, uint32_t count,
+				  bool refuse, struct gtt_err *err)
 {
 	struct name *nm = scen_find_name(s, l->argv[1]);
 	struct dom0_vgpu_info was, in;
 	uint32_t seq = ++nm->seq, st = 0;
 	int rc;
 
-	dom0_vgpu_info(s->rt, id, &was);
+	if (dom0_vgpu_info(s->rt, id, &was))
+		return scen_failed(s, "%s %s: the runtime has no vGPU %d", l->argv[0], l->argv[1], id);
 	if ((rc = dom0_pvinfo_write(s->rt, id, GTTLAB_IF_GM_CODE - VGT_PVINFO_PAGE, code, err)) ||
 	    (rc = dom0_pvinfo_write(s->rt, id, GTTLAB_IF_GM_COUNT - VGT_PVINFO_PAGE, count, err)) ||
 	    (rc = dom0_pvinfo_write(s->rt, id, GTTLAB_IF_GM_SEQ - VGT_PVINFO_PAGE, seq, err)))
@@ -159,22 +184,31 @@ static int guest_request(struct scen *s, const struct scen_line *l, int id, uint
 	rc = dom0_pvinfo_write(s->rt, id, VGT_IF_G2V_NOTIFY - VGT_PVINFO_PAGE, GTTLAB_G2V_GM_REQUEST, err);
 	if (!rc && (rc = dom0_serve_requests(s->rt, NULL, err)))
 		return scen_failed(s, "%s: the host could not serve it: %s", l->argv[0], err->msg);
-	dom0_pvinfo_read(s->rt, id, GTTLAB_IF_GM_STATUS - VGT_PVINFO_PAGE, &st, NULL);
-	dom0_vgpu_info(s->rt, id, &in);
+	if (dom0_pvinfo_read(s->rt, id, GTTLAB_IF_GM_STATUS - VGT_PVINFO_PAGE, &st, NULL) || dom0_vgpu_info(s->rt, id, &in))
+		return scen_failed(s, "%s %s: the runtime has no vGPU %d after it", l->argv[0], l->argv[1], id);
 	if (in.first_slot != was.first_slot || in.slots != was.slots) {
 		bool gave = code == GTTLAB_GM_REQ_REDUCE;	/* slots gone at each side, else slots gained */
 		const struct dom0_vgpu_info *big = gave ? &was : &in, *small = gave ? &in : &was;
 		scen_history(s, l->argv[1], gave ? "gave back" : "was granted", id, small->first_slot - big->first_slot,
 			     (big->first_slot + big->slots) - (small->first_slot + small->slots));
 	}
-	if (st != GTTLAB_GM_ST_GRANTED && st != GTTLAB_GM_ST_NOTED && st != GTTLAB_GM_ST_PAUSED) {
+	switch (answer_of(st)) {
+	case ANSWER_REFUSED:
 		if (refuse) {	/* `fail request ...`: the refusal is the point; say what it was */
 			if (!rc)
 				gtt_err_set(err, GTT_EINVAL, "answered %s over PVINFO", scen_status_word(st));
-			return 1;
+			return SCEN_REFUSED;
 		}
 		return scen_failed(s, "%s %s: answered %s over PVINFO%s%s", l->argv[0], l->argv[1], scen_status_word(st),
 				   rc ? ": " : "", rc ? err->msg : "");
+	case ANSWER_NONE:
+		return scen_failed(s, "%s %s: not answered: the PVINFO status reads %s%s%s", l->argv[0], l->argv[1],
+				   scen_status_word(st), rc ? ": " : "", rc ? err->msg : "");
+	case ANSWER_DONE:
+		if (rc)	/* the doorbell refused, and yet the status tells of an answer: neither can be believed */
+			return scen_failed(s, "%s %s: the doorbell was refused (%s), yet the status reads %s", l->argv[0],
+					   l->argv[1], err->msg, scen_status_word(st));
+		break;
 	}
 	char slots[32] = "none";
 	if (in.slots)
@@ -182,7 +216,7 @@ static int guest_request(struct scen *s, const struct scen_line *l, int id, uint
 	scen_say(s, "%s %s%s%s: %s; slots %s, PVINFO non-mappable 0x%" PRIx64 "+0x%" PRIx64, l->argv[0], l->argv[1],
 		 l->argc > 2 ? " " : "", l->argc > 2 ? l->argv[2] : "", scen_status_word(st), slots, in.high_base,
 		 in.high_size);
-	return 0;
+	return SCEN_RAN;
 }
 
 /*
@@ -207,10 +241,11 @@ void scen_policy_history(struct scen *s)
 	}
 }
 
-int scen_cmd_request(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err)
+enum scen_rc scen_cmd_request(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err)
 {
 	uint64_t q;
-	int id, rc;
+	enum scen_rc rc;
+	int id;
 
 	if ((rc = scen_vgpu(s, l->argc > 1 ? l->argv[1] : NULL, &id)))
 		return rc;
@@ -218,27 +253,24 @@ int scen_cmd_request(struct scen *s, const struct scen_line *l, bool refuse, str
 		return scen_bad(s, "request NAME expand|reduce Q (over PVINFO; Q is written as given, the host judges it)");
 	if (strcmp(l->argv[2], "expand") && strcmp(l->argv[2], "reduce"))
 		return scen_bad(s, "request: '%s' is not a request (expand or reduce)", l->argv[2]);
-	if ((rc = scen_need_range(s, "Q", l->argv[3], 0, UINT32_MAX, "a 32-bit PVINFO word", &q)))
+	if ((rc = scen_need_range(s, "Q", l->argv[3], 0, UINT32_MAX, "a 32-bit PVINFO word", &q)) || s->dry)
 		return rc;
-	if (s->dry)
-		return 0;
 	return guest_request(s, l, id, strcmp(l->argv[2], "expand") ? GTTLAB_GM_REQ_REDUCE : GTTLAB_GM_REQ_EXPAND,
 			     (uint32_t)q, refuse, err);
 }
 
-int scen_cmd_evict(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err)
+enum scen_rc scen_cmd_evict(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err)
 {
 	uint64_t n;
-	int id, rc;
+	enum scen_rc rc;
+	int id;
 
 	if ((rc = scen_vgpu(s, l->argc > 1 ? l->argv[1] : NULL, &id)))
 		return rc;
 	if (l->argc != 3)
 		return scen_bad(s, "evict NAME N (the guest evicted N more objects and reports its count over PVINFO)");
-	if ((rc = scen_need_range(s, "evictions", l->argv[2], 0, UINT32_MAX, "a 32-bit PVINFO word", &n)))
+	if ((rc = scen_need_range(s, "evictions", l->argv[2], 0, UINT32_MAX, "a 32-bit PVINFO word", &n)) || s->dry)
 		return rc;
-	if (s->dry)
-		return 0;
 	struct name *nm = scen_find_name(s, l->argv[1]);
 	if (n > UINT32_MAX - nm->evictions)
 		return scen_failed(s, "evict %s: the count would pass 2^32 - 1", l->argv[1]);
@@ -246,10 +278,11 @@ int scen_cmd_evict(struct scen *s, const struct scen_line *l, bool refuse, struc
 	return guest_request(s, l, id, GTTLAB_GM_REQ_EVICTIONS, nm->evictions, refuse, err);
 }
 
-int scen_cmd_pvinfo_write(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err)
+enum scen_rc scen_cmd_pvinfo_write(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err)
 {
 	uint64_t off, val;
-	int id, rc;
+	enum scen_rc rc;
+	int id;
 
 	if ((rc = scen_vgpu(s, l->argc > 1 ? l->argv[1] : NULL, &id)))
 		return rc;
@@ -261,18 +294,18 @@ int scen_cmd_pvinfo_write(struct scen *s, const struct scen_line *l, bool refuse
 	if (off % 4)
 		return scen_bad(s, "PVINFO offset 0x%" PRIx64 " is not a multiple of 4 (a guest writes whole 32-bit words)", off);
 	if (s->dry)
-		return 0;
-	rc = dom0_pvinfo_write(s->rt, id, (uint32_t)off, (uint32_t)val, err);
-	if (!rc && off == VGT_IF_G2V_NOTIFY - VGT_PVINFO_PAGE && (rc = dom0_serve_requests(s->rt, NULL, err)))
+		return SCEN_RAN;
+	int e = dom0_pvinfo_write(s->rt, id, (uint32_t)off, (uint32_t)val, err);
+	if (!e && off == VGT_IF_G2V_NOTIFY - VGT_PVINFO_PAGE && dom0_serve_requests(s->rt, NULL, err))
 		return scen_failed(s, "pvinfo-write: the host could not serve the request: %s", err->msg);
-	if (rc)
-		return scen_outcome(s, rc, refuse, err, "pvinfo-write");
+	if (e)
+		return scen_outcome(s, e, refuse, err, "pvinfo-write");
 	scen_say(s, "pvinfo-write %s 0x%03" PRIx64 " = 0x%" PRIx64, l->argv[1], off, val);
-	return 0;
+	return SCEN_RAN;
 }
 
 /* expect class == low|mid|high */
-int scen_expect_class(struct scen *s, const struct scen_line *l, const char *usage)
+enum scen_rc scen_expect_class(struct scen *s, const struct scen_line *l, const char *usage)
 {
 	int want = -1;
 
@@ -282,7 +315,7 @@ int scen_expect_class(struct scen *s, const struct scen_line *l, const char *usa
 	if (l->argc != 4 || strcmp(l->argv[2], "==") || want < 0)
 		return scen_bad(s, "%s", usage);
 	if (s->dry)
-		return 0;
+		return SCEN_RAN;
 	const struct dom0_policy_state *st = dom0_policy_state(s->rt);
 	if (!st->enabled)
 		return scen_failed(s, "expect class: no policy is on (a `policy` line first)");
@@ -292,9 +325,10 @@ int scen_expect_class(struct scen *s, const struct scen_line *l, const char *usa
 }
 
 /* expect request NAME == STATUS: the status word of the vGPU's last answer */
-int scen_expect_request(struct scen *s, const struct scen_line *l, const char *usage)
+enum scen_rc scen_expect_request(struct scen *s, const struct scen_line *l, const char *usage)
 {
-	int id, rc, want = -1;
+	enum scen_rc rc;
+	int id, want = -1;
 
 	if ((rc = scen_vgpu(s, l->argc > 2 ? l->argv[2] : NULL, &id)))
 		return rc;
@@ -304,9 +338,11 @@ int scen_expect_request(struct scen *s, const struct scen_line *l, const char *u
 	if (l->argc != 5 || strcmp(l->argv[3], "==") || want < 0)
 		return scen_bad(s, "%s", usage);
 	if (s->dry)
-		return 0;
+		return SCEN_RAN;
 	uint32_t st = 0;
-	dom0_pvinfo_read(s->rt, id, GTTLAB_IF_GM_STATUS - VGT_PVINFO_PAGE, &st, NULL);
+	struct gtt_err err = { 0 };
+	if (dom0_pvinfo_read(s->rt, id, GTTLAB_IF_GM_STATUS - VGT_PVINFO_PAGE, &st, &err))
+		return scen_failed(s, "expect request %s: %s", l->argv[2], err.msg);
 	return scen_check(s, st == (uint32_t)want, "request %s == %s (PVINFO status 0x%x reads %s)", l->argv[2], l->argv[4],
 			  GTTLAB_IF_GM_STATUS, scen_status_word(st));
 }

@@ -60,8 +60,9 @@ Test(scenarios, malformed_exits_2_naming_the_line_and_touches_nothing)
 		"create a low=4M slots=1\nguest-pte b 0x4000000 1\n",		/* b never created */
 		"create a low=4M slots=1\nswitch a\nfrobnicate a\n",		/* unknown command */
 		"create a low=4M slots=1\nexpect pte 0x1001 == 0\n",		/* unaligned */
-		"create a low=4M slots=1\ncreate a low=4M slots=1\n",		/* twice */
 		"create a low=4M slots=1\nconfig slot-size=128M\n",		/* config too late */
+		"run 1\nconfig slot-size=128M\n",				/* after any command: it was ignored */
+		"run 1\ndevice kbl sim:kbl\n",				/* likewise: it never started */
 		"create a low=4M slots=1 colour=red\n",				/* unknown argument */
 		"create a low=4M slots=1\nexpect counter nonsense == 1\n",
 		"create a low=4M slots=1\npolicy alpha=1.5.2\n",
@@ -69,6 +70,9 @@ Test(scenarios, malformed_exits_2_naming_the_line_and_touches_nothing)
 		"create a low=4M slots=1\nguest-pte a 0x4000000 1\nevict b 1\n",
 		"create a low=4M slots=1\npvinfo-write a 0x818 0x100 7\n",
 		"policy\ncreate a low=4M slots=1\nexpect class == 2\n",
+		"fail create a low=4M slots=1\ndestroy a\n",			/* fail create leaves no name */
+		/* a vGPU's device is the run's to know; what holds on any device is checked before */
+		"device kbl sim:kbl\non kbl create a low=4M slots=1\nguest-pte a 0x4001000 1\nguest-pte a 0x4000001 1\n",
 	};
 	t_tmpdir(dir, sizeof(dir));
 	snprintf(path, sizeof(path), "%s/bad.scn", dir);
@@ -190,4 +194,196 @@ Test(scenarios, zero_slots_show_as_none)
 	cr_expect(strstr(out, "\"slots\":\"none\""), "%s", out);
 	unlink(path);
 	rmdir(dir);
+}
+
+/*
+ * Run `text` as a scenario file with `dom0 run`: its exit status, and its
+ * output (stdout and stderr) in `out`. `path` names the file: made in a new
+ * directory when empty, written over after that; done_text removes both.
+ */
+static int run_text(const char *text, char *path, size_t pn, char *out, size_t n)
+{
+	char dir[64], cmd[256];
+
+	if (!*path) {
+		t_tmpdir(dir, sizeof(dir));
+		snprintf(path, pn, "%s/t.scn", dir);
+	}
+	write_file(path, text);
+	snprintf(cmd, sizeof(cmd), "./build/gttlab dom0 run %s 2>&1", path);
+	return t_run(cmd, out, n);
+}
+
+static void done_text(char *path)
+{
+	unlink(path);
+	*strrchr(path, '/') = '\0';
+	rmdir(path);
+}
+
+/* `FILE:LINE: ` then `what`, somewhere in out. */
+static bool names_line(const char *out, const char *path, int line, const char *what)
+{
+	char where[512];
+
+	snprintf(where, sizeof(where), "%s:%d: %s", path, line, what);
+	return strstr(out, where) != NULL;
+}
+
+/*
+ * A vGPU lives on the device its create ran on: `on D create NAME` made it
+ * there, and every later line naming it acts on D's vGPU. Its name was filed
+ * under main, where another vGPU had the same id, so a guest write meant for
+ * the second device landed in the other guest's memory.
+ */
+Test(scenarios, a_vgpu_lives_on_the_device_it_was_created_on)
+{
+	char path[128] = "", out[1 << 15];
+
+	int rc = run_text("device kbl sim:kbl\n"
+			  "on kbl create b low=16M slots=1 mem=64\n"
+			  "create a low=16M slots=1 mem=64\n"
+			  "guest-pte a 0x4000000 7\nguest-pte b 0x4000000 7\n"
+			  "guest-write a 0x4000000 aaaa\nguest-write b 0x4000000 bbbb\n"
+			  "expect read a 0x4000000 == aaaa\nexpect read b 0x4000000 == bbbb\n"
+			  "on kbl expect counter b.gtt_modifications == 1\nexpect counter a.gtt_modifications == 1\n",
+			  path, sizeof(path), out, sizeof(out));
+	cr_expect_eq(rc, 0, "%s", out);
+	cr_expect(strstr(out, "ok: read a 0x4000000 == aaaa") && strstr(out, "ok: read b 0x4000000 == bbbb"), "%s", out);
+	/* the summary lists it under its device */
+	cr_expect(strstr(out, "device kbl (sim:kbl)") && strstr(strstr(out, "device kbl (sim:kbl)"), "\n  b "), "%s", out);
+	done_text(path);
+}
+
+/*
+ * A migration the runtime refuses leaves the vGPU where it was: its lines go
+ * on running there. The pre-pass believed it moved, so a line naming it on
+ * its own device was refused as malformed (exit 2), and a later `fail
+ * migrate` back to where it really was passed as a refusal.
+ */
+Test(scenarios, a_refused_migration_leaves_the_vgpu_where_it_was)
+{
+	static const char head[] = "device kbl sim:kbl\n"
+				   "config slot-size=512M share-limit=1\n"
+				   "create x low=16M slots=2 mem=64\n"
+				   "on kbl create y low=16M slots=6 mem=64\n"
+				   "fail migrate x device=kbl\n"	/* line 5: no slot of kbl is free */
+				   "guest-pte x 0x30000000 5\nswitch x\n"
+				   "expect owner 0x30000000 == x\nexpect slots x == 0-1\n";
+	char path[128] = "", out[1 << 15], text[1024];
+
+	int rc = run_text(head, path, sizeof(path), out, sizeof(out));
+	cr_expect_eq(rc, 0, "%s", out);
+	cr_expect(!names_line(out, path, 5, "FAILED") && strstr(out, "   5  refused as expected: "), "%s", out);
+	cr_expect(strstr(out, "ok: owner 0x30000000 == x"), "%s", out);
+
+	/* a move to where it lives is no refusal by the runtime: the line did not run, and the run fails */
+	snprintf(text, sizeof(text), "%sfail migrate x device=main\n", head);
+	rc = run_text(text, path, sizeof(path), out, sizeof(out));
+	cr_expect_eq(rc, 1, "%s", out);
+	cr_expect(names_line(out, path, 10, "FAILED: did not run: migrate x device=main: it lives there"), "%s", out);
+	done_text(path);
+}
+
+/*
+ * What depends on the lines before is judged when the line runs: each of
+ * these is well formed, and its last line fails, saying why it could not
+ * run (exit 1). Before, some were refused as malformed though a run could
+ * make them right (a first create that fails), and the lines naming a vGPU
+ * whose create failed were skipped without a word.
+ */
+Test(scenarios, a_line_that_cannot_run_fails_saying_why)
+{
+	static const struct { const char *text, *why; } cases[] = {
+		{ "create a low=16M slots=100\nexpect slots a == none\n",
+		  "FAILED: did not run: no vGPU named 'a' exists: its create at line 1 failed" },
+		{ "create a low=16M slots=100\nguest-write a 0x4000000 x\n", "its create at line 1 failed" },
+		{ "create a low=4M slots=1\ncreate a low=4M slots=1\n",
+		  "FAILED: did not run: vGPU 'a' exists already (created at line 1, on device main)" },
+		{ "create a low=4M slots=1\ndestroy a\ndestroy a\n",
+		  "FAILED: did not run: no vGPU named 'a' exists: it was destroyed at line 2" },
+		{ "create a low=4M slots=1\ndestroy a\nguest-pte a 0x4000000 1\n", "it was destroyed at line 2" },
+		{ "create a low=4M slots=1\nfail create a low=4M slots=1\n",
+		  "FAILED: did not run: vGPU 'a' exists already (created at line 1); fail create needs a new name" },
+		/* under `fail`, a line that could not run is no refusal */
+		{ "create a low=16M slots=100\nfail destroy a\n", "FAILED: did not run: no vGPU named 'a' exists" },
+		{ "device kbl sim:kbl\ncreate a low=4M slots=1\nmigrate a device=main\n",
+		  "FAILED: did not run: migrate a device=main: it lives there" },
+		{ "device kbl sim:kbl\ncreate a low=4M slots=1\nmigrate a device=kbl\nexpect owner 0x14000000 == a\n",
+		  "FAILED: did not run: vGPU 'a' lives on device kbl, and this line runs on device main" },
+		{ "device kbl sim:kbl\ncreate a low=4M slots=1\nmigrate a device=kbl\nexpect counter a.quanta == 0\n",
+		  "vGPU 'a' lives on device kbl, and this line runs on device main" },
+		{ "device kbl sim:kbl\ncreate a low=4M slots=1\non kbl switch a\n",
+		  "FAILED: did not run: vGPU 'a' lives on device main, and this line runs on device kbl" },
+		/* the bounds of the device a vGPU lives on: known when the line runs */
+		{ "device kbl sim:kbl\non kbl create a low=4M slots=1\nguest-pte a 0xfffff000 1 count=9\n",
+		  "FAILED: did not run: GM range 0xfffff000+9 pages is not 4 KiB-aligned inside the 0x100000000-byte GGTT" },
+		/* a second device that cannot start: every line for it fails */
+		{ "device old sim:snb\nconfig host-high=2G\ncreate a low=16M slots=1\non old run 1\n",
+		  "FAILED: did not run: device old did not start" },
+		{ "device old sim:snb\nconfig host-high=2G\ncreate a low=16M slots=1\nmigrate a device=old\n",
+		  "FAILED: did not run: migrate a device=old: device old did not start" },
+	};
+	char path[128] = "", out[1 << 15];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int lines = 0;
+		for (const char *p = cases[i].text; *p; p++)
+			lines += *p == '\n';
+		cr_expect_eq(run_text(cases[i].text, path, sizeof(path), out, sizeof(out)), 1, "case %zu:\n%s", i, out);
+		cr_expect(names_line(out, path, lines, "FAILED: "), "case %zu: line %d must fail:\n%s", i, lines, out);
+		cr_expect(strstr(out, cases[i].why), "case %zu must say '%s':\n%s", i, cases[i].why, out);
+		cr_expect(!strstr(out, "refused as expected"), "case %zu:\n%s", i, out);
+	}
+	done_text(path);
+}
+
+/*
+ * `device` after any other command: it was accepted, the device never
+ * started, every line naming it was skipped, and an expect on it that could
+ * never hold passed with exit 0. Now malformed, like config.
+ */
+Test(scenarios, a_device_after_a_command_is_malformed)
+{
+	char path[128] = "", out[4096];
+
+	int rc = run_text("run 1\ndevice kbl sim:kbl\non kbl expect counter migrations == 12345\n", path, sizeof(path), out,
+			  sizeof(out));
+	cr_expect_eq(rc, 2, "%s", out);
+	cr_expect(names_line(out, path, 2, "device must come before every other command"), "%s", out);
+	done_text(path);
+}
+
+/* When the runtime cannot start, the lines after did not run: the run fails, saying how many. */
+Test(scenarios, lines_left_when_the_runtime_cannot_start_fail_the_run)
+{
+	char path[128] = "", out[4096];
+
+	int rc = run_text("config host-high=4G\ncreate a low=16M slots=1\nexpect slots a == 0-0\nrun 1\nrun 2\n", path,
+			  sizeof(path), out, sizeof(out));
+	cr_expect_eq(rc, 1, "%s", out);
+	cr_expect(names_line(out, path, 2, "FAILED: cannot start the runtime"), "%s", out);
+	cr_expect(names_line(out, path, 3, "FAILED: did not run, nor did the 2 lines after it, to line 5 (3 of the 5 commands"),
+		  "%s", out);
+	done_text(path);
+}
+
+/* A control byte of a scenario file reaches no terminal: every message escapes it (\x1b), malformed, failed or said. */
+Test(scenarios, control_bytes_in_messages_are_escaped)
+{
+	char path[128] = "", out[1 << 15];
+
+	cr_expect_eq(run_text("create a\x1b[31m low=4M slots=1\n", path, sizeof(path), out, sizeof(out)), 2, "%s", out);
+	cr_expect(strstr(out, "'a\\x1b[31m'") && !strchr(out, '\x1b'), "%s", out);
+
+	cr_expect_eq(run_text("create a low=16M slots=1 mem=64\nguest-pte a 0x4000000 7\n"
+			      "guest-write a 0x4000000 \x1b[2J\nexpect read a 0x4000000 == \x1b[2J\n"
+			      "expect read a 0x4000000 == x\x1b]0;owned\x07\n",
+			      path, sizeof(path), out, sizeof(out)),
+		     1, "%s", out);
+	cr_expect(!strchr(out, '\x1b') && !strchr(out, '\x07'), "a raw control byte in:\n%s", out);
+	cr_expect(strstr(out, "ok: read a 0x4000000 == \\x1b[2J"), "%s", out);
+	cr_expect(names_line(out, path, 5, "FAILED: expect read a 0x4000000 == x\\x1b]0;owned\\x07 (it reads \\x1b[2J"),
+		  "%s", out);
+	done_text(path);
 }
