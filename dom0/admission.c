@@ -340,6 +340,7 @@ int dom0_withdraw(struct dom0_runtime *rt, int id, struct gtt_err *err)
 	if (v->pause.channel)
 		dom0_gm_answer(v, GTTLAB_GM_ST_WITHDRAWN, v->pause.seq);
 	unpause(rt, v, false);
+	v->c.withdrawn++;
 	/* the head may be what left: what waited behind it may fit now */
 	dom0_freed(rt);
 	return dom0_op_done(rt, GTT_OK, err);

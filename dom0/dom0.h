@@ -131,6 +131,7 @@ struct dom0_vgpu_counters {
 	uint64_t fence_writes;		/* guest fence writes accepted */
 	uint64_t switches_in;
 	uint64_t quanta;
+	uint64_t withdrawn;		/* its paused requests taken back before they ran */
 };
 
 struct dom0_counters {

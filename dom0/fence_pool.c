@@ -131,6 +131,7 @@ static int fence_write(struct dom0_runtime *rt, int id, unsigned fence, uint64_t
 		}
 		/* the same fence written again: the paused write is the guest's to take back, and this one replaces it */
 		dom0_pause_drop(rt, v);
+		v->c.withdrawn++;
 		dom0_freed(rt);		/* the queue's head may be what left */
 	}
 	if (!f.valid) {

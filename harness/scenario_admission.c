@@ -19,19 +19,26 @@ void scen_admission_notice(struct scen *s)
 	for (int i = 0; i < s->n_names; i++) {
 		struct name *nm = &s->names[i];
 		struct dom0_vgpu_info in;
-		if (!nm->alive || nm->on != s->cur_dev || dom0_vgpu_info(s->rt, nm->id, &in) || in.paused == nm->paused)
+		if (!nm->alive || nm->on != s->cur_dev || dom0_vgpu_info(s->rt, nm->id, &in) ||
+		    (in.paused == nm->paused && in.counters.withdrawn == nm->withdrawn))
 			continue;
+		bool withdrew = in.counters.withdrawn != nm->withdrawn;
+		if (withdrew) {
+			scen_say(s, "%s withdrew its paused %s", nm->name, dom0_pause_name(nm->paused));
+			scen_history(s, nm->name, "withdrew", nm->id, 0, 0);
+		}
 		if (in.paused) {
 			scen_say(s, "%s paused: its %s waits for admission (%s)", nm->name, dom0_pause_name(in.paused),
 				 dom0_admission_name(s->cfg.admission));
 			scen_history(s, nm->name, "paused", nm->id, 0, 0);
-		} else {
+		} else if (!withdrew) {
 			char sl[24];
 			scen_say(s, "%s admitted after %" PRIu64 " ms paused: its %s runs, slots %s", nm->name, in.paused_ms,
 				 dom0_pause_name(nm->paused), scen_slots_text(&in, sl, sizeof(sl)));
 			scen_history(s, nm->name, "admitted", nm->id, 0, 0);
 		}
 		nm->paused = in.paused;
+		nm->withdrawn = in.counters.withdrawn;
 	}
 }
 

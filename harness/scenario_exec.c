@@ -361,6 +361,22 @@ static enum scen_rc cmd_busy(struct scen *s, const struct scen_line *l, bool ref
 	return SCEN_RAN;
 }
 
+/* withdraw NAME: the host takes back what of the vGPU is paused (dom0_withdraw) */
+static enum scen_rc cmd_withdraw(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err)
+{
+	enum scen_rc rc;
+	int id = 0;
+
+	if ((rc = name_args(s, l, false, &id, NULL)) || s->dry)
+		return rc;
+	enum dom0_pause was = dom0_vgpu_paused(s->rt, id);
+	int e = dom0_withdraw(s->rt, id, err);
+	if (e)
+		return scen_outcome(s, e, refuse, err, "withdraw");
+	scen_say(s, "withdraw %s: its %s no longer waits", l->argv[1], dom0_pause_name(was));
+	return SCEN_RAN;
+}
+
 static enum scen_rc cmd_switch(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err)
 {
 	struct dom0_switch_stats st;
@@ -438,6 +454,7 @@ static const struct command {
 	{ "run", cmd_run, false, false, false },
 	{ "expand", cmd_resize, true, false, false },
 	{ "reduce", cmd_resize, true, false, false },
+	{ "withdraw", cmd_withdraw, true, false, false },
 	{ "policy", scen_cmd_policy, false, false, false },
 	{ "steal", scen_cmd_steal, true, false, false },
 	{ "request", scen_cmd_request, true, false, false },

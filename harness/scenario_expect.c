@@ -22,7 +22,7 @@ static const char *const global_counters[] = { "switches", "ptes_written", "ptes
 					       "reductions", "shared_slots", "last.written", "last.skipped", "last.left",
 					       "last.right", "migrations", NULL };
 static const char *const vgpu_counters[] = { "rejected", "gtt_modifications", "ladder_mappings", "fence_writes",
-					     "switches_in", "quanta", "paused_ms", NULL };
+					     "switches_in", "quanta", "paused_ms", "withdrawn", NULL };
 
 /* `NAME.KEY` with KEY a per-vGPU counter: the index of KEY, NAME into `name`; -1 when it is no such word. */
 static int vgpu_counter_key(const char *key, char *name, size_t n)
@@ -275,7 +275,8 @@ static enum scen_rc expect_counter(struct scen *s, const struct scen_line *l, co
 		if (dom0_vgpu_info(s->rt, id, &in))
 			return scen_failed(s, "expect counter %s: the runtime has no vGPU %d", key, id);
 		uint64_t vals[] = { in.counters.rejected, in.counters.gtt_modifications, in.counters.ladder_mappings,
-				    in.counters.fence_writes, in.counters.switches_in, in.counters.quanta, in.paused_ms };
+				    in.counters.fence_writes, in.counters.switches_in, in.counters.quanta, in.paused_ms,
+				    in.counters.withdrawn };
 		v = vals[k];
 	}
 	if (s->dry)

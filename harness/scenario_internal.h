@@ -60,6 +60,7 @@ struct name {
 	uint32_t seq;		/* the SEQ word of the vGPU's last request over PVINFO */
 	uint32_t evictions;	/* the eviction count it last reported */
 	enum dom0_pause paused;	/* as the last command left it */
+	uint64_t withdrawn;	/* its pauses taken back, as the last command left them */
 	int on;			/* the device it lives on: 0 the scenario's, 1 the one `device` declares;
 				   set by its create, changed only by a migration that succeeded */
 };

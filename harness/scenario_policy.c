@@ -18,7 +18,7 @@ static const char *const status_words[] = {
 	[GTTLAB_GM_ST_NOTED] = "noted", [GTTLAB_GM_ST_REFUSED_POLICY] = "refused-policy",
 	[GTTLAB_GM_ST_REFUSED_ROOM] = "refused-room", [GTTLAB_GM_ST_BAD_CODE] = "bad-code",
 	[GTTLAB_GM_ST_BAD_COUNT] = "bad-count", [GTTLAB_GM_ST_BAD_WRITE] = "bad-write", [GTTLAB_GM_ST_BUSY] = "busy",
-	[GTTLAB_GM_ST_PAUSED] = "paused",
+	[GTTLAB_GM_ST_PAUSED] = "paused", [GTTLAB_GM_ST_WITHDRAWN] = "withdrawn",
 };
 #define N_STATUS (sizeof(status_words) / sizeof(status_words[0]))
 
@@ -148,6 +148,7 @@ static enum answer answer_of(uint32_t st)
 	case GTTLAB_GM_ST_GRANTED:
 	case GTTLAB_GM_ST_NOTED:
 	case GTTLAB_GM_ST_PAUSED:
+	case GTTLAB_GM_ST_WITHDRAWN:
 		return ANSWER_DONE;
 	case GTTLAB_GM_ST_REFUSED_POLICY:
 	case GTTLAB_GM_ST_REFUSED_ROOM:
@@ -249,10 +250,13 @@ enum scen_rc scen_cmd_request(struct scen *s, const struct scen_line *l, bool re
 
 	if ((rc = scen_vgpu(s, l->argc > 1 ? l->argv[1] : NULL, &id)))
 		return rc;
+	/* withdraw: the guest takes back its waiting request (code 4; COUNT is not read) */
+	if (l->argc == 3 && !strcmp(l->argv[2], "withdraw"))
+		return s->dry ? SCEN_RAN : guest_request(s, l, id, GTTLAB_GM_REQ_WITHDRAW, 0, refuse, err);
 	if (l->argc != 4)
-		return scen_bad(s, "request NAME expand|reduce Q (over PVINFO; Q is written as given, the host judges it)");
+		return scen_bad(s, "request NAME expand|reduce Q, or request NAME withdraw (over PVINFO; Q is written as given, the host judges it)");
 	if (strcmp(l->argv[2], "expand") && strcmp(l->argv[2], "reduce"))
-		return scen_bad(s, "request: '%s' is not a request (expand or reduce)", l->argv[2]);
+		return scen_bad(s, "request: '%s' is not a request (expand, reduce or withdraw)", l->argv[2]);
 	if ((rc = scen_need_range(s, "Q", l->argv[3], 0, UINT32_MAX, "a 32-bit PVINFO word", &q)) || s->dry)
 		return rc;
 	return guest_request(s, l, id, strcmp(l->argv[2], "expand") ? GTTLAB_GM_REQ_REDUCE : GTTLAB_GM_REQ_EXPAND,
@@ -349,7 +353,8 @@ enum scen_rc scen_expect_request(struct scen *s, const struct scen_line *l, cons
 
 const char *const scen_policy_counters[] = { "policy.periods", "policy.requests", "policy.granted",
 					    "policy.refused_policy", "policy.refused_room", "policy.malformed",
-					    "policy.noted", "policy.reductions", "policy.evict_expansions", NULL };
+					    "policy.noted", "policy.reductions", "policy.evict_expansions", "policy.withdrawn",
+					    NULL };
 
 bool scen_policy_counter(struct scen *s, const char *key, uint64_t *v)
 {
@@ -360,7 +365,7 @@ bool scen_policy_counter(struct scen *s, const char *key, uint64_t *v)
 			return true;
 		const struct dom0_policy_state *p = dom0_policy_state(s->rt);
 		uint64_t vals[] = { p->periods, p->requests, p->granted, p->refused_policy, p->refused_room, p->malformed,
-				    p->noted, p->policy_reductions, p->evict_expansions };
+				    p->noted, p->policy_reductions, p->evict_expansions, p->withdrawn };
 		*v = vals[i];
 		return true;
 	}

@@ -65,7 +65,7 @@ static void summary_history(struct scen *s, const struct dom0_layout *l)
 			fprintf(s->out, "    line %4d: %s left for the other device\n", h->line, h->name);
 		else if (!strcmp(h->what, "migrated") || !strcmp(h->what, "arrived from the other device"))
 			fprintf(s->out, "    line %4d: %s %s, holding %s\n", h->line, h->name, h->what, sl);
-		else if (!strcmp(h->what, "paused") || !strcmp(h->what, "admitted"))
+		else if (!strcmp(h->what, "paused") || !strcmp(h->what, "admitted") || !strcmp(h->what, "withdrew"))
 			fprintf(s->out, "    line %4d: %s %s, holding %s\n", h->line, h->name, h->what, sl);
 		else
 			fprintf(s->out, "    line %4d: %s %s to %s (%u left, %u right)\n", h->line, h->name, h->what, sl,

@@ -387,3 +387,15 @@ Test(scenarios, control_bytes_in_messages_are_escaped)
 		  "%s", out);
 	done_text(path);
 }
+
+/* A withdrawn request is said to be withdrawn, never admitted; what queued behind it is admitted. */
+Test(scenarios, a_withdrawal_is_reported_as_one)
+{
+	char out[1 << 16];
+	int rc = t_run("./build/gttlab --device sim:skl dom0 run scenarios/admission-withdraw.scn 2>&1", out, sizeof(out));
+
+	cr_assert_eq(rc, 0, "%s", out);
+	cr_expect(strstr(out, "16  a withdrew its paused expand"), "%s", out);
+	cr_expect(strstr(out, "16  c admitted after"), "%s", out);
+	cr_expect(!strstr(out, "a admitted"), "a withdrawn request was reported admitted:\n%s", out);
+}
