@@ -160,8 +160,11 @@ int dom0_place_now(struct dom0_runtime *rt, struct vgpu *v, unsigned slots, int 
 		fits = first >= 0;
 	}
 	if (!fits)
-		return gtt_err_set(err, GTT_EBUSY, "vGPU %d: %u slots%s held by fewer than %u vGPUs (the share limit) are not free",
-				   v->id, slots, at >= 0 ? " from the slot asked for" : " in a run", rt->cfg.share_limit);
+		return at >= 0 ?
+			gtt_err_set(err, GTT_EBUSY, "vGPU %d: slots %u-%u are not all below the share limit (%u vGPUs a slot)",
+				    v->id, (unsigned)at, (unsigned)at + slots - 1, rt->cfg.share_limit) :
+			gtt_err_set(err, GTT_EBUSY, "vGPU %d: no run of %u slots is below the share limit (%u vGPUs a slot) in every slot",
+				    v->id, slots, rt->cfg.share_limit);
 	if (dom0_admission_on(rt) && rt->fences_reserved + v->fences > l->guest_fences && !(rt->cfg.faults.admit_short && rt->admitting))
 		return gtt_err_set(err, GTT_EBUSY, "vGPU %d: %u fences: %u of the %u guest fence registers are held",
 				   v->id, v->fences, rt->fences_reserved, l->guest_fences);
