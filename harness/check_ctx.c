@@ -170,7 +170,7 @@ int ck_map(struct check_ctx *c, uint64_t gm, const struct hw_page *pages, size_t
 
 	for (size_t i = 0; i < n; i++) {
 		uint64_t pte;
-		int rc = hw_pte_encode(c->dev->info.plat, pages[i].phys, HW_CACHE_NONE, &pte, &err);
+		int rc = hw_pte_encode_for(&c->dev->info, pages[i].phys, HW_CACHE_NONE, &pte, &err);
 		if (rc)
 			return ck_error(c, "PTE encode", &err), rc;
 		if ((rc = ck_pte_write(c, gm / 4096 + i, pte)))

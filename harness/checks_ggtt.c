@@ -25,7 +25,7 @@ enum check_status check_pte_readback(struct check_ctx *c)
 			for (int k = 0; k < 2; k++) {
 				uint64_t pte, back;
 				struct hw_pte d;
-				if (hw_pte_encode(p, addrs[k], HW_CACHE_NONE, &pte, &err))
+				if (hw_pte_encode_for(&c->dev->info, addrs[k], HW_CACHE_NONE, &pte, &err))
 					return ck_error(c, "PTE encode", &err);
 				if (ck_pte_write(c, first + i, pte) || ck_pte_read(c, first + i, &back))
 					return CHECK_FAIL;
@@ -101,7 +101,7 @@ enum check_status check_invalidate(struct check_ctx *c)
 	if (b != 0x11)
 		return ck_fail(c, "after mapping page A at PTE %llu and the GFX_FLSH_CNTL_GEN6 (0x101008) invalidate, GM 0x%llx reads 0x%02x, not A's 0x11",
 			       (unsigned long long)idx, (unsigned long long)c->claim_gm, b);
-	if (hw_pte_encode(c->dev->info.plat, pg[1].phys, HW_CACHE_NONE, &pb, &err))
+	if (hw_pte_encode_for(&c->dev->info, pg[1].phys, HW_CACHE_NONE, &pb, &err))
 		return ck_error(c, "PTE encode", &err);
 	if (ck_pte_write(c, idx, pb) || ck_aperture_read(c, c->claim_gm, &b, 1))
 		return CHECK_FAIL;
@@ -130,7 +130,7 @@ enum check_status check_scratch_fill(struct check_ctx *c)
 		return CHECK_FAIL;
 	for (unsigned i = 0; i < 4096; i++)
 		((uint8_t *)pg->cpu)[i] = (uint8_t)(i * 7 + 1);
-	if (hw_pte_encode(c->dev->info.plat, pg->phys, HW_CACHE_NONE, &pte, &err))
+	if (hw_pte_encode_for(&c->dev->info, pg->phys, HW_CACHE_NONE, &pte, &err))
 		return ck_error(c, "PTE encode", &err);
 	for (uint64_t i = 0; i < c->claim_pages; i++)
 		if (ck_pte_write(c, first + i, pte))

@@ -5,13 +5,16 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "hw/scanout.h"
 #include "regs/pci_config.h"
 
 static const char help[] =
 	"usage: gttlab info [--device D] [--json]\n"
 	"       gttlab info --platforms [--json]\n"
 	"Platform, generation, device id, BAR0 and BAR2 sizes, GSM size, PTE size,\n"
-	"GGTT size, number of PTEs, aperture size and fence count of the device.\n"
+	"GGTT size, number of PTEs, aperture size, stolen memory, eDRAM (read from\n"
+	"HSW_EDRAM_CAP from Haswell on, as i915 does; it picks the Haswell PTE\n"
+	"encoder), the scanout surfaces the display can have and the fence count.\n"
 	"--platforms: the platforms this build knows (name, codename, generation, its\n"
 	"simulated device or '-', the device ids it takes), without opening any device.\n";
 
@@ -102,6 +105,11 @@ int cmd_info(struct cli *c, int argc, char **argv)
 		json_u64(&j, "stolen_size", in->stolen_size);
 		json_hex(&j, "stolen_base", in->stolen_base, p->bdsm == BDSM_64 ? 16 : 8);
 		json_hex(&j, "bdsm_offset", p->bdsm == BDSM_64 ? INTEL_GEN11_BSM_DW0 : INTEL_BSM, 2);
+		/* edram_cap is only what the device said where i915 asks it (edram_cap_read) */
+		json_bool(&j, "edram_cap_read", hw_edram_readable(p));
+		json_hex(&j, "edram_cap", in->edram_cap, 8);
+		json_u64(&j, "edram_mb", in->edram_mb);
+		json_u64(&j, "scanout_surfaces", hw_scanout_max(p));
 		json_u64(&j, "num_fences", in->num_fences);
 		json_bool(&j, "gvt", p->gvt);
 		json_object_end(&j);
@@ -126,6 +134,17 @@ int cmd_info(struct cli *c, int argc, char **argv)
 		else
 			printf("stolen        %s at 0x%08" PRIx64 " (BDSM at 0x%02x)\n", cli_size(in->stolen_size, a, sizeof(a)),
 			       in->stolen_base, INTEL_BSM);
+		if (!hw_edram_readable(p))
+			printf("eDRAM         none (i915 reads HSW_EDRAM_CAP from Haswell on)\n");
+		else if (in->edram_mb)
+			printf("eDRAM         %u MiB (HSW_EDRAM_CAP 0x%08x; %s)\n", in->edram_mb, in->edram_cap,
+			       p->pte_format == PTE_FORMAT_HSW ? "PTEs as iris_pte_encode writes them"
+							       : "changes no GGTT PTE bit from gen8 on");
+		else
+			printf("eDRAM         none (HSW_EDRAM_CAP 0x%08x)\n", in->edram_cap);
+		printf("scanout       up to %zu surfaces: %u pipes x (%u plane%s%s + cursor), all kept off by the runner\n",
+		       hw_scanout_max(p), p->num_pipes, p->num_planes, p->num_planes == 1 ? "" : "s",
+		       p->sprite != SPRITE_NONE ? " + sprite" : "");
 		printf("GVT-g         %s\n", p->gvt ? "mediated upstream (i915 gvt: gen8-gen9.5)"
 					   : "not mediated upstream (i915 gvt mediates gen8-gen9.5 only); Dom0 checks here are mechanism checks");
 		printf("fences        %u\n", in->num_fences);

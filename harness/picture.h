@@ -36,7 +36,7 @@ struct picture_map {
 	uint16_t owner[PICTURE_BUCKETS];	/* the vGPU whose entries fill most of the column, 0 none */
 	uint32_t owner_votes[PICTURE_BUCKETS];	/* picture_map_add's majority vote (Boyer-Moore) */
 	const char *owner_name[64];		/* by owner id (only the first 63 are named) */
-	struct hw_scanout scanout[16];
+	struct hw_scanout scanout[HW_SCANOUT_MAX];
 	size_t n_scanout;
 };
 

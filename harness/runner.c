@@ -73,14 +73,18 @@ int runner_select(const char *spec, const struct check **out, size_t cap, size_t
 
 size_t runner_exclusions(struct hw_device *dev, const struct runner_opts *o, struct runner_exclusion *out, size_t max)
 {
-	struct hw_scanout sc[RUNNER_MAX_EXCLUDE];
-	size_t n = hw_scanout_ranges(dev, sc, max < RUNNER_MAX_EXCLUDE ? max : RUNNER_MAX_EXCLUDE);
+	struct hw_scanout sc[HW_SCANOUT_MAX];
+	size_t found = 0, n = hw_scanout_scan(dev, sc, HW_SCANOUT_MAX, &found), total;
 
-	for (size_t i = 0; i < n; i++)
+	/* more surfaces than any platform has: whatever max is, say more than it, so the caller refuses */
+	if (found > n)
+		return found + o->n_extra > max ? found + o->n_extra : max + 1;
+	total = n + o->n_extra;
+	for (size_t i = 0; i < n && i < max; i++)
 		out[i] = (struct runner_exclusion){ sc[i].start, sc[i].end, sc[i].what, (int)sc[i].pipe };
-	for (unsigned i = 0; i < o->n_extra && i < RUNNER_MAX_EXTRA && n < max; i++)
-		out[n++] = o->extra[i];
-	return n;
+	for (unsigned i = 0; i < o->n_extra && i < RUNNER_MAX_EXTRA && n + i < max; i++)
+		out[n + i] = o->extra[i];
+	return total;
 }
 
 void runner_exclusion_text(const struct runner_exclusion *x, char *buf, size_t size)
@@ -174,7 +178,19 @@ size_t runner_run(struct hw_device *dev, const struct check *const *sel, size_t 
 	struct keep_off keep;
 	size_t i;
 
-	keep.n = runner_exclusions(dev, o, keep.r, sizeof(keep.r) / sizeof(keep.r[0]));
+	size_t cap = sizeof(keep.r) / sizeof(keep.r[0]);
+	keep.n = runner_exclusions(dev, o, keep.r, cap);
+	if (keep.n > cap || o->n_extra > RUNNER_MAX_EXTRA) {
+		/* a surface left out would be a surface a check may overwrite: run nothing */
+		if (!n)
+			return 0;
+		results[0] = (struct check_result){ .check = sel[0], .status = CHECK_ABORT,
+						    .seed = runner_check_seed(o->seed, sel[0]->name) };
+		gtt_snprintf(results[0].reason, sizeof(results[0].reason),
+			     "no check run: %zu scanout surfaces and front-end ranges to keep off, more than the %zu the runner holds; nothing was written",
+			     keep.n, cap);
+		return 1;
+	}
 	if (o->keeping_off)
 		o->keeping_off(o->ctx, keep.r, keep.n);
 	for (i = 0; i < n; i++) {

@@ -9,6 +9,7 @@
 #define HARNESS_RUNNER_H
 
 #include "harness/check.h"
+#include "hw/scanout.h"
 
 struct check_result {
 	const struct check *check;
@@ -21,7 +22,12 @@ struct check_result {
 	uint64_t ns;
 };
 
-#define RUNNER_MAX_EXCLUDE 16
+/*
+ * Room for every surface the display of any platform in the table can scan
+ * out (HW_SCANOUT_MAX: 4 pipes x 8 on Tiger Lake), so none is ever left
+ * unprotected, and for the front-end's own ranges.
+ */
+#define RUNNER_MAX_EXCLUDE HW_SCANOUT_MAX
 #define RUNNER_MAX_EXTRA 4
 
 /* A GGTT range no check may claim. */
@@ -66,10 +72,12 @@ uint64_t runner_check_seed(uint64_t run_seed, const char *name);
 
 /*
  * Every range the runner keeps the checks off: the scanout surfaces of the
- * enabled planes and cursors, read from the device's registers
- * (hw_scanout_ranges, on every device: the model's planes are off unless a
+ * enabled planes, sprites and cursors, read from the device's registers
+ * (hw_scanout_scan, on every device: the model's planes are off unless a
  * test or an MMIO seed enables one), then the front-end's extra ranges. The
  * same list runner_run uses, for the front-ends to say what they keep off.
+ * Returns how many ranges there are; when that is more than max, only max
+ * were written and nothing may run (runner_run refuses, saying so).
  */
 size_t runner_exclusions(struct hw_device *dev, const struct runner_opts *o, struct runner_exclusion *out, size_t max);
 
@@ -96,7 +104,10 @@ int runner_select(const char *spec, const struct check **out, size_t cap, size_t
  * or fewer after a cancel or an abort (a check after which the device could
  * not be restored: its result is CHECK_ABORT naming what was not restored,
  * its test pages are kept because PTEs may still name them, and nothing more
- * runs on that device).
+ * runs on that device). A run that cannot keep off every enabled surface
+ * (more than its table holds) does not start: the first check is CHECK_ABORT
+ * saying how many surfaces there are and how many it can keep off, nothing
+ * is written, and 1 is returned.
  */
 size_t runner_run(struct hw_device *dev, const struct check *const *sel, size_t n, const struct runner_opts *o,
 		  struct check_result *results);

@@ -6,7 +6,11 @@
 #include "hw/device.h"
 #include "hw/sim/sim.h"
 
-/* Opens "sim" (Skylake) and "sim:PLATFORM" for the platforms with a model (snb ... kbl, cfl, icl, tgl, adlp). */
+/*
+ * Opens "sim" (Skylake) and "sim:PLATFORM" for the platforms with a model
+ * (snb, ivb, hsw, bdw, skl, kbl, cfl, icl, tgl, adlp); "sim:PLATFORM,edram"
+ * is the same part with eDRAM (HSW_EDRAM_CAP set; Haswell and later).
+ */
 extern const struct hw_backend_factory hw_sim_backend;
 
 /* The model behind a device (the sim backend, or the EFI backend over the model), NULL for real hardware. */

@@ -6,6 +6,7 @@
  */
 #include "hw/device.h"
 #include "hw/journal.h"
+#include "regs/mmio.h"
 #include "regs/pci_config.h"
 
 #define MiB (1ull << 20)
@@ -46,7 +47,6 @@ uint64_t hw_stolen_size_from_gms(const struct gtt_platform *p, unsigned gms)
 	return 0;
 }
 
-/* Size a 64-bit memory BAR the PCI way, with memory decoding off, and restore it. */
 uint64_t hw_stolen_base(const struct gtt_platform *p, uint32_t dw0, uint32_t dw1)
 {
 	if (p->bdsm == BDSM_64)
@@ -54,6 +54,25 @@ uint64_t hw_stolen_base(const struct gtt_platform *p, uint32_t dw0, uint32_t dw1
 	return dw0 & INTEL_BSM_MASK;					/* gen3_stolen_base */
 }
 
+bool hw_edram_readable(const struct gtt_platform *p)
+{
+	return p->gen >= 75;
+}
+
+unsigned hw_edram_mb(const struct gtt_platform *p, uint32_t cap)
+{
+	static const unsigned ways[8] = { 4, 8, 12, 16, 16, 16, 16, 16 };
+	static const unsigned sets[4] = { 1, 1, 2, 2 };
+
+	if (!hw_edram_readable(p) || !(cap & EDRAM_ENABLED))
+		return 0;
+	/* before gen9 the register has no size fields: i915 takes 128 MiB */
+	if (p->gen < 90)
+		return 128;
+	return EDRAM_NUM_BANKS(cap) * ways[EDRAM_WAYS_IDX(cap)] * sets[EDRAM_SETS_IDX(cap)];
+}
+
+/* Size a 64-bit memory BAR the PCI way, with memory decoding off, and restore it. */
 static int size_bar(struct hw_device *dev, unsigned bar, uint64_t *base, uint64_t *size,
 		    struct gtt_err *err)
 {
@@ -167,5 +186,16 @@ int hw_detect(struct hw_device *dev, struct gtt_err *err)
 	if (in->aperture_size > in->ggtt_size)
 		return gtt_err_set(err, GTT_EIO, "aperture (%llu bytes) is larger than the GGTT (%llu bytes)",
 				   (unsigned long long)in->aperture_size, (unsigned long long)in->ggtt_size);
+	/*
+	 * eDRAM is a fact of the part i915 reads from the device, not from its
+	 * id: HSW_EDRAM_CAP picks the Haswell GGTT PTE encoder (iris_pte_encode
+	 * with eDRAM, hsw_pte_encode without). Read as i915 does, once BAR0 is
+	 * known to be the platform's and decoding again.
+	 */
+	if (hw_edram_readable(p)) {
+		in->edram_cap = hw_mmio_read32(dev, HSW_EDRAM_CAP);
+		/* all ones is a BAR that does not answer, not a capability */
+		in->edram_mb = in->edram_cap == 0xffffffffu ? 0 : hw_edram_mb(p, in->edram_cap);
+	}
 	return GTT_OK;
 }

@@ -31,6 +31,8 @@ struct hw_info {
 	uint64_t stolen_size;
 	uint64_t stolen_base;		/* BDSM: 32-bit at 0x5c, 64-bit at 0xc0 on gen11+ */
 	unsigned num_fences;
+	uint32_t edram_cap;		/* HSW_EDRAM_CAP as read at detection; 0 where i915 does not read it */
+	unsigned edram_mb;		/* eDRAM i915 would find (intel_dram_edram_detect); 0: none */
 };
 
 struct hw_counters {
@@ -92,6 +94,13 @@ uint64_t hw_stolen_size_from_gms(const struct gtt_platform *p, unsigned gms);
 /* Base of stolen memory from the BDSM dwords: dw1 is only read on BDSM_64 platforms. */
 uint64_t hw_stolen_base(const struct gtt_platform *p, uint32_t dw0, uint32_t dw1);
 void hw_gmch_fields(const struct gtt_platform *p, uint16_t gmch, unsigned *ggms, unsigned *gms);
+/*
+ * Whether i915 reads HSW_EDRAM_CAP on p (Haswell, Broadwell, gen9+), and the
+ * eDRAM a value of it gives: 0 without EDRAM_ENABLED, 128 MiB before gen9,
+ * banks x ways x sets from gen9 (intel_dram_edram_detect, gen9_edram_size_mb).
+ */
+bool hw_edram_readable(const struct gtt_platform *p);
+unsigned hw_edram_mb(const struct gtt_platform *p, uint32_t cap);
 
 /* Physical test pages (freed with hw_free_test_pages). */
 int hw_alloc_test_pages(struct hw_device *dev, size_t n, struct hw_page *pages, struct gtt_err *err);

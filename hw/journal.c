@@ -689,7 +689,7 @@ static void replay_own(struct hw_device *dev, const struct rec *r, struct hw_pag
 		}
 		*have_own = true;
 	}
-	if (hw_pte_encode(dev->info.plat, own->phys, HW_CACHE_NONE, &pte, &err)) {
+	if (hw_pte_encode_for(&dev->info, own->phys, HW_CACHE_NONE, &pte, &err)) {
 		hw_restore_fault(f, "aperture page 0x%llx: %s", (unsigned long long)r->off, err.msg);
 		return;
 	}

@@ -99,6 +99,14 @@ int hw_pte_encode_edram(const struct gtt_platform *p, uint64_t addr, enum hw_cac
 	return encode(p, true, addr, cache, pte, err);
 }
 
+int hw_pte_encode_for(const struct hw_info *in, uint64_t addr, enum hw_cache cache, uint64_t *pte,
+		      struct gtt_err *err)
+{
+	if (in->edram_mb)
+		return hw_pte_encode_edram(in->plat, addr, cache, pte, err);
+	return hw_pte_encode(in->plat, addr, cache, pte, err);
+}
+
 int hw_pte_with_addr(const struct gtt_platform *p, uint64_t pte, uint64_t addr, uint64_t *out,
 		     struct gtt_err *err)
 {

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "env/err.h"
+#include "hw/device.h"
 #include "regs/platform.h"
 
 /* i915's cache levels, as the GGTT encoders take them. */
@@ -46,6 +47,15 @@ int hw_pte_encode(const struct gtt_platform *p, uint64_t addr, enum hw_cache cac
  */
 int hw_pte_encode_edram(const struct gtt_platform *p, uint64_t addr, enum hw_cache cache, uint64_t *pte,
 			struct gtt_err *err);
+
+/*
+ * The PTE i915 would write on this very device: the encoder of a part with
+ * eDRAM when detection found it (HSW_EDRAM_CAP, hw_info.edram_mb), the one
+ * of a part without otherwise. Every PTE gttlab encodes for an open device
+ * goes through here, so a Haswell with eDRAM gets iris_pte_encode's bits.
+ */
+int hw_pte_encode_for(const struct hw_info *in, uint64_t addr, enum hw_cache cache, uint64_t *pte,
+		      struct gtt_err *err);
 
 /*
  * The PTE `pte` pointing at physical page `addr` instead, with its valid and

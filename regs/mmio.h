@@ -39,6 +39,17 @@
 #define   MAD_DIMM_A_SIZE_MASK		(0xffu << 0)
 #define   MAD_DIMM_B_SIZE_MASK		(0xffu << 8)
 
+/*
+ * eDRAM (HSW_EDRAM_CAP, i915_reg.h): i915 reads it on Haswell, Broadwell and
+ * gen9+ (intel_dram_edram_detect); bit 0 set means the part has eDRAM, 128 MiB
+ * before gen9, banks x ways x sets MiB from gen9 (gen9_edram_size_mb).
+ */
+#define HSW_EDRAM_CAP			0x120010
+#define   EDRAM_ENABLED			0x1
+#define   EDRAM_NUM_BANKS(cap)		(((cap) >> 1) & 0xf)
+#define   EDRAM_WAYS_IDX(cap)		(((cap) >> 5) & 0x7)
+#define   EDRAM_SETS_IDX(cap)		(((cap) >> 8) & 0x3)
+
 /* A masked register write: the high half selects which low bits change. */
 #define _MASKED_BIT_ENABLE(b)		(((b) << 16) | (b))
 #define _MASKED_BIT_DISABLE(b)		((b) << 16)

@@ -40,6 +40,19 @@ enum pte_format {
 	PTE_FORMAT_GEN8,	/* 64-bit, present + address */
 };
 
+/*
+ * The sprite plane each pipe of a gen6-8 part has besides its primary plane
+ * (intel_display_device.c: num_sprites 1 from display 5 on, VLV/CHV aside),
+ * and whose registers drive it (intel_sprite.c intel_sprite_plane_create:
+ * g4x_* below display 7, ivb_* from 7 on). From gen9 the sprites are the
+ * universal planes 2..num_planes and this is SPRITE_NONE.
+ */
+enum sprite_regs {
+	SPRITE_NONE,
+	SPRITE_DVS,		/* DVSCNTR/DVSSURF, pipe A at 0x72180 (Sandy Bridge) */
+	SPRITE_SPR,		/* SPRCTL/SPRSURF, pipe A at 0x70280 (Ivy Bridge, Haswell, Broadwell) */
+};
+
 struct gtt_platform {
 	const char *name;		/* short name used on the command line: "skl" */
 	const char *codename;		/* intel_reg / IGT codename: "skylake" */
@@ -71,6 +84,7 @@ struct gtt_platform {
 
 	unsigned num_pipes;		/* display pipes (i915 display info pipe_mask) */
 	unsigned num_planes;		/* universal planes per pipe read for scanout (gen9+: 1 + num_sprites) */
+	enum sprite_regs sprite;	/* gen6-8: the sprite plane of each pipe */
 	int gvt;			/* upstream GVT-g mediates this platform (gvt/handlers.c device types) */
 
 	/* What the simulated device boots with (sim:NAME). */

@@ -15,6 +15,23 @@
 	{ "PLANE_STRIDE_" #n "_" #pipe, PLANE_REG(_PLANE_STRIDE_1_A, idx, n), 90, 120, -1, ch, n }, \
 	{ "PLANE_SIZE_" #n "_" #pipe, PLANE_REG(_PLANE_SIZE_1_A, idx, n), 90, 120, -1, ch, n }, \
 	{ "PLANE_SURF_" #n "_" #pipe, PLANE_REG(_PLANE_SURF_1_A, idx, n), 90, 120, -1, ch, n }
+/*
+ * The gen6 sprite (DVS) and gen7-8 sprite (SPR) of a pipe, named as i915's
+ * _DVSACNTR, _SPRA_CTL, ...; pipe C's SPR block has no name of its own in
+ * i915 (SPRCTL(PIPE_C)) and is SPRC_* in the same pattern.
+ */
+#define DVS(pipe, ch, idx) \
+	{ "DVS" #pipe "CNTR", DVSCNTR(idx), 60, 60, -1, ch, 0 }, \
+	{ "DVS" #pipe "STRIDE", DVSSTRIDE(idx), 60, 60, -1, ch, 0 }, \
+	{ "DVS" #pipe "SIZE", DVSSIZE(idx), 60, 60, -1, ch, 0 }, \
+	{ "DVS" #pipe "SURF", DVSSURF(idx), 60, 60, -1, ch, 0 }, \
+	{ "DVS" #pipe "SCALE", DVSSCALE(idx), 60, 60, -1, ch, 0 }
+#define SPR(pipe, ch, idx) \
+	{ "SPR" #pipe "_CTL", SPRCTL(idx), 70, 80, -1, ch, 0 }, \
+	{ "SPR" #pipe "_STRIDE", SPRSTRIDE(idx), 70, 80, -1, ch, 0 }, \
+	{ "SPR" #pipe "_SIZE", SPRSIZE(idx), 70, 80, -1, ch, 0 }, \
+	{ "SPR" #pipe "_SURF", SPRSURF(idx), 70, 80, -1, ch, 0 }, \
+	{ "SPR" #pipe "_SCALE", SPRSCALE(idx), 70, 70, -1, ch, 0 }
 #define PLANES(pipe, ch, idx) \
 	PLANE(1, pipe, ch, idx), PLANE(2, pipe, ch, idx), PLANE(3, pipe, ch, idx), PLANE(4, pipe, ch, idx), \
 	PLANE(5, pipe, ch, idx), PLANE(6, pipe, ch, idx), PLANE(7, pipe, ch, idx)
@@ -27,6 +44,7 @@ const struct gtt_reg_name gtt_reg_names[] = {
 	{ "GAMTARBMODE", GAMTARBMODE, 80, 95, -1, 0, 0 },
 	{ "MAD_DIMM_C0", MAD_DIMM_C0, 60, 75, -1, 0, 0 },
 	{ "MAD_DIMM_C1", MAD_DIMM_C1, 60, 75, -1, 0, 0 },
+	{ "HSW_EDRAM_CAP", HSW_EDRAM_CAP, 75, 120, -1, 0, 0 },
 	{ "VGT_IF_MAGIC_LO", VGT_IF_MAGIC, ALL },
 	{ "VGT_IF_MAGIC_HI", VGT_IF_MAGIC + 4, ALL },
 	{ "VGT_IF_VERSION", VGT_IF_VERSION, ALL },
@@ -56,6 +74,7 @@ const struct gtt_reg_name gtt_reg_names[] = {
 	{ "DSPCSTRIDE", 0x72188, 70, 80, -1, 0, 0 },
 	{ "DSPCSURF", 0x7219c, 70, 80, -1, 0, 0 },
 	{ "PIPECSRC", 0x6201c, 70, 80, -1, 0, 0 },
+	DVS(A, 'A', 0), DVS(B, 'B', 1), SPR(A, 'A', 0), SPR(B, 'B', 1), SPR(C, 'C', 2),
 	PLANES(A, 'A', 0), PLANES(B, 'B', 1), PLANES(C, 'C', 2), PLANES(D, 'D', 3),
 	{ "CURACNTR", 0x70080, 60, 120, -1, 0, 0 },
 	{ "CURABASE", 0x70084, 60, 120, -1, 0, 0 },

@@ -400,7 +400,7 @@ Test(cli, info_platforms_opens_no_device)
 
 	cr_assert_eq(run("info --platforms", out, sizeof(out)), 0, "%s", out);
 	cr_expect(strstr(out, "skl   skylake       gen 9    sim:skl   0x1906") &&
-		  strstr(out, "hsw   haswell       gen 7.5  sim:hsw   0x0402") &&
+		  strstr(out, "hsw   haswell       gen 7.5  sim:hsw   0x0a02") &&
 		  strstr(out, "cml   cometlake     gen 9.5  -         0x9ba2") &&
 		  strstr(out, "tgl   tigerlake     gen 12   sim:tgl   0x9a60"), "%s", out);
 	cr_expect_eq(lines(out), gtt_num_platforms, "%s", out);

@@ -84,7 +84,8 @@ Test(intel_reg, reads_an_alderlake_p_snapshot) { snapshot_and_read("sim:adlp", 1
  * For every device id of every platform, Debian's intel_reg finds one of our
  * spec files (by devid, codename or gen, tools/intel_reg.c get_reg_spec_file)
  * and it names every register gttlab reads on that platform: the last fence,
- * the last plane of the last pipe and, where it has one, that pipe's cursor.
+ * the last plane (and on gen6-8 the sprite) of the last pipe, that pipe's
+ * cursor, and HSW_EDRAM_CAP from Haswell on.
  * The builtin spec it falls back to names none of them.
  */
 Test(intel_reg, every_device_id_finds_a_spec_with_its_registers, .timeout = 300)
@@ -101,9 +102,17 @@ Test(intel_reg, every_device_id_finds_a_spec_with_its_registers, .timeout = 300)
 		char names[256];
 		unsigned last = p->num_fences - 1;
 		int len = snprintf(names, sizeof(names), "FENCE_REG_GEN6_LO_%u FENCE_REG_GEN6_HI_%u GFX_FLSH_CNTL_GEN6", last, last);
+		char lp = (char)('A' + p->num_pipes - 1);
 		if (p->gen >= 90)
-			snprintf(names + len, sizeof(names) - (size_t)len, " PLANE_SURF_%u_%c CUR%cBASE", p->num_planes,
-				 'A' + p->num_pipes - 1, 'A' + p->num_pipes - 1);
+			len += snprintf(names + len, sizeof(names) - (size_t)len, " PLANE_SURF_%u_%c CUR%cBASE", p->num_planes,
+					lp, lp);
+		else if (p->gen == 60)	/* Sandy Bridge: DVS sprites, pipe B's cursor at 0x700c0 */
+			len += snprintf(names + len, sizeof(names) - (size_t)len, " DSPBSURF DVSBSURF DVSBSCALE CURBBASE_SNB");
+		else
+			len += snprintf(names + len, sizeof(names) - (size_t)len, " DSP%cSURF SPR%c_SURF CUR%cBASE%s", lp, lp,
+					lp, p->gen == 70 ? " SPRC_SCALE" : "");
+		if (p->gen >= 75)
+			snprintf(names + len, sizeof(names) - (size_t)len, " HSW_EDRAM_CAP");
 		for (size_t k = 0; k < p->n_devids; k++) {
 			snprintf(cmd, sizeof(cmd), "intel_reg --spec=regs/spec --mmio=%s --devid=0x%04x read %s 2>&1", file,
 				 p->devids[k], names);

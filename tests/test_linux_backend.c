@@ -17,6 +17,7 @@
 #include "env/env_posix.h"
 #include "harness/backends.h"
 #include "harness/journal_file.h"
+#include "harness/runner.h"
 #include "hw/aperture.h"
 #include "hw/fence.h"
 #include "hw/ggtt.h"
@@ -25,6 +26,7 @@
 #include "regs/mmio.h"
 #include "regs/pci_config.h"
 #include "tests/helpers.h"
+#include "tests/scanout_layout.h"
 
 static char root[64];
 
@@ -689,4 +691,189 @@ Test(linux_backend, a_part_without_an_aperture_is_refused_with_the_reason)
 	cr_expect_neq(lx_open("pci:0000:00:05.0", false, &dev, &err), 0);
 	cr_expect(strstr(err.msg, "0000:00:05.0 has no aperture") && strstr(err.msg, "GMADR"), "%s", err.msg);
 	cr_expect_null(dev);
+}
+
+/*
+ * A GPU of the given id and generation at bdf: BAR0 4 MiB with GMCH GGMS 2 in
+ * bits 9:8 (a 2 MiB GSM) below gen8, 16 MiB with GGMS 3 in bits 7:6 (8 MiB)
+ * from gen8 (docs/hardware.md §1.2, §1.3); a 256 MiB aperture.
+ */
+static void fake_gpu(const char *bdf, uint16_t devid, unsigned gen)
+{
+	char dir[256];
+
+	fake_device(bdf, 0x8086, devid, 0x030000, true);
+	if (gen >= 80)
+		return;
+	snprintf(dir, sizeof(dir), "%s/bus/pci/devices/%s", root, bdf);
+	const char *res =
+		"0x00000000f0000000 0x00000000f03fffff 0x0000000000140204\n"
+		"0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+		"0x00000000c0000000 0x00000000cfffffff 0x000000000014220c\n"
+		"0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+		"0x000000000000f000 0x000000000000f03f 0x0000000000040101\n"
+		"0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+		"0x0000000000000000 0x0000000000000000 0x0000000000000000\n";
+	put(dir, "resource", res, strlen(res));
+	sized(dir, "resource0", 4 << 20);
+	patch_cfg(bdf, SNB_GMCH_CTRL, 0x0208);	/* GGMS 2 (bits 9:8), GMS 1 (bits 7:3) */
+}
+
+/* A dword into a fake GPU's resource0: a register as the device would hold it. */
+static void resource0_put32(void *ctx, uint32_t off, uint32_t val)
+{
+	char p[512];
+
+	snprintf(p, sizeof(p), "%s/bus/pci/devices/%s/resource0", root, (const char *)ctx);
+	int fd = open(p, O_RDWR);
+	cr_assert(fd >= 0 && pwrite(fd, &val, 4, off) == 4 && !close(fd), "writing %s at 0x%x", p, off);
+}
+
+/* eDRAM is read from HSW_EDRAM_CAP (0x120010, bit 0) on Haswell and later, not from the id; never on Ivy Bridge. */
+Test(linux_backend, edram_is_read_from_hsw_edram_cap)
+{
+	static const struct { const char *bdf; uint16_t devid; unsigned gen; uint32_t cap; unsigned mb; } v[] = {
+		{ "0000:00:06.0", 0x0412, 75, 0x1, 128 },	/* Haswell: 128 MiB whatever the size bits say */
+		{ "0000:00:07.0", 0x0d22, 75, 0x0, 0 },		/* a CRW id without the bit: no eDRAM */
+		{ "0000:00:08.0", 0x1622, 80, 0x1, 128 },
+		{ "0000:00:09.0", 0x193b, 90, 0x1 | 4 << 1 | 1 << 5 | 2 << 8, 64 },	/* 4 banks x 8 ways x 2 sets */
+		{ "0000:00:0a.0", 0x0162, 70, 0x1, 0 },		/* Ivy Bridge: i915 does not read it */
+	};
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		struct hw_device *dev = NULL;
+		struct gtt_err err = { 0 };
+		char spec[32];
+		fake_gpu(v[i].bdf, v[i].devid, v[i].gen);
+		resource0_put32((void *)v[i].bdf, 0x120010, v[i].cap);
+		snprintf(spec, sizeof(spec), "pci:%s", v[i].bdf);
+		cr_assert_eq(lx_open(spec, false, &dev, &err), 0, "%s: %s", spec, err.msg);
+		cr_expect_eq(dev->info.edram_mb, v[i].mb, "0x%04x with HSW_EDRAM_CAP 0x%x: %u MiB", v[i].devid, v[i].cap,
+			     dev->info.edram_mb);
+		hw_close(dev);
+	}
+}
+
+/* What the runner's checks write on a fake tree, judged against the surfaces as it happens. */
+static struct recorder {
+	const struct hw_backend_ops *real;
+	const struct t_surface *sf;
+	size_t n;
+	uint32_t gsm_offset;
+	unsigned pte_size;
+	unsigned hits;
+	char first[256];
+} rec;
+
+static void rec_gm(uint64_t a, uint64_t b, const char *kind)
+{
+	for (size_t j = 0; j < rec.n; j++)
+		if (a < rec.sf[j].end && rec.sf[j].start < b && !rec.hits++)
+			snprintf(rec.first, sizeof(rec.first), "a %s write at GM 0x%llx in the %s of pipe %c", kind,
+				 (unsigned long long)a, rec.sf[j].what, 'A' + rec.sf[j].pipe);
+}
+
+static void rec_mmio(uint32_t off, size_t n)
+{
+	if (off < rec.gsm_offset)
+		return;
+	uint64_t first = (off - rec.gsm_offset) / rec.pte_size, last = (off + n - 1 - rec.gsm_offset) / rec.pte_size;
+	rec_gm(first * 4096, (last + 1) * 4096, "PTE");
+}
+
+static void rec_write32(void *ctx, uint32_t off, uint32_t v)
+{
+	rec_mmio(off, 4);
+	rec.real->mmio_write32(ctx, off, v);
+}
+
+static void rec_write64(void *ctx, uint32_t off, uint64_t v)
+{
+	rec_mmio(off, 8);
+	rec.real->mmio_write64(ctx, off, v);
+}
+
+static void rec_pte_bulk(void *ctx, uint32_t off, const uint64_t *ptes, size_t n, unsigned size)
+{
+	rec_mmio(off, n * size);
+	rec.real->pte_write_bulk(ctx, off, ptes, n, size);
+}
+
+static int rec_ap_write(void *ctx, uint64_t off, const void *buf, size_t len)
+{
+	rec_gm(off, off + len, "aperture");
+	return rec.real->aperture_write(ctx, off, buf, len);
+}
+
+static void kept_off(void *ctx, const struct runner_exclusion *x, size_t n)
+{
+	struct runner_exclusion *k = ctx;
+
+	cr_assert_leq(n, 32);
+	memcpy(k, x, n * sizeof(*x));
+	k[32].start = n;	/* the count, in the spare entry */
+}
+
+/*
+ * Issue 23 on the real-device path: for every platform of the table, a fake
+ * GPU of its first id with every plane, sprite and cursor enabled in
+ * resource0, tiling the aperture above 4 MiB (tests/scanout_layout.c). The
+ * runner keeps off each one, and no PTE or aperture write of any check
+ * lands in one (a fake tree has no translation, so data-path checks may fail:
+ * only where they write is judged).
+ */
+Test(linux_backend, every_surface_of_every_platform_is_kept_off_on_a_fake_tree, .timeout = 600)
+{
+	for (size_t i = 0; i < gtt_num_platforms; i++) {
+		const struct gtt_platform *p = &gtt_platforms[i];
+		char bdf[32], spec[48];
+		struct hw_device *dev = NULL;
+		struct gtt_err err = { 0 };
+		struct t_surface want[32];
+		struct runner_exclusion kept[33] = { { 0 } };
+
+		snprintf(bdf, sizeof(bdf), "0000:00:%02x.0", (unsigned)(0x06 + i) & 0x1f);
+		fake_gpu(bdf, p->devids[0], p->gen);
+		size_t n = t_enable_every_surface(p, 256u << 20, resource0_put32, bdf, want);
+		snprintf(spec, sizeof(spec), "pci:%s", bdf);
+		cr_assert_eq(lx_open(spec, false, &dev, &err), 0, "%s: %s", spec, err.msg);
+		cr_assert_eq(dev->info.plat, p, "%s: 0x%04x detected as %s", p->name, p->devids[0], dev->info.plat->name);
+		struct hw_backend_ops ops = *dev->ops;
+		rec = (struct recorder){ .real = dev->ops, .sf = want, .n = n, .gsm_offset = dev->info.gsm_offset,
+				     .pte_size = dev->info.pte_size };
+		ops.mmio_write32 = rec_write32;
+		ops.mmio_write64 = rec_write64;
+		if (ops.pte_write_bulk)
+			ops.pte_write_bulk = rec_pte_bulk;
+		ops.aperture_write = rec_ap_write;
+		dev->ops = &ops;
+		const struct check *sel[16];
+		struct check_result r[16];
+		size_t k;
+		struct runner_opts o = { .keeping_off = kept_off, .ctx = kept };
+		cr_assert_eq(runner_select("ggtt,aperture,fence", sel, 16, &k, NULL), 0);
+		cr_assert_eq(runner_run(dev, sel, k, &o, r), k, "%s: %s", p->name, r[0].reason);
+		cr_assert_eq(kept[32].start, n, "%s: %llu ranges kept off, %zu surfaces enabled", p->name,
+			     (unsigned long long)kept[32].start, n);
+		for (size_t j = 0; j < n; j++)
+			cr_expect(kept[j].start == want[j].start && kept[j].end == want[j].end && kept[j].pipe == want[j].pipe &&
+				  !strcmp(kept[j].what, want[j].what), "%s: range %zu is %s of pipe %c 0x%llx-0x%llx, not %s of pipe %c",
+				  p->name, j, kept[j].what, 'A' + kept[j].pipe, (unsigned long long)kept[j].start,
+				  (unsigned long long)kept[j].end, want[j].what, 'A' + want[j].pipe);
+		cr_expect_eq(rec.hits, 0, "%s: %u writes in a surface, first %s", p->name, rec.hits, rec.first);
+		unsigned claims = 0;
+		for (size_t c = 0; c < k; c++) {
+			cr_expect_neq(r[c].status, CHECK_ABORT, "%s on %s: %s", r[c].check->name, p->name, r[c].reason);
+			if (!r[c].claim_pages)
+				continue;
+			claims++;
+			uint64_t a = r[c].claim_gm, b = a + r[c].claim_pages * 4096ull;
+			for (size_t j = 0; j < n; j++)
+				cr_expect(b <= want[j].start || a >= want[j].end, "%s on %s claimed 0x%llx-0x%llx, in the %s of pipe %c",
+					  r[c].check->name, p->name, (unsigned long long)a, (unsigned long long)b, want[j].what,
+					  'A' + want[j].pipe);
+		}
+		cr_expect_gt(claims, 0, "%s: no claim", p->name);
+		dev->ops = rec.real;
+		hw_close(dev);
+	}
 }

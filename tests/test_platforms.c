@@ -1,12 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The gen9.5-gen12 platforms against i915's own facts, written out here as
- * literals, never computed by hw/:
- *  - device ids: include/drm/intel/i915_pciids.h (INTEL_CFL_IDS with the WHL
- *    and AML-CFL ids, INTEL_CML_IDS, INTEL_ICL_IDS, INTEL_EHL_IDS,
- *    INTEL_JSL_IDS, INTEL_TGL_IDS, INTEL_RKL_IDS, INTEL_ADLS_IDS,
- *    INTEL_RPLS_IDS, INTEL_ADLP_IDS, INTEL_ADLN_IDS, INTEL_RPLP_IDS,
- *    INTEL_RPLU_IDS, INTEL_AML_KBL_GT2_IDS);
+ * The platforms against i915's own facts, written out here as literals,
+ * never computed by hw/:
+ *  - device ids: include/drm/intel/i915_pciids.h (INTEL_SNB_IDS,
+ *    INTEL_IVB_IDS, INTEL_HSW_IDS, INTEL_BDW_IDS, INTEL_KBL_IDS with
+ *    INTEL_AML_KBL_GT2_IDS, INTEL_CFL_IDS with the WHL and AML-CFL ids,
+ *    INTEL_CML_IDS, INTEL_ICL_IDS, INTEL_EHL_IDS, INTEL_JSL_IDS,
+ *    INTEL_TGL_IDS, INTEL_RKL_IDS, INTEL_ADLS_IDS, INTEL_RPLS_IDS,
+ *    INTEL_ADLP_IDS, INTEL_ADLN_IDS, INTEL_RPLP_IDS, INTEL_RPLU_IDS);
+ *  - eDRAM: HSW_EDRAM_CAP 0x120010, EDRAM_ENABLED bit 0, read on Haswell,
+ *    Broadwell and gen9+, 128 MiB before gen9, else EDRAM_NUM_BANKS (bits
+ *    4:1) x ways[EDRAM_WAYS_IDX (7:5)] x sets[EDRAM_SETS_IDX (9:8)] with ways
+ *    { 4, 8, 12, 16, 16, 16, 16, 16 }, sets { 1, 1, 2, 2 }
+ *    (soc/intel_dram.c intel_dram_edram_detect, gen9_edram_size_mb);
  *  - GGTT PTE: gen8_ggtt_pte_encode, addr | GEN8_PAGE_PRESENT whatever the
  *    cache level (gt/intel_ggtt.c);
  *  - fences: i965_write_fence_reg with the gen6+ registers and
@@ -31,8 +37,21 @@
 
 static const struct {
 	const char *plat;
-	uint16_t ids[24];
+	uint16_t ids[64];
 } i915_ids[] = {
+	{ "snb", { 0x0102, 0x010A, 0x0112, 0x0122, 0x0106, 0x0116, 0x0126 } },
+	/* INTEL_IVB_Q_IDS is 0x016a again, told apart by its subsystem (Quanta 0x152d:0x8990) */
+	{ "ivb", { 0x0156, 0x0166, 0x0152, 0x015a, 0x0162, 0x016a } },
+	{ "hsw", { 0x0A02, 0x0A06, 0x0A0A, 0x0A0B, 0x0A0E, 0x0402, 0x0406, 0x040A, 0x040B, 0x040E, 0x0C02, 0x0C06,
+		   0x0C0A, 0x0C0B, 0x0C0E, 0x0D02, 0x0D06, 0x0D0A, 0x0D0B, 0x0D0E, 0x0A12, 0x0A16, 0x0A1A, 0x0A1B,
+		   0x0A1E, 0x0412, 0x0416, 0x041A, 0x041B, 0x041E, 0x0C12, 0x0C16, 0x0C1A, 0x0C1B, 0x0C1E, 0x0D12,
+		   0x0D16, 0x0D1A, 0x0D1B, 0x0D1E, 0x0A22, 0x0A26, 0x0A2A, 0x0A2B, 0x0A2E, 0x0422, 0x0426, 0x042A,
+		   0x042B, 0x042E, 0x0C22, 0x0C26, 0x0C2A, 0x0C2B, 0x0C2E, 0x0D22, 0x0D26, 0x0D2A, 0x0D2B, 0x0D2E } },
+	{ "bdw", { 0x1606, 0x160B, 0x160E, 0x1602, 0x160A, 0x160D, 0x1616, 0x161B, 0x161E, 0x1612, 0x161A, 0x161D,
+		   0x1626, 0x162B, 0x162E, 0x1622, 0x162A, 0x162D, 0x1636, 0x163B, 0x163E, 0x1632, 0x163A, 0x163D } },
+	{ "skl", { 0x1906, 0x1913, 0x190E, 0x1915, 0x1902, 0x190A, 0x190B, 0x1917, 0x1916, 0x1921, 0x191E, 0x1912,
+		   0x191A, 0x191B, 0x191D, 0x1923, 0x1926, 0x1927, 0x192A, 0x192B, 0x192D, 0x1932, 0x193A, 0x193B,
+		   0x193D } },
 	{ "kbl", { 0x5906, 0x5913, 0x590E, 0x5915, 0x5902, 0x5908, 0x590A, 0x590B, 0x5916, 0x5921, 0x591E, 0x5912,
 		   0x5917, 0x591A, 0x591B, 0x591D, 0x5926, 0x5923, 0x5927, 0x593B, 0x591C, 0x87C0 } },
 	{ "cfl", { 0x3E90, 0x3E93, 0x3E99, 0x3E91, 0x3E92, 0x3E96, 0x3E98, 0x3E9A, 0x3E9C, 0x3E94, 0x3E9B, 0x3EA9,
@@ -56,7 +75,7 @@ static const struct {
 static size_t count_ids(const uint16_t *ids)
 {
 	size_t n = 0;
-	while (n < 24 && ids[n])
+	while (n < 64 && ids[n])
 		n++;
 	return n;
 }
@@ -72,6 +91,13 @@ Test(platforms, every_i915_id_picks_its_platform)
 			const struct gtt_platform *q = gtt_platform_by_devid(i915_ids[i].ids[k]);
 			cr_expect(q == p, "0x%04x is %s, i915 says %s", i915_ids[i].ids[k], q ? q->name : "unknown", p->name);
 		}
+	}
+	/* every platform of the table is held to i915's list above */
+	for (size_t i = 0; i < gtt_num_platforms; i++) {
+		size_t k = 0;
+		while (k < N(i915_ids) && strcmp(i915_ids[k].plat, gtt_platforms[i].name))
+			k++;
+		cr_expect_lt(k, N(i915_ids), "%s has no i915 id list in this test", gtt_platforms[i].name);
 	}
 	/* no id twice in the whole table */
 	for (size_t i = 0; i < gtt_num_platforms; i++)
@@ -110,6 +136,145 @@ Test(platforms, facts_per_platform)
 		cr_expect_eq(p->bar0_size, 16u << 20, "%s GTTMMADR", p->name);
 		cr_expect_eq(p->gsm_offset, 8u << 20, "%s GSM offset", p->name);
 	}
+}
+
+/*
+ * Gen6-8 display, from intel_display_device.c (pipe_mask: A-B on snb_display,
+ * A-C on ivb/hsw/bdw_display; num_sprites 1 from display 5 on) and
+ * intel_sprite.c (intel_sprite_plane_create: g4x registers below display 7,
+ * ivb registers from 7 on): a primary plane, one sprite and a cursor a pipe.
+ */
+Test(platforms, gen6_to_gen8_facts)
+{
+	static const struct {
+		const char *name, *codename;
+		unsigned gen, pipes;
+		enum sprite_regs sprite;
+		int gvt;
+	} f[] = {
+		{ "snb", "sandybridge", 60, 2, SPRITE_DVS, 0 }, { "ivb", "ivybridge", 70, 3, SPRITE_SPR, 0 },
+		{ "hsw", "haswell", 75, 3, SPRITE_SPR, 0 },      { "bdw", "broadwell", 80, 3, SPRITE_SPR, 1 },
+	};
+	for (size_t i = 0; i < N(f); i++) {
+		const struct gtt_platform *p = gtt_platform_by_name(f[i].name);
+		cr_assert_not_null(p, "%s", f[i].name);
+		cr_expect_str_eq(p->codename, f[i].codename);
+		cr_expect_eq(p->gen, f[i].gen, "%s gen %u", p->name, p->gen);
+		cr_expect_eq(p->num_pipes, f[i].pipes, "%s pipes %u", p->name, p->num_pipes);
+		cr_expect_eq(p->num_planes, 1u, "%s: one primary plane a pipe", p->name);
+		cr_expect_eq(p->sprite, f[i].sprite, "%s sprite registers", p->name);
+		cr_expect_eq(!!p->gvt, f[i].gvt, "%s gvt", p->name);
+	}
+	/* from gen9 the sprites are universal planes */
+	for (size_t i = 0; i < gtt_num_platforms; i++)
+		if (gtt_platforms[i].gen >= 90)
+			cr_expect_eq(gtt_platforms[i].sprite, SPRITE_NONE, "%s", gtt_platforms[i].name);
+}
+
+/*
+ * How many surfaces each platform can scan out at once: pipes x (planes, the gen6-8 sprite, the
+ * cursor), from the facts above; the runner's table (HW_SCANOUT_MAX) holds the largest.
+ */
+Test(platforms, scanout_surfaces_per_platform_fit_the_runner)
+{
+	static const struct { const char *name; size_t surfaces; } f[] = {
+		{ "snb", 6 },  { "ivb", 9 },  { "hsw", 9 },  { "bdw", 9 },  { "skl", 12 }, { "kbl", 12 },
+		{ "cfl", 12 }, { "cml", 12 }, { "icl", 24 }, { "ehl", 24 }, { "jsl", 24 }, { "tgl", 32 },
+		{ "rkl", 18 }, { "adls", 24 }, { "rpls", 24 }, { "adlp", 24 }, { "adln", 24 }, { "rplp", 24 },
+	};
+	cr_expect_eq(N(f), gtt_num_platforms);
+	for (size_t i = 0; i < N(f); i++) {
+		const struct gtt_platform *p = gtt_platform_by_name(f[i].name);
+		cr_assert_not_null(p, "%s", f[i].name);
+		cr_expect_eq(hw_scanout_max(p), f[i].surfaces, "%s: %zu", p->name, hw_scanout_max(p));
+	}
+	for (size_t i = 0; i < gtt_num_platforms; i++)
+		cr_expect_leq(hw_scanout_max(&gtt_platforms[i]), (size_t)HW_SCANOUT_MAX, "%s", gtt_platforms[i].name);
+	cr_expect_eq(HW_SCANOUT_MAX, 32, "Tiger Lake's 4 x (7 + 1) is the most");
+}
+
+/* gen9_edram_size_mb and the pre-gen9 128 MiB, from the literals at the head of the file. */
+Test(platforms, edram_size_golden)
+{
+	static const struct { const char *plat; uint32_t cap; unsigned mb; } v[] = {
+		{ "hsw", 0x1, 128 },	{ "hsw", 0x71, 128 },	{ "hsw", 0x70, 0 },	{ "bdw", 0x1, 128 },
+		{ "skl", 0x71, 128 },	/* 8 banks, ways index 3 (16), sets index 0 (1) */
+		{ "skl", 0x1 | 4 << 1 | 1 << 5 | 2 << 8, 64 },	/* 4 x 8 x 2 */
+		{ "kbl", 0x1 | 2 << 1 | 7 << 5 | 3 << 8, 64 },	/* 2 x 16 x 2 */
+		{ "skl", 0x1, 0 },	/* enabled, no banks: i915 finds 0 MiB */
+		{ "snb", 0x71, 0 },	{ "ivb", 0x71, 0 },	/* i915 does not read it before Haswell */
+	};
+	for (size_t i = 0; i < N(v); i++) {
+		const struct gtt_platform *p = gtt_platform_by_name(v[i].plat);
+		cr_expect_eq(hw_edram_mb(p, v[i].cap), v[i].mb, "%s cap 0x%x: %u MiB", v[i].plat, v[i].cap,
+			     hw_edram_mb(p, v[i].cap));
+	}
+	cr_expect(!hw_edram_readable(gtt_platform_by_name("ivb")) && hw_edram_readable(gtt_platform_by_name("hsw")) &&
+		  hw_edram_readable(gtt_platform_by_name("tgl")));
+}
+
+/*
+ * The model with and without eDRAM: detection reads HSW_EDRAM_CAP (read-only in the model), and
+ * the PTEs gttlab encodes for the device are i915's for that part: hsw_pte_encode without eDRAM
+ * (WT is WB LLC age 3, 0x4), iris_pte_encode with (HSW_WT_ELLC_LLC_AGE3 0xe, HSW_WB_ELLC_LLC_AGE3 0x800).
+ */
+Test(platforms, edram_is_detected_and_picks_the_encoder)
+{
+	struct hw_device *plain = t_open("sim:hsw"), *e = t_open("sim:hsw,edram");
+	uint64_t pte = 0;
+	struct gtt_err err = { 0 };
+
+	cr_expect(plain->info.edram_mb == 0 && plain->info.edram_cap == 0);
+	cr_expect(e->info.edram_mb == 128 && (e->info.edram_cap & 1), "0x%x", e->info.edram_cap);
+	cr_expect_eq(e->info.devid, plain->info.devid, "eDRAM is told by the register, not the id");
+	cr_assert_eq(hw_pte_encode_for(&plain->info, 0x1000, HW_CACHE_WT, &pte, &err), 0, "%s", err.msg);
+	cr_expect_eq(pte, 0x1000 | 0x4 | 1);
+	cr_assert_eq(hw_pte_encode_for(&e->info, 0x1000, HW_CACHE_WT, &pte, &err), 0, "%s", err.msg);
+	cr_expect_eq(pte, 0x1000 | 0xe | 1);
+	cr_assert_eq(hw_pte_encode_for(&e->info, 0x1000, HW_CACHE_LLC, &pte, &err), 0, "%s", err.msg);
+	cr_expect_eq(pte, 0x1000 | 0x800 | 1);
+	cr_assert_eq(hw_pte_encode_for(&e->info, 0x1000, HW_CACHE_NONE, &pte, &err), 0, "%s", err.msg);
+	cr_expect_eq(pte, 0x1000 | 1, "uncached is 0 either way");
+	/* a capability: a write does not change it */
+	uint32_t cap = hw_mmio_read32(e, 0x120010);
+	sim_mmio_write32(t_sim(e), 0x120010, 0);
+	cr_expect_eq(hw_mmio_read32(e, 0x120010), cap);
+	hw_close(plain);
+	hw_close(e);
+
+	static const char *const later[] = { "sim:bdw,edram", "sim:skl,edram", "sim:tgl,edram" };
+	for (size_t i = 0; i < N(later); i++) {
+		struct hw_device *dev = t_open(later[i]);
+		cr_expect_eq(dev->info.edram_mb, 128, "%s", later[i]);
+		/* gen8_ggtt_pte_encode: eDRAM or not, no cache bit */
+		cr_assert_eq(hw_pte_encode_for(&dev->info, 0x1000, HW_CACHE_WT, &pte, &err), 0, "%s", err.msg);
+		cr_expect_eq(pte, 0x1001, "%s", later[i]);
+		hw_close(dev);
+	}
+	struct hw_device *snb = t_open("sim:snb");
+	cr_expect(snb->info.edram_mb == 0 && snb->info.edram_cap == 0);
+	hw_close(snb);
+}
+
+Test(platforms, edram_on_the_cli)
+{
+	char out[4096];
+
+	cr_assert_eq(t_run("./build/gttlab info --device sim:hsw,edram 2>&1", out, sizeof(out)), 0, "%s", out);
+	cr_expect(strstr(out, "eDRAM         128 MiB (HSW_EDRAM_CAP 0x00000071; PTEs as iris_pte_encode writes them)") &&
+		  strstr(out, "scanout       up to 9 surfaces: 3 pipes x (1 plane + sprite + cursor)"), "%s", out);
+	cr_assert_eq(t_run("./build/gttlab --json info --device sim:hsw 2>&1", out, sizeof(out)), 0, "%s", out);
+	cr_expect(strstr(out, "\"edram_cap_read\":true,\"edram_cap\":\"0x00000000\",\"edram_mb\":0,\"scanout_surfaces\":9"), "%s", out);
+	cr_assert_eq(t_run("./build/gttlab info --device sim:ivb 2>&1", out, sizeof(out)), 0, "%s", out);
+	cr_expect(strstr(out, "eDRAM         none (i915 reads HSW_EDRAM_CAP from Haswell on)"), "%s", out);
+	cr_expect_eq(t_run("./build/gttlab info --device sim:ivb,edram 2>&1", out, sizeof(out)), 2, "%s", out);
+	cr_expect(strstr(out, "ivb has no eDRAM"), "%s", out);
+	cr_expect_eq(t_run("./build/gttlab info --device sim:hsw,gt3e 2>&1", out, sizeof(out)), 2, "%s", out);
+	cr_expect(strstr(out, "'gt3e' is not an option of the model (sim:PLATFORM[,edram])"), "%s", out);
+	cr_expect_eq(t_run("./build/gttlab info --device sim:,edram 2>&1", out, sizeof(out)), 2, "%s", out);
+	cr_expect(strstr(out, "name the platform"), "%s", out);
+	cr_assert_eq(t_run("./build/gttlab check --device sim:hsw,edram 2>&1", out, sizeof(out)), 0, "%s", out);
+	cr_expect(strstr(out, "0 failed"), "%s", out);
 }
 
 /* gen8_ggtt_pte_encode: the cache level changes no bit of a GGTT PTE from gen8 to gen12. */

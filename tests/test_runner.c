@@ -10,6 +10,7 @@
 #include "harness/test_faults.h"
 #include "hw/ggtt.h"
 #include "tests/dom0_helpers.h"
+#include "tests/scanout_layout.h"
 
 static uint64_t rogue_index;
 
@@ -250,6 +251,118 @@ Test(runner, the_plane_fault_is_kept_clear_on_every_platform)
 		expect_clear(dev, s, r, k, lo, hi);
 		hw_close(dev);
 	}
+}
+
+static void sim_put32(void *ctx, uint32_t off, uint32_t val)
+{
+	sim_mmio_write32(ctx, off, val);
+}
+
+/*
+ * Nothing a run did lies in any surface: no recorded claim, no PTE write of
+ * the model's trace (by the GGTT address it maps) and no aperture write.
+ */
+static void expect_outside_every_surface(struct hw_device *dev, struct sim_device *s, const struct check_result *r,
+					 size_t k, const struct t_surface *sf, size_t n)
+{
+	struct sim_trace_entry e;
+	unsigned claims = 0;
+
+	for (size_t i = 0; sim_trace_get(s, i, &e); i++) {
+		uint64_t a, b;
+		if (e.kind == SIM_MMIO_WRITE && e.addr >= dev->info.gsm_offset) {
+			a = (e.addr - dev->info.gsm_offset) / dev->info.pte_size * 4096;
+			b = a + 4096;
+		} else if (e.kind == SIM_APERTURE_WRITE) {
+			a = e.addr;
+			b = e.addr + e.width;
+		} else {
+			continue;
+		}
+		for (size_t j = 0; j < n; j++)
+			cr_assert(b <= sf[j].start || a >= sf[j].end, "%s: a %s write at GM 0x%llx lies in the %s of pipe %c (0x%llx-0x%llx)",
+				  dev->info.plat->name, e.kind == SIM_APERTURE_WRITE ? "aperture" : "PTE", (unsigned long long)a,
+				  sf[j].what, 'A' + sf[j].pipe, (unsigned long long)sf[j].start, (unsigned long long)sf[j].end);
+	}
+	for (size_t i = 0; i < k; i++) {
+		cr_expect(r[i].status == CHECK_PASS || r[i].status == CHECK_SKIP, "%s on %s: %s %s", r[i].check->name,
+			  dev->info.plat->name, check_status_name(r[i].status), r[i].reason);
+		if (!r[i].claim_pages)
+			continue;
+		claims++;
+		uint64_t a = r[i].claim_gm, b = a + r[i].claim_pages * 4096ull;
+		for (size_t j = 0; j < n; j++)
+			cr_expect(b <= sf[j].start || a >= sf[j].end, "%s on %s claimed 0x%llx-0x%llx, in the %s of pipe %c",
+				  r[i].check->name, dev->info.plat->name, (unsigned long long)a, (unsigned long long)b, sf[j].what,
+				  'A' + sf[j].pipe);
+	}
+	cr_expect_gt(claims, 0, "%s: no check recorded a claim", dev->info.plat->name);
+}
+
+/*
+ * Issue 23: every primary plane, universal plane, sprite and cursor of each
+ * modelled platform enabled at once (32 on Tiger Lake), tiling the aperture
+ * above 4 MiB. The runner keeps off every one, in the order it reads them,
+ * and nothing any check writes lands in one; a surface left out would be the
+ * hole the next claim falls into.
+ */
+Test(runner, every_surface_of_every_platform_is_kept_off, .timeout = 300)
+{
+	for (size_t p = 0; p < gtt_num_platforms; p++) {
+		char spec[32];
+		if (!gtt_platform_simulated(&gtt_platforms[p]))
+			continue;
+		snprintf(spec, sizeof(spec), "sim:%s", gtt_platforms[p].name);
+		struct hw_device *dev = t_open(spec);
+		struct sim_device *s = t_sim(dev);
+		struct t_surface want[32];
+		size_t n = t_enable_every_surface(dev->info.plat, dev->info.aperture_size, sim_put32, s, want);
+		cr_expect_eq(n, hw_scanout_max(dev->info.plat), "%s: %zu surfaces enabled", spec, n);
+		struct kept kept = { 0 };
+		struct runner_opts o = { .keeping_off = note_kept, .ctx = &kept };
+		const struct check *sel[16];
+		size_t k;
+		struct check_result r[16];
+		cr_assert_eq(runner_select("ggtt,aperture,fence", sel, 16, &k, NULL), 0);
+		cr_assert_eq(sim_trace_start(s, 1 << 20), 0);
+		cr_assert_eq(runner_run(dev, sel, k, &o, r), k, "%s: %s", spec, r[0].reason);
+		cr_assert_eq(kept.n, n, "%s: %zu ranges kept off, %zu surfaces enabled", spec, kept.n, n);
+		for (size_t i = 0; i < n; i++)
+			cr_expect(kept.x[i].start == want[i].start && kept.x[i].end == want[i].end &&
+				  kept.x[i].pipe == want[i].pipe && !strcmp(kept.x[i].what, want[i].what),
+				  "%s: range %zu is %s of pipe %c 0x%llx-0x%llx, not %s of pipe %c 0x%llx-0x%llx", spec, i,
+				  kept.x[i].what, 'A' + kept.x[i].pipe, (unsigned long long)kept.x[i].start,
+				  (unsigned long long)kept.x[i].end, want[i].what, 'A' + want[i].pipe,
+				  (unsigned long long)want[i].start, (unsigned long long)want[i].end);
+		expect_outside_every_surface(dev, s, r, k, want, n);
+		hw_close(dev);
+	}
+}
+
+/* A range list the runner cannot hold whole is refused before anything is written, saying why. */
+Test(runner, a_run_that_cannot_keep_off_every_range_does_not_start)
+{
+	struct hw_device *dev = t_open("sim:tgl");
+	struct sim_device *s = t_sim(dev);
+	struct t_surface want[32];
+	struct kept kept = { 0 };
+	struct runner_opts o = { .keeping_off = note_kept, .ctx = &kept, .n_extra = RUNNER_MAX_EXTRA + 1 };
+	const struct check *sel[16];
+	size_t k;
+	struct check_result r[16];
+
+	t_enable_every_surface(dev->info.plat, dev->info.aperture_size, sim_put32, s, want);
+	for (unsigned i = 0; i < RUNNER_MAX_EXTRA; i++)
+		o.extra[i] = (struct runner_exclusion){ i << 20, (i + 1) << 20, "GOP framebuffer", -1 };
+	cr_assert_eq(runner_select("ggtt,aperture,fence", sel, 16, &k, NULL), 0);
+	uint64_t writes = sim_access_count(s, SIM_MMIO_WRITE) + sim_access_count(s, SIM_APERTURE_WRITE);
+	cr_assert_eq(runner_run(dev, sel, k, &o, r), 1);
+	cr_expect_eq(r[0].status, CHECK_ABORT);
+	cr_expect(strstr(r[0].reason, "no check run") && strstr(r[0].reason, "nothing was written"), "%s", r[0].reason);
+	cr_expect_eq(kept.calls, 0, "a refused run said it kept ranges off");
+	cr_expect_eq(sim_access_count(s, SIM_MMIO_WRITE) + sim_access_count(s, SIM_APERTURE_WRITE), writes,
+		     "a refused run wrote to the device");
+	hw_close(dev);
 }
 
 Test(runner, selection_by_suite_name_and_glob)

@@ -32,8 +32,8 @@ Test(scanout, nothing_enabled_nothing_kept_off)
 			continue;
 		snprintf(spec, sizeof(spec), "sim:%s", gtt_platforms[i].name);
 		struct hw_device *dev = t_open(spec);
-		struct hw_scanout sc[16];
-		cr_expect_eq(hw_scanout_ranges(dev, sc, 16), 0, "%s", spec);
+		struct hw_scanout sc[HW_SCANOUT_MAX];
+		cr_expect_eq(hw_scanout_ranges(dev, sc, HW_SCANOUT_MAX), 0, "%s", spec);
 		hw_close(dev);
 	}
 }
@@ -96,5 +96,99 @@ Test(scanout, gen6_primary_planes_and_the_snb_pipe_b_cursor)
 	cr_assert_eq(n, 2);
 	expect_range(&sc[0], 0x3000000, 5120ull * 1024, "primary plane", 1);
 	expect_range(&sc[1], 0x5000000, 256ull * 256 * 4, "cursor", 1);
+	hw_close(dev);
+}
+
+/*
+ * Sandy Bridge's sprites (intel_sprite_regs.h, g4x registers): DVSCNTR 0x72180 (bit 31), DVSSTRIDE
+ * 0x72188 in bytes, DVSSIZE 0x72190 (h - 1) << 16 | (w - 1), DVSSURF 0x7219c, DVSSCALE 0x72204 (bit 31
+ * enable, source height - 1 in bits 10:0); pipe B's at + 0x1000. A downscaling sprite fetches its
+ * source height.
+ */
+Test(scanout, sandy_bridge_sprites)
+{
+	struct hw_device *dev = t_open("sim:snb");
+	struct sim_device *s = t_sim(dev);
+	struct hw_scanout sc[HW_SCANOUT_MAX];
+
+	/* pipe A: 720 rows of 4096 bytes, not scaled */
+	sim_mmio_write32(s, 0x72188, 4096);
+	sim_mmio_write32(s, 0x72190, (719u << 16) | 1023u);
+	sim_mmio_write32(s, 0x7219c, 0x6000000 | 0x80);
+	sim_mmio_write32(s, 0x72180, 1u << 31);
+	/* pipe B: shows 100 rows, fetches 400 (DVSSCALE source height 399) */
+	sim_mmio_write32(s, 0x73188, 2048);
+	sim_mmio_write32(s, 0x73190, (99u << 16) | 511u);
+	sim_mmio_write32(s, 0x73204, (1u << 31) | (511u << 16) | 399u);
+	sim_mmio_write32(s, 0x7319c, 0x9000000);
+	sim_mmio_write32(s, 0x73180, 1u << 31);
+	/* Ivy Bridge's sprite block means nothing on Sandy Bridge */
+	sim_mmio_write32(s, 0x7029c, 0xa000000);
+	sim_mmio_write32(s, 0x70280, 1u << 31);
+
+	size_t n = hw_scanout_ranges(dev, sc, HW_SCANOUT_MAX);
+	cr_assert_eq(n, 2);
+	expect_range(&sc[0], 0x6000000, 4096ull * 720, "sprite", 0);
+	expect_range(&sc[1], 0x9000000, 2048ull * 400, "sprite", 1);
+	hw_close(dev);
+}
+
+/*
+ * Ivy Bridge, Haswell and Broadwell sprites (ivb registers): SPRCTL 0x70280 (bit 31), SPRSTRIDE
+ * 0x70288, SPRSIZE 0x70290, SPRSURF 0x7029c, + 0x1000 a pipe; SPRSCALE 0x70304 on Ivy Bridge alone
+ * (i915 writes it there only). Read between the pipe's primary plane and its cursor.
+ */
+Test(scanout, ivy_bridge_to_broadwell_sprites)
+{
+	static const char *const specs[] = { "sim:ivb", "sim:hsw", "sim:bdw" };
+
+	for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
+		struct hw_device *dev = t_open(specs[i]);
+		struct sim_device *s = t_sim(dev);
+		struct hw_scanout sc[HW_SCANOUT_MAX];
+		int ivb = !strcmp(specs[i], "sim:ivb");
+
+		/* pipe C: primary plane (DSPCCNTR 0x72180, PIPECSRC 0x6201c), sprite, cursor (0x72080) */
+		sim_mmio_write32(s, 0x72188, 8192);
+		sim_mmio_write32(s, 0x6201c, (2047u << 16) | 63u);
+		sim_mmio_write32(s, 0x7219c, 0x1000000);
+		sim_mmio_write32(s, 0x72180, 1u << 31);
+		sim_mmio_write32(s, 0x72288, 8192);
+		sim_mmio_write32(s, 0x72290, (199u << 16) | 2047u);
+		sim_mmio_write32(s, 0x72304, (1u << 31) | (2047u << 16) | 299u);	/* 300 source rows */
+		sim_mmio_write32(s, 0x7229c, 0x3000000);
+		sim_mmio_write32(s, 0x72280, 1u << 31);
+		sim_mmio_write32(s, 0x72084, 0x5000000);
+		sim_mmio_write32(s, 0x72080, 0x27);
+		/* pipe A: a sprite programmed but off */
+		sim_mmio_write32(s, 0x7029c, 0x7000000);
+		sim_mmio_write32(s, 0x70288, 8192);
+
+		size_t n = hw_scanout_ranges(dev, sc, HW_SCANOUT_MAX);
+		cr_assert_eq(n, 3, "%s: %zu", specs[i], n);
+		expect_range(&sc[0], 0x1000000, 8192ull * 64, "primary plane", 2);
+		expect_range(&sc[1], 0x3000000, 8192ull * (ivb ? 300 : 200), "sprite", 2);
+		expect_range(&sc[2], 0x5000000, 256ull * 256 * 4, "cursor", 2);
+		hw_close(dev);
+	}
+}
+
+/* hw_scanout_scan counts what did not fit, so a caller can refuse rather than lose a surface. */
+Test(scanout, a_short_table_is_told_what_it_missed)
+{
+	struct hw_device *dev = t_open("sim:hsw");
+	struct sim_device *s = t_sim(dev);
+	struct hw_scanout sc[HW_SCANOUT_MAX];
+	size_t found = 0;
+
+	for (unsigned pipe = 0; pipe < 3; pipe++) {
+		sim_mmio_write32(s, 0x70180 + 0x1000 * pipe, 1u << 31);	/* DSPCNTR */
+		sim_mmio_write32(s, 0x70280 + 0x1000 * pipe, 1u << 31);	/* SPRCTL */
+		sim_mmio_write32(s, 0x70080 + 0x1000 * pipe, 0x27);		/* CURCNTR */
+	}
+	cr_expect_eq(hw_scanout_scan(dev, sc, 4, &found), 4);
+	cr_expect_eq(found, 9);
+	cr_expect_eq(hw_scanout_scan(dev, sc, HW_SCANOUT_MAX, &found), 9);
+	cr_expect_eq(found, 9);
 	hw_close(dev);
 }

@@ -27,6 +27,7 @@ struct sim_params {
 	uint16_t devid;
 	uint32_t aperture_size;		/* power of two, 64 MiB .. platform max */
 	unsigned ggms;			/* GGMS field; selects the GSM size */
+	bool edram;			/* HSW_EDRAM_CAP says eDRAM (128 MiB); Haswell and later only */
 };
 
 /* Physical address of the page every PTE points at when the device boots. */

@@ -41,6 +41,10 @@ int sim_create(const struct gtt_env *env, const struct gtt_platform *plat,
 	    pr.aperture_size > plat->aperture_max)
 		return gtt_err_set(err, GTT_EINVAL, "sim: aperture size %u is not a power of two in [%u, %u] for %s",
 				   pr.aperture_size, plat->aperture_min, plat->aperture_max, plat->name);
+	/* i915 reads HSW_EDRAM_CAP from Haswell on (intel_dram_edram_detect); no earlier part has eDRAM */
+	if (pr.edram && plat->gen < 75)
+		return gtt_err_set(err, GTT_EINVAL, "sim: %s has no eDRAM (HSW_EDRAM_CAP is read from Haswell on)",
+				   plat->name);
 	const struct sim_pte_format *fmt = sim_pte_format_of(plat->pte_format);
 	uint64_t ggtt = gsm / fmt->entry_bytes * 4096;
 	if (pr.aperture_size > ggtt)
@@ -88,6 +92,12 @@ int sim_create(const struct gtt_env *env, const struct gtt_platform *plat,
 		sim->regs[MAD_DIMM_C0 / 4] = 0x0808;
 		sim->regs[MAD_DIMM_C1 / 4] = 0x0808;
 	}
+	/*
+	 * 128 MiB, the size i915 takes before gen9 and reads from gen9 on as 8
+	 * banks x 16 ways (index 3) x 1 set (index 0). Read-only (sim_mmio.c).
+	 */
+	if (pr.edram)
+		sim->regs[HSW_EDRAM_CAP / 4] = EDRAM_ENABLED | 8u << 1 | 3u << 5;
 	sim_gsm_boot(sim);
 	*out = sim;
 	return GTT_OK;

@@ -92,6 +92,9 @@ static void reg_write(struct sim_device *sim, uint32_t off, uint32_t val)
 		/* masked register: bits 31:16 select which of 15:0 change */
 		*r = (*r & ~(val >> 16)) | (val & (val >> 16) & 0xffff);
 		return;
+	case HSW_EDRAM_CAP:
+		/* a capability of the part: no write changes it */
+		return;
 	}
 	*r = val;
 }
