@@ -85,6 +85,12 @@ mutants=(
 "harness/scenario_admission.c~s/bool withdrew = in.counters.withdrawn != nm->withdrawn;/bool withdrew = false;/~scenarios: a withdrawn request is reported as admitted~scenarios/a_withdrawal_is_reported_as_one"
 "dom0/migrate.c~s/^	if (!rt->cfg.faults.migrate_no_release)$/	if (0)/~migration: the source slots stay mapped after a slot move~check_faults/migration_slots_stale_copy"
 "dom0/migrate.c~s/^	if (!src->cfg.faults.migrate_no_rollback)$/	if (0)/~migration: a failed device move leaves its vGPU on the target~check_faults/migration_device_no_rollback"
+"hw/scanout.c~s/^		if (p->sprite != SPRITE_NONE)$/		if (0)/~scanout: the gen6-8 sprite of a pipe is never read~runner/every_surface_of_every_platform_is_kept_off"
+"harness/runner.c~s/hw_scanout_scan(dev, sc, HW_SCANOUT_MAX, \&found)/hw_scanout_scan(dev, sc, 16, NULL)/~runner: the 17th scanout surface and later left unprotected without a word~runner/every_surface_of_every_platform_is_kept_off"
+"hw/detect.c~s/in->edram_mb = in->edram_cap == 0xffffffffu ? 0 : hw_edram_mb(p, in->edram_cap);/in->edram_mb = 0;/~detection: eDRAM never found, a Haswell with eDRAM encoded as one without~platforms/edram_is_detected_and_picks_the_encoder"
+"hw/sim/sim_mmio.c~s/^	case HSW_EDRAM_CAP:$/	case HSW_EDRAM_CAP + 4:/~model: HSW_EDRAM_CAP takes writes~platforms/edram_is_detected_and_picks_the_encoder"
+"hw/pte.c~s/^	if (in->edram_mb)$/	if (0)/~PTEs for a device with eDRAM encoded as for one without~platforms/edram_is_detected_and_picks_the_encoder"
+"regs/platform.c~s/0x163a, 0x163d,/0x163a,/~regs: a Broadwell id i915 lists is unknown~platforms/every_i915_id_picks_its_platform"
 )
 
 # the sources and the plain build only (the sanitizer, fuzzing, QEMU and LAVA outputs are not needed,
