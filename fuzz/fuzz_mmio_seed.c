@@ -62,7 +62,7 @@ static void exercise(struct hw_device *dev, const char *spec, const uint8_t *dat
 {
 	const struct hw_info *in = &dev->info;
 	struct gtt_err err = { 0 };
-	struct hw_scanout sc[16];
+	struct hw_scanout sc[HW_SCANOUT_MAX];
 	uint8_t buf[64];
 	uint64_t v;
 
