@@ -8,6 +8,7 @@
 #   make efi     build/efi/gttlab.efi;  make qemu: boot it in QEMU/OVMF and judge the results
 #   make asan    the suite, the CLI and the IGT binaries under ASan+UBSan, with the bad-input corpus
 #   make fuzz    every libFuzzer harness for FUZZ_SECONDS (default 30)
+#   make tsan    the hosted request service's tests under ThreadSanitizer, and the proof it reports a race
 #   make bench   every benchmark (bench/): a table and build/bench/results.json; QUICK=1 the small version
 
 CC      ?= gcc
@@ -229,6 +230,7 @@ test: deps
 	$(MAKE) --no-print-directory -j2 test-lane-mutants test-lane-vm
 	$(PHASE) host tests/kill-restore.sh $(BUILD) 100
 	$(PHASE) host $(MAKE) --no-print-directory asan
+	$(PHASE) host $(MAKE) --no-print-directory tsan
 	$(PHASE) host $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=30
 	$(PHASE) host $(MAKE) --no-print-directory bench QUICK=1
 	$(PHASE) host ./$(UNIT) --jobs 2
@@ -286,6 +288,53 @@ fuzz: fuzz-build
 
 -include $(FUZZ_OBJS:.o=.d) $(FUZZ_PROGS:=.d)
 # ---- end of fuzzing ----
+
+# ---- ThreadSanitizer: the hosted request service (dom0/host/) ----
+# make tsan: the tests of tests/test_dom0_serve.c with what they need (the core without its
+# checks, env/env_posix.c, dom0/host/) built with clang's ThreadSanitizer into build/tsan/, run
+# by tests/tsan/serve_main.c: Criterion's runner does not start under TSan, so the test files
+# see tests/tsan/criterion/criterion.h (its assertions, nothing else) as <criterion/criterion.h>
+# and the runner walks the tests' table. Any TSan report fails it. Then the proof that it can:
+# serve-race, the tests with -DTSAN_SELFTEST_RACE (a counter the hostile guest threads and the
+# test's thread share with no lock), must end in a data race report on it (tests/tsan/run.sh).
+TSAN_CC       ?= clang
+TSAN_DIR      := $(BUILD)/tsan
+TSAN_PACKAGES := clang libclang-rt-14-dev
+TSAN_CFLAGS   := -std=c11 $(WARN) -O1 -g -fsanitize=thread -fno-omit-frame-pointer -I. -MMD -MP
+TSAN_TEST_CFLAGS := $(TSAN_CFLAGS) -Itests/tsan -DGTTLAB_TSAN_RUNNER
+TSAN_SRCS     := $(filter-out harness/%,$(CORE_SRCS)) env/env_posix.c dom0/host/serve.c dom0/host/steal.c
+TSAN_TESTS    := tests/test_dom0_serve.c tests/helpers.c tests/dom0_helpers.c tests/tsan/serve_main.c
+TSAN_OBJS     := $(TSAN_SRCS:%.c=$(TSAN_DIR)/obj/%.o) $(TSAN_TESTS:%.c=$(TSAN_DIR)/obj/%.o)
+TSAN_RACE_OBJS := $(filter-out $(TSAN_DIR)/obj/tests/test_dom0_serve.o,$(TSAN_OBJS)) $(TSAN_DIR)/race/test_dom0_serve.o
+
+$(TSAN_DIR)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(TSAN_CC) $(TSAN_CFLAGS) -c $< -o $@
+
+# the shorter stem wins: test files get the assertion header in place of Criterion's
+$(TSAN_DIR)/obj/tests/%.o: tests/%.c
+	@mkdir -p $(@D)
+	$(TSAN_CC) $(TSAN_TEST_CFLAGS) -c $< -o $@
+
+$(TSAN_DIR)/race/test_dom0_serve.o: tests/test_dom0_serve.c
+	@mkdir -p $(@D)
+	$(TSAN_CC) $(TSAN_TEST_CFLAGS) -DTSAN_SELFTEST_RACE -c $< -o $@
+
+$(TSAN_DIR)/serve: $(TSAN_OBJS)
+	$(TSAN_CC) -fsanitize=thread $^ -pthread -o $@
+
+$(TSAN_DIR)/serve-race: $(TSAN_RACE_OBJS)
+	$(TSAN_CC) -fsanitize=thread $^ -pthread -o $@
+
+# -j2: the machine has two cores, and a cold build of build/tsan/ is most of this target's time
+.PHONY: tsan
+tsan:
+	@$(MAKE) --no-print-directory install-packages PACKAGES="$(TSAN_PACKAGES)"
+	@$(MAKE) --no-print-directory -j2 $(TSAN_DIR)/serve $(TSAN_DIR)/serve-race
+	tests/tsan/run.sh $(TSAN_DIR)
+
+-include $(TSAN_OBJS:.o=.d) $(TSAN_DIR)/race/test_dom0_serve.d
+# ---- end of ThreadSanitizer ----
 
 # ---- benchmarks (bench/) ----
 # make bench: build what the benchmarks need, run them all, print the table (goals beside the
