@@ -10,6 +10,7 @@
 #include "harness/report.h"
 #include "harness/runner.h"
 #include "harness/test_faults.h"
+#include "harness/text_escape.h"
 #include "hw/backend_sim.h"
 
 #include <errno.h>
@@ -57,6 +58,8 @@ struct progress {
 static void progress(void *ctx, size_t i, size_t total, const struct check *c, const struct check_result *r)
 {
 	struct progress *p = ctx;
+	/* a reason can quote what a device or a seed file held: escaped, 4 bytes at most for each of its own */
+	char why[4 * sizeof(r->reason)];
 
 	if (!p->on)
 		return;
@@ -73,12 +76,12 @@ static void progress(void *ctx, size_t i, size_t total, const struct check *c, c
 		fprintf(stderr, "\r\033[K[%2zu/%zu] %u passed %u failed %u skipped  %s %s", i + 1, total, p->pass, p->fail, p->skip,
 			c->name, check_status_name(r->status));
 		if (r->status == CHECK_FAIL)
-			fprintf(stderr, "\n  %s: %s\n", c->name, r->reason);
+			fprintf(stderr, "\n  %s: %s\n", c->name, text_escape(why, sizeof(why), r->reason));
 		if (i + 1 == total)
 			fputc('\n', stderr);
 	} else {
 		fprintf(stderr, "[%2zu/%zu] %-4s %-26s %6.1f ms%s%s\n", i + 1, total, check_status_name(r->status), c->name,
-			r->ns / 1e6, r->status == CHECK_PASS ? "" : "  ", r->reason);
+			r->ns / 1e6, r->status == CHECK_PASS ? "" : "  ", text_escape(why, sizeof(why), r->reason));
 	}
 }
 
@@ -226,7 +229,7 @@ int cmd_check(struct cli *c, int argc, char **argv)
 	/* an abort is said on its own line whatever the format: the device is not as it was found */
 	for (size_t i = 0; i < ran; i++)
 		if (res[i].status == CHECK_ABORT)
-			fprintf(stderr, "gttlab: ABORT after %s: %s\n", res[i].check->name, res[i].reason);
+			cli_error("ABORT after %s: %s", res[i].check->name, res[i].reason);	/* escaped, as every gttlab: line */
 	free(res);
 	int jrc = cli_journal_end(dev, &jf, !t.abort);
 	cli_close(dev);

@@ -149,7 +149,7 @@ int cmd_dom0(struct cli *c, int argc, char **argv)
 	}
 	enum scenario_result r = scenario_run_file(dev, file, &o);
 	if (o.svg && output_close(o.svg) && r != SCENARIO_MALFORMED) {
-		fprintf(stderr, "gttlab: --svg '%s': cannot write it: %s\n", svg, strerror(errno));
+		cli_error("--svg '%s': cannot write it: %s", svg, strerror(errno));
 		if (r == SCENARIO_PASSED)
 			r = SCENARIO_MALFORMED;	/* exit 2: an output the run promised is missing */
 	}

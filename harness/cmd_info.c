@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* gttlab info: what the device is, as detected through hw/. */
 #include "harness/cli.h"
+#include "harness/text_escape.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -115,7 +116,10 @@ int cmd_info(struct cli *c, int argc, char **argv)
 		json_object_end(&j);
 		json_finish(&j);
 	} else {
-		printf("device        %s (%s backend)\n", dev->name, dev->ops->name);
+		/* the device string as the user gave it: escaped on its way to the terminal */
+		fputs("device        ", stdout);
+		text_fputs_escaped(stdout, dev->name);
+		printf(" (%s backend)\n", dev->ops->name);
 		printf("platform      %s (%s), gen %s\n", p->name, p->codename, cli_gen(p->gen, a, sizeof(a)));
 		printf("device id     0x%04x, revision 0x%02x\n", in->devid, in->revision);
 		printf("BAR0 size     %s at 0x%" PRIx64 " (registers 2 MiB, GSM at +%s)\n",

@@ -7,8 +7,10 @@
 #define _POSIX_C_SOURCE 200809L
 #include "harness/cli.h"
 #include "harness/backends.h"
+#include "harness/text_escape.h"
 
 #include <dirent.h>
+#include <stdarg.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +26,22 @@ static const char help[] =
 	"journal that cannot be read or a device that cannot be opened (nothing written),\n"
 	"3 when entries did not read back as restored (named; the journal is kept).\n";
 
+/*
+ * A line on stdout naming a journal's path or the device string the journal
+ * holds: both are text from outside (an argument, a file), escaped so that a
+ * control byte can neither drive the terminal nor start a line of its own.
+ */
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	text_vfprintf_escaped(stdout, fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
 /* Restore from one journal; returns an exit status. */
 static int restore_one(struct cli *c, const char *path)
 {
@@ -36,7 +54,7 @@ static int restore_one(struct cli *c, const char *path)
 
 	if (journal_file_load(&jf, path, &buf, &len, &err)) {
 		if (err.code == GTT_ENODEV) {
-			printf("nothing to restore: no journal at %s\n", path);
+			say("nothing to restore: no journal at %s", path);
 			return EXIT_OK;
 		}
 		return cli_report(&err);
@@ -58,15 +76,14 @@ static int restore_one(struct cli *c, const char *path)
 	free(buf);
 	if (rc) {
 		journal_file_close(&jf, false, NULL);
-		fprintf(stderr, "gttlab: ABORT: %s: not everything went back: %s; the journal is kept\n", path, err.msg);
+		cli_error("ABORT: %s: not everything went back: %s; the journal is kept", path, err.msg);
 		return EXIT_ABORT;
 	}
 	if (journal_file_close(&jf, true, &err))
 		return cli_report(&err);
-	printf("restored %s from %s: %u config, %u register, %u PTE chunk and %u aperture page record%s%s\n", info.spec,
-	       path, info.cfg, info.mmio + info.flush_reg, info.pte_chunks, info.ap_orig + info.ap_own,
-	       info.records == 2 ? "" : "s",
-	       info.torn ? " (its last record was cut short by the crash: that write never happened)" : "");
+	say("restored %s from %s: %u config, %u register, %u PTE chunk and %u aperture page record%s%s", info.spec, path,
+	    info.cfg, info.mmio + info.flush_reg, info.pte_chunks, info.ap_orig + info.ap_own, info.records == 2 ? "" : "s",
+	    info.torn ? " (its last record was cut short by the crash: that write never happened)" : "");
 	return EXIT_OK;
 }
 

@@ -5,6 +5,7 @@
  * `intel_reg --mmio=FILE --devid=ID` reads.
  */
 #include "harness/cli.h"
+#include "harness/text_escape.h"
 #include "regs/mmio.h"
 
 #include <errno.h>
@@ -60,7 +61,10 @@ int cmd_snapshot(struct cli *c, int argc, char **argv)
 		json_object_end(&j);
 		json_finish(&j);
 	} else {
-		printf("wrote %u bytes of MMIO to %s\n", GTT_MMIO_SIZE, argv[1]);
+		/* the file name is the user's argument: escaped on its way to the terminal */
+		printf("wrote %u bytes of MMIO to ", GTT_MMIO_SIZE);
+		text_fputs_escaped(stdout, argv[1]);
+		putchar('\n');
 	}
 	return EXIT_OK;
 }

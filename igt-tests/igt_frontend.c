@@ -6,6 +6,7 @@
 #include "harness/journal_file.h"
 #include "harness/runner.h"
 #include "harness/test_faults.h"
+#include "harness/text_escape.h"
 #include "hw/backend_sim.h"
 
 #include <stdarg.h>
@@ -34,6 +35,23 @@ struct fe {
 	unsigned pass, fail, skip, aborted;
 };
 
+/*
+ * One line on `f` whose arguments may hold what the command line, the
+ * environment (GTTLAB_DEVICE, GTTLAB_JOURNAL) or a device gave: escaped
+ * (harness/text_escape.h), so that a control byte can neither drive the
+ * terminal nor start a second line that igt_runner would read as one of ours.
+ */
+static void say(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(FILE *f, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	text_vfprintf_escaped(f, fmt, ap);
+	va_end(ap);
+	fputc('\n', f);
+}
+
 /* A marker line on stdout, and on stderr too when the runner asked for sentinels. */
 static void marker(struct fe *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void marker(struct fe *f, const char *fmt, ...)
@@ -60,6 +78,9 @@ static const char *word(enum check_status s)
 
 static void usage(FILE *out, const char *bin)
 {
+	char name[256];
+
+	bin = text_escape(name, sizeof(name), bin);	/* argv[0] is whatever the caller made it */
 	fprintf(out,
 		"Usage: %s [OPTIONS]\n"
 		"  --list-subtests            list the subtests (touches no device)\n"
@@ -168,7 +189,7 @@ static void count(struct fe *f, enum check_status s)
 static void report_failure(const char *name, const char *reason)
 {
 	/* IGT prints a failure's details on stderr; a pass or skip leaves stderr clean */
-	fprintf(stderr, "gttlab: %s: %s\n", name, reason);
+	say(stderr, "gttlab: %s: %s", name, reason);
 	fflush(stderr);
 }
 
@@ -181,7 +202,7 @@ static void run_check(struct fe *f, const struct check *c)
 		report_failure(c->name, f->dev_error);
 		r.status = CHECK_FAIL;
 	} else if (!dev) {
-		printf("Test requirement not met: %s\n", f->dev_error);
+		say(stdout, "Test requirement not met: %s", f->dev_error);
 		r.status = CHECK_SKIP;
 	} else {
 		struct runner_opts o = { .keeping_off = keeping_off, .ctx = f };
@@ -189,7 +210,7 @@ static void run_check(struct fe *f, const struct check *c)
 		if (r.status == CHECK_FAIL || r.status == CHECK_ABORT) {
 			report_failure(c->name, r.reason);
 		} else if (r.status == CHECK_SKIP) {
-			printf("Test requirement not met: %s\n", r.reason);
+			say(stdout, "Test requirement not met: %s", r.reason);
 		}
 	}
 	marker(f, "Subtest %s: %s (%llu.%03llus)", c->name, word(r.status), (unsigned long long)(r.ns / 1000000000u),
@@ -259,7 +280,7 @@ static void run_platforms(struct fe *f, const char *dyn)
 	}
 	enum check_status st = fl ? CHECK_FAIL : p ? CHECK_PASS : CHECK_SKIP;
 	if (!ran)
-		printf("Test requirement not met: no dynamic subtest matches '%s'\n", dyn);
+		say(stdout, "Test requirement not met: no dynamic subtest matches '%s'", dyn);
 	marker(f, "Subtest %s: %s (%llu.%03llus)", PLATFORMS_SUBTEST, word(st), (unsigned long long)(total / 1000000000u),
 	       (unsigned long long)(total / 1000000u % 1000u));
 	count(f, st);
@@ -320,7 +341,7 @@ int igt_frontend_main(const char *suite, int argc, char **argv)
 			}
 		}
 		if (which < 0 || !v) {
-			fprintf(stderr, "%s: %s '%s'\n", argv[0], which < 0 ? "unknown option" : "missing value for", a);
+			say(stderr, "%s: %s '%s'", argv[0], which < 0 ? "unknown option" : "missing value for", a);
 			usage(stderr, argv[0]);
 			return IGT_EXIT_INVALID;
 		}
@@ -359,7 +380,7 @@ int igt_frontend_main(const char *suite, int argc, char **argv)
 					want[i] = any = true;
 			}
 			if (!any) {
-				fprintf(stderr, "%s: unknown subtest '%s'\n", argv[0], t);
+				say(stderr, "%s: unknown subtest '%s'", argv[0], t);
 				return IGT_EXIT_INVALID;
 			}
 		}
@@ -367,7 +388,7 @@ int igt_frontend_main(const char *suite, int argc, char **argv)
 	if (dyn) {
 		/* dynamic subtests exist only under "platforms" */
 		if (!run || !want[f.n_checks] || !valid_dynamic(dyn)) {
-			fprintf(stderr, "%s: unknown dynamic subtest '%s' (they are under '%s')\n", argv[0], dyn, PLATFORMS_SUBTEST);
+			say(stderr, "%s: unknown dynamic subtest '%s' (they are under '%s')", argv[0], dyn, PLATFORMS_SUBTEST);
 			return IGT_EXIT_INVALID;
 		}
 		for (size_t i = 0; i < f.n_checks; i++)
@@ -383,7 +404,7 @@ int igt_frontend_main(const char *suite, int argc, char **argv)
 	if (f.dev) {
 		struct gtt_err err = { 0 };
 		if (journal_end(f.dev, &f.jf, !f.aborted, NULL, &err)) {
-			fprintf(stderr, "%s: %s\n", argv[0], err.msg);
+			say(stderr, "%s: %s", argv[0], err.msg);
 			f.aborted++;
 		}
 		hw_close(f.dev);
