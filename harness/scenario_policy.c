@@ -162,6 +162,18 @@ static enum answer answer_of(uint32_t st)
 	}
 }
 
+/* A change of a vGPU's slots from `was` to `in`, into the history: the slots each side gained or gave back. */
+static void note_resize(struct scen *s, const char *name, int id, const struct dom0_vgpu_info *was,
+			const struct dom0_vgpu_info *in, const char *grew, const char *shrank)
+{
+	if (in->first_slot == was->first_slot && in->slots == was->slots)
+		return;
+	bool gave = in->slots < was->slots;
+	const struct dom0_vgpu_info *big = gave ? was : in, *small = gave ? in : was;
+	scen_history(s, name, gave ? shrank : grew, id, small->first_slot - big->first_slot,
+		     (big->first_slot + big->slots) - (small->first_slot + small->slots));
+}
+
 /*
  * The guest's side: PVINFO words, then the doorbell; the host serves at once.
  * Under `fail` only the runtime's refusal (a refused write, a refusing status
@@ -187,12 +199,7 @@ static enum scen_rc guest_request(struct scen *s, const struct scen_line *l, int
 		return scen_failed(s, "%s: the host could not serve it: %s", l->argv[0], err->msg);
 	if (dom0_pvinfo_read(s->rt, id, GTTLAB_IF_GM_STATUS - VGT_PVINFO_PAGE, &st, NULL) || dom0_vgpu_info(s->rt, id, &in))
 		return scen_failed(s, "%s %s: the runtime has no vGPU %d after it", l->argv[0], l->argv[1], id);
-	if (in.first_slot != was.first_slot || in.slots != was.slots) {
-		bool gave = code == GTTLAB_GM_REQ_REDUCE;	/* slots gone at each side, else slots gained */
-		const struct dom0_vgpu_info *big = gave ? &was : &in, *small = gave ? &in : &was;
-		scen_history(s, l->argv[1], gave ? "gave back" : "was granted", id, small->first_slot - big->first_slot,
-			     (big->first_slot + big->slots) - (small->first_slot + small->slots));
-	}
+	note_resize(s, l->argv[1], id, &was, &in, "was granted", "gave back");
 	switch (answer_of(st)) {
 	case ANSWER_REFUSED:
 		if (refuse) {	/* `fail request ...`: the refusal is the point; say what it was */
@@ -236,9 +243,10 @@ void scen_policy_history(struct scen *s)
 		for (int j = s->n_hist; j-- > 0 && !h;)
 			if (!strcmp(s->hist[j].name, nm->name))
 				h = &s->hist[j];
-		if (h && (h->first != in.first_slot || h->slots != in.slots))
-			scen_history(s, nm->name, "was reduced by the policy", nm->id, in.first_slot - h->first,
-				     (h->first + h->slots) - (in.first_slot + in.slots));
+		if (h && (h->first != in.first_slot || h->slots != in.slots)) {
+			struct dom0_vgpu_info was = { .first_slot = h->first, .slots = h->slots };
+			note_resize(s, nm->name, nm->id, &was, &in, "grew", "was reduced by the policy");
+		}
 	}
 }
 
@@ -299,11 +307,17 @@ enum scen_rc scen_cmd_pvinfo_write(struct scen *s, const struct scen_line *l, bo
 		return scen_bad(s, "PVINFO offset 0x%" PRIx64 " is not a multiple of 4 (a guest writes whole 32-bit words)", off);
 	if (s->dry)
 		return SCEN_RAN;
+	struct dom0_vgpu_info was, in;
+	if (dom0_vgpu_info(s->rt, id, &was))
+		return scen_failed(s, "pvinfo-write %s: the runtime has no vGPU %d", l->argv[1], id);
 	int e = dom0_pvinfo_write(s->rt, id, (uint32_t)off, (uint32_t)val, err);
 	if (!e && off == VGT_IF_G2V_NOTIFY - VGT_PVINFO_PAGE && dom0_serve_requests(s->rt, NULL, err))
 		return scen_failed(s, "pvinfo-write: the host could not serve the request: %s", err->msg);
 	if (e)
 		return scen_outcome(s, e, refuse, err, "pvinfo-write");
+	/* a request the doorbell rang may have been granted: the history follows the range */
+	if (!dom0_vgpu_info(s->rt, id, &in))
+		note_resize(s, l->argv[1], id, &was, &in, "was granted", "gave back");
 	scen_say(s, "pvinfo-write %s 0x%03" PRIx64 " = 0x%" PRIx64, l->argv[1], off, val);
 	return SCEN_RAN;
 }
