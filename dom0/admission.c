@@ -16,100 +16,15 @@
  * release, as its closest fit changes with what freed (the starvation
  * ConVGPU §IV reports for it comes from there).
  */
+#include "dom0/admission.h"
+#include "dom0/fence_pool.h"
+#include "dom0/phys.h"
+#include "dom0/pvinfo.h"
 #include "dom0/runtime_internal.h"
-#include "dom0/slots_select.h"
+#include "dom0/slots.h"
+#include "dom0/state.h"
+#include "dom0/vgpu.h"
 #include "hw/fence.h"
-
-static const char *const admission_names[] = { "off", "fifo", "bf", "ru", "rand" };
-static const char *const pause_names[] = { "none", "create", "expand", "fence" };
-
-const char *dom0_admission_name(enum dom0_admission a)
-{
-	return (unsigned)a < sizeof(admission_names) / sizeof(admission_names[0]) ? admission_names[a] : "?";
-}
-
-const char *dom0_pause_name(enum dom0_pause p)
-{
-	return (unsigned)p < sizeof(pause_names) / sizeof(pause_names[0]) ? pause_names[p] : "?";
-}
-
-bool dom0_admission_on(const struct dom0_runtime *rt)
-{
-	return rt->cfg.admission != DOM0_ADMIT_OFF;
-}
-
-enum dom0_pause dom0_vgpu_paused(const struct dom0_runtime *rt, int id)
-{
-	return dom0_vgpu_exists(rt, id) ? rt->v[id]->pause.kind : DOM0_PAUSE_NONE;
-}
-
-bool dom0_vgpu_migrating(const struct dom0_runtime *rt, int id)
-{
-	return dom0_vgpu_exists(rt, id) && rt->v[id]->migrating;
-}
-
-unsigned dom0_paused_count(const struct dom0_runtime *rt)
-{
-	return rt->n_paused;
-}
-
-struct vgpu *dom0_guest_vgpu(struct dom0_runtime *rt, int id, struct gtt_err *err)
-{
-	struct vgpu *v = dom0_vgpu_get(rt, id, err);
-
-	if (v && v->migrating) {
-		v->c.rejected++;
-		gtt_err_set(err, GTT_EBUSY, "vGPU %d is migrating: its guest operations are refused until the migration unlocks it", id);
-		return NULL;
-	}
-	if (v && v->pause.kind == DOM0_PAUSE_CREATE) {
-		v->c.rejected++;
-		gtt_err_set(err, GTT_EBUSY, "vGPU %d is paused: its create waits for admission, and a guest that has not started writes nothing", id);
-		return NULL;
-	}
-	return v;
-}
-
-int dom0_place_slots(const struct dom0_runtime *rt, unsigned S)
-{
-	unsigned M = rt->lay.num_slots, lim = rt->cfg.share_limit;
-	unsigned long best = (unsigned long)-1;
-	int at = -1;
-
-	if (!lim)
-		return slots_place(rt->slot_occ, M, S);
-	if (S > M)
-		return -1;
-	/* least shared start among those whose every slot is under the limit */
-	for (unsigned p = 0; p + S <= M; p++) {
-		unsigned long sum = 0;
-		bool ok = true;
-		for (unsigned s = p; s < p + S && ok; s++) {
-			ok = rt->slot_occ[s] < lim;
-			sum += rt->slot_occ[s];
-		}
-		if (ok && sum < best) {
-			best = sum;
-			at = (int)p;
-		}
-	}
-	return at;
-}
-
-bool dom0_sides_fit(const struct dom0_runtime *rt, const struct vgpu *v, unsigned L, unsigned R)
-{
-	unsigned lim = rt->cfg.share_limit;
-
-	if (!lim)
-		return true;
-	for (unsigned s = 0; s < L; s++)
-		if (rt->slot_occ[v->first_slot - L + s] >= lim)
-			return false;
-	for (unsigned s = 0; s < R; s++)
-		if (rt->slot_occ[v->first_slot + v->slots + s] >= lim)
-			return false;
-	return true;
-}
 
 void dom0_pause(struct dom0_runtime *rt, struct vgpu *v, enum dom0_pause kind)
 {
@@ -327,21 +242,12 @@ int dom0_op_done(struct dom0_runtime *rt, int rc, struct gtt_err *err)
 	return rc ? rc : arc;
 }
 
-int dom0_withdraw(struct dom0_runtime *rt, int id, struct gtt_err *err)
+void dom0_withdraw_now(struct dom0_runtime *rt, struct vgpu *v)
 {
-	struct vgpu *v = dom0_vgpu_get(rt, id, err);
-
-	if (!v)
-		return GTT_EINVAL;
-	if (v->pause.kind == DOM0_PAUSE_NONE)
-		return gtt_err_set(err, GTT_EINVAL, "vGPU %d: nothing of it is paused, there is nothing to withdraw", id);
-	if (v->pause.kind == DOM0_PAUSE_CREATE)
-		return gtt_err_set(err, GTT_EINVAL, "vGPU %d: its create is paused; a create is taken back by destroying the vGPU", id);
 	if (v->pause.channel)
 		dom0_gm_answer(v, GTTLAB_GM_ST_WITHDRAWN, v->pause.seq);
 	unpause(rt, v, false);
 	v->c.withdrawn++;
 	/* the head may be what left: what waited behind it may fit now */
 	dom0_freed(rt);
-	return dom0_op_done(rt, GTT_OK, err);
 }

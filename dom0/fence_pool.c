@@ -7,7 +7,9 @@
  * pitch and tiling, and the guest's CPU view of the fenced range goes through
  * the pool. Allocation is first fit over 4 KiB pages.
  */
-#include "dom0/runtime_internal.h"
+#include "dom0/fence_pool.h"
+#include "dom0/phys.h"
+#include "dom0/state.h"
 #include "hw/fence.h"
 #include "regs/fence_reg.h"
 
@@ -108,40 +110,17 @@ bool dom0_pool_fits(const struct dom0_runtime *rt, const struct vgpu *v, unsigne
 	return false;
 }
 
-static int fence_write(struct dom0_runtime *rt, int id, unsigned fence, uint64_t val, struct gtt_err *err)
+int dom0_fence_check(struct dom0_runtime *rt, struct vgpu *v, unsigned fence, uint64_t val, uint64_t *pages,
+		     struct gtt_err *err)
 {
 	const struct gtt_platform *p = rt->dev->info.plat;
-	struct vgpu *v = dom0_guest_vgpu(rt, id, err);
 	struct hw_fence f;
-	int rc;
+	int id = v->id, rc;
 
-	if (!v)
-		return dom0_no_guest(rt, id);
-	if (fence >= v->fences) {
-		v->c.rejected++;
-		return gtt_err_set(err, GTT_EINVAL, "vGPU %d: fence id %u is beyond its %u fences", id, fence, v->fences);
-	}
-	struct pool_fence *pf = &v->pf[fence];
+	*pages = 0;
 	hw_fence_decode(p, val, &f);
-	if (v->pause.kind == DOM0_PAUSE_FENCE) {
-		if (v->pause.fence != fence) {
-			v->c.rejected++;
-			return gtt_err_set(err, GTT_EBUSY, "vGPU %d: its write of fence %u is paused, waiting for admission; one at a time",
-					   id, v->pause.fence);
-		}
-		/* the same fence written again: the paused write is the guest's to take back, and this one replaces it */
-		dom0_pause_drop(rt, v);
-		v->c.withdrawn++;
-		dom0_freed(rt);		/* the queue's head may be what left */
-	}
-	if (!f.valid) {
-		if (pf->active)
-			release(rt, v, pf, true);
-		v->gfence[fence] = val;
-		v->c.fence_writes++;
-		dom0_undo_settle(rt);
+	if (!f.valid)
 		return GTT_OK;
-	}
 	if ((rc = hw_fence_validate(p, rt->lay.aperture_size, &f, err))) {
 		v->c.rejected++;
 		return rc;
@@ -165,19 +144,19 @@ static int fence_write(struct dom0_runtime *rt, int id, unsigned fence, uint64_t
 				   id, fence, (unsigned long long)f.start, (unsigned long long)f.size,
 				   (unsigned long long)v->low_base, (unsigned long long)v->low_size);
 	}
+	*pages = f.size / 4096;
+	return GTT_OK;
+}
 
-	/*
-	 * admission: a fence that does not fit, or any while requests wait, is
-	 * paused; one larger than the whole pool never fits, and is refused at
-	 * once (dom0_fence_now says why) instead of holding the queue forever
-	 */
-	if (dom0_admission_on(rt) && !v->pause.kind && f.size / 4096 <= rt->pool_pages &&
-	    (rt->n_paused || !dom0_pool_fits(rt, v, fence, f.size / 4096))) {
-		v->pause = (struct vgpu_pause){ .fence = fence, .val = val };
-		dom0_pause(rt, v, DOM0_PAUSE_FENCE);
-		return GTT_OK;
-	}
-	return dom0_fence_now(rt, v, fence, val, err);
+void dom0_fence_off(struct dom0_runtime *rt, struct vgpu *v, unsigned fence, uint64_t val)
+{
+	struct pool_fence *pf = &v->pf[fence];
+
+	if (pf->active)
+		release(rt, v, pf, true);
+	v->gfence[fence] = val;
+	v->c.fence_writes++;
+	dom0_undo_settle(rt);
 }
 
 int dom0_fence_now(struct dom0_runtime *rt, struct vgpu *v, unsigned fence, uint64_t val, struct gtt_err *err)
@@ -244,11 +223,6 @@ int dom0_fence_now(struct dom0_runtime *rt, struct vgpu *v, unsigned fence, uint
 		rt->c.pool_pages_peak = rt->c.pool_pages_used;
 	dom0_undo_settle(rt);
 	return GTT_OK;	/* a range that moved freed its old pages: release() said so */
-}
-
-int dom0_guest_fence_write(struct dom0_runtime *rt, int id, unsigned fence, uint64_t val, struct gtt_err *err)
-{
-	return dom0_op_done(rt, fence_write(rt, id, fence, val, err), err);
 }
 
 int dom0_guest_fence_read(struct dom0_runtime *rt, int id, unsigned fence, uint64_t *val, struct gtt_err *err)

@@ -7,7 +7,11 @@
  * entries are the ones in it (gScale gtt_set_entry32: the render owner's
  * writes go to both). Low-range writes update the ladder map.
  */
-#include "dom0/runtime_internal.h"
+#include "dom0/fence_pool.h"
+#include "dom0/guest_gtt.h"
+#include "dom0/phys.h"
+#include "dom0/state.h"
+#include "dom0/vgpu.h"
 #include "hw/pte.h"
 
 struct where {

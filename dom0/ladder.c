@@ -6,7 +6,11 @@
  * fenced range goes through the real aperture at its fence-pool range, where
  * a physical fence detiles it.
  */
-#include "dom0/runtime_internal.h"
+#include "dom0/fence_pool.h"
+#include "dom0/ladder.h"
+#include "dom0/phys.h"
+#include "dom0/state.h"
+#include "dom0/vgpu.h"
 #include "hw/aperture.h"
 
 static int access(struct dom0_runtime *rt, int id, uint64_t gm, uint8_t *rd, const uint8_t *wr, size_t len,

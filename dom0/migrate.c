@@ -30,7 +30,13 @@
  * ranges, entries and render ownership as they were. The physical GTT of
  * the target takes the new range at its next switch.
  */
-#include "dom0/runtime_internal.h"
+#include "dom0/admission.h"
+#include "dom0/guest_gtt.h"
+#include "dom0/migrate.h"
+#include "dom0/ops.h"
+#include "dom0/phys.h"
+#include "dom0/state.h"
+#include "dom0/vgpu.h"
 #include "hw/fence.h"
 #include "hw/pte.h"
 

@@ -10,7 +10,10 @@
  * two 64 MiB slots' worth is taken back regardless of utilization. Fixed
  * point throughout (the core has no floating point): milli-percent, millionths.
  */
+#include "dom0/ops.h"
+#include "dom0/policy.h"
 #include "dom0/runtime_internal.h"
+#include "dom0/state.h"
 
 #define MiB		(1ull << 20)
 #define MILLION		1000000ull
@@ -81,15 +84,6 @@ int dom0_policy_steal(struct dom0_runtime *rt, int id, uint64_t w_mpct, struct g
 bool dom0_policy_approves(const struct dom0_runtime *rt)
 {
 	return !rt->pol.enabled || rt->pol.cls != DOM0_CLASS_HIGH || rt->cfg.faults.policy_ignore_class;
-}
-
-void dom0_recount_mapped(const struct dom0_runtime *rt, struct vgpu *v)
-{
-	uint64_t n = 0, entries = (uint64_t)v->slots * (rt->lay.slot_size / 4096);
-
-	for (uint64_t i = 0; i < entries; i++)
-		n += v->shadow_high[i] != v->scratch_pte;
-	v->high_mapped = n;
 }
 
 int dom0_vgpu_utilization(const struct dom0_runtime *rt, int id, uint64_t *mapped, uint64_t *entries)

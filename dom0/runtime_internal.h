@@ -3,7 +3,7 @@
 #ifndef DOM0_RUNTIME_INTERNAL_H
 #define DOM0_RUNTIME_INTERNAL_H
 
-#include "dom0/dom0.h"
+#include "dom0/types.h"
 
 /* A guest fence re-homed into the fence memory space pool. */
 struct pool_fence {
@@ -94,82 +94,5 @@ struct dom0_runtime {
 
 #define GM_PAGE(gm)	((gm) >> 12)
 #define DOM0_CHUNK	512u		/* PTEs per snapshot chunk: 4 KiB of gen8 GSM */
-
-struct vgpu *dom0_vgpu_get(struct dom0_runtime *rt, int id, struct gtt_err *err);
-uint64_t dom0_high_base(const struct dom0_runtime *rt, const struct vgpu *v);
-uint64_t dom0_high_size(const struct dom0_runtime *rt, const struct vgpu *v);
-/*
- * Make physical PTEs [first, first + n) hold `ptes`, owned by `owner`: only the
- * entries whose value differs from what the GTT holds (the mirror `cur`) are
- * written, in runs, without the undo log. *written (if given) grows by how many.
- */
-int dom0_phys_write(struct dom0_runtime *rt, uint64_t first, size_t n, const uint64_t *ptes, int owner,
-		    uint64_t *written, struct gtt_err *err);
-/* Whether vGPU `id` holds every entry of the chunk starting at `first` (a chunk boundary). */
-bool dom0_chunk_held(const struct dom0_runtime *rt, uint64_t first, int id);
-/* Put physical PTEs back to their boot values where `owner` holds them (writing only those that differ); returns how many it held. */
-uint64_t dom0_phys_release(struct dom0_runtime *rt, uint64_t first, uint64_t n, int owner);
-void dom0_invalidate(struct dom0_runtime *rt);
-/* Copy the vGPU's shadow into the physical GTT where it does not hold its entries yet, then invalidate. */
-int dom0_copy_in(struct dom0_runtime *rt, struct vgpu *v, struct dom0_switch_stats *s, struct gtt_err *err);
-/* Forget hw's undo entries made since init (the runtime restores from its own snapshot). */
-void dom0_undo_settle(struct dom0_runtime *rt);
-/* High-range tables for `slots` slots, every shadow entry on `scratch_pte`. */
-int dom0_alloc_high(struct dom0_runtime *rt, unsigned slots, uint64_t scratch_pte, uint64_t **guest, uint64_t **shadow);
-void dom0_pvinfo_fill(struct dom0_runtime *rt, struct vgpu *v);
-/* After a change of the high range: PVINFO's non-mappable base and size, slots held, epoch + 1. */
-void dom0_pvinfo_ranges(struct dom0_runtime *rt, struct vgpu *v);
-/* Set the request channel's status words: `status` answering `seq`. */
-void dom0_gm_answer(struct vgpu *v, uint32_t status, uint32_t seq);
-/* Whether an expansion is approved now (the policy's class; no policy: always). */
-bool dom0_policy_approves(const struct dom0_runtime *rt);
-/* Recount shadow_high entries off scratch. */
-void dom0_recount_mapped(const struct dom0_runtime *rt, struct vgpu *v);
-/* Admission (dom0/admission.c). */
-bool dom0_admission_on(const struct dom0_runtime *rt);
-/* Where S slots go: least shared, every slot under the share limit; -1 none. */
-int dom0_place_slots(const struct dom0_runtime *rt, unsigned S);
-/* Whether the new slots of an expansion by L left and R right are all under the share limit. */
-bool dom0_sides_fit(const struct dom0_runtime *rt, const struct vgpu *v, unsigned L, unsigned R);
-/* Pause what of v does not fit; the caller has filled v->pause's request fields. */
-void dom0_pause(struct dom0_runtime *rt, struct vgpu *v, enum dom0_pause kind);
-/* A paused vGPU that goes away. */
-void dom0_pause_drop(struct dom0_runtime *rt, struct vgpu *v);
-/*
- * A mechanism gave slots, fence registers or pool pages back. It only says
- * so: admission (a policy) acts when the public operation has completed
- * (dom0_op_done), never inside the mechanism, so no admission can re-enter
- * an operation half done.
- */
-static inline void dom0_freed(struct dom0_runtime *rt)
-{
-	rt->freed = true;
-}
-/*
- * The end of a public operation that may free (destroy, reduce, a guest
- * fence write, a migration, a withdrawal): when it freed anything, admission
- * runs now. Returns rc, or admission's own error when rc was GTT_OK.
- */
-int dom0_op_done(struct dom0_runtime *rt, int rc, struct gtt_err *err);
-/* The parts admission runs (slots.c, vgpu.c, fence_pool.c): GTT_EBUSY when it does not fit. */
-int dom0_expand_now(struct dom0_runtime *rt, struct vgpu *v, unsigned q, unsigned *left, unsigned *right, struct gtt_err *err);
-int dom0_place_now(struct dom0_runtime *rt, struct vgpu *v, unsigned slots, int at, struct gtt_err *err);
-int dom0_fence_now(struct dom0_runtime *rt, struct vgpu *v, unsigned fence, uint64_t val, struct gtt_err *err);
-bool dom0_pool_fits(const struct dom0_runtime *rt, const struct vgpu *v, unsigned fence, uint64_t pages);
-/* The vGPU a guest operation names: not paused in its create. */
-struct vgpu *dom0_guest_vgpu(struct dom0_runtime *rt, int id, struct gtt_err *err);
-/* dom0_guest_vgpu's refusal: GTT_EBUSY for a paused vGPU, GTT_EINVAL for no vGPU. */
-static inline int dom0_no_guest(const struct dom0_runtime *rt, int id)
-{
-	return dom0_vgpu_exists(rt, id) ? GTT_EBUSY : GTT_EINVAL;
-}
-
-/* Release every pool fence of the vGPU. */
-void dom0_pool_release_all(struct dom0_runtime *rt, struct vgpu *v);
-/* The pool fence covering a guest address, if any. */
-struct pool_fence *dom0_pool_fence_at(struct vgpu *v, uint64_t gm);
-/* Keep the pool copy of a guest PTE in step with the guest's write. */
-int dom0_pool_update_pte(struct dom0_runtime *rt, struct vgpu *v, uint64_t index, uint64_t pte,
-			 struct gtt_err *err);
 
 #endif

@@ -6,7 +6,11 @@
  * than the one just run (gScale's slot-aware scheduler, sched.c), so that
  * vGPUs sharing a slot do not evict each other back to back.
  */
+#include "dom0/policy.h"
 #include "dom0/runtime_internal.h"
+#include "dom0/sched.h"
+#include "dom0/state.h"
+#include "dom0/switch.h"
 
 int dom0_set_busy(struct dom0_runtime *rt, int id, bool busy, struct gtt_err *err)
 {

@@ -8,8 +8,12 @@
  * running), and slots it gives up are put back at once, so they are never
  * written for it again.
  */
-#include "dom0/runtime_internal.h"
+#include "dom0/phys.h"
+#include "dom0/slots.h"
 #include "dom0/slots_select.h"
+#include "dom0/state.h"
+#include "dom0/switch.h"
+#include "dom0/vgpu.h"
 
 unsigned dom0_slot_occupancy(const struct dom0_runtime *rt, unsigned slot)
 {
@@ -143,50 +147,26 @@ int dom0_expand_now(struct dom0_runtime *rt, struct vgpu *v, unsigned q, unsigne
 	return GTT_OK;
 }
 
-int dom0_expand(struct dom0_runtime *rt, int id, unsigned q, unsigned *left, unsigned *right, struct gtt_err *err)
+int dom0_expand_check(struct dom0_runtime *rt, struct vgpu *v, unsigned q, struct gtt_err *err)
 {
-	struct vgpu *v = dom0_vgpu_get(rt, id, err);
 	int rc;
 
-	if (!v)
-		return GTT_EINVAL;
-	if (left)
-		*left = 0;
-	if (right)
-		*right = 0;
-	if (v->migrating)
-		return gtt_err_set(err, GTT_EBUSY, "vGPU %d is migrating: its high range is resized after the migration unlocks it", id);
-	if (v->pause.kind)
-		return gtt_err_set(err, GTT_EBUSY, "vGPU %d: its %s is paused, waiting for admission; one request at a time",
-				   id, dom0_pause_name(v->pause.kind));
 	if (!q || (uint64_t)v->slots + q > rt->lay.num_slots) {
 		unsigned L, R;	/* the selector's refusal names the rule */
-		return (rc = select(rt, id, q, true, &L, &R, err)) ? rc :
-			gtt_err_set(err, GTT_EINVAL, "vGPU %d: expanding by %u slots does not fit %u", id, q, rt->lay.num_slots);
+		return (rc = select(rt, v->id, q, true, &L, &R, err)) ? rc :
+			gtt_err_set(err, GTT_EINVAL, "vGPU %d: expanding by %u slots does not fit %u", v->id, q, rt->lay.num_slots);
 	}
-	/* while requests wait, a new one queues behind them: what frees is theirs */
-	if (dom0_admission_on(rt) && rt->n_paused)
-		rc = GTT_EBUSY;
-	else
-		rc = dom0_expand_now(rt, v, q, left, right, err);
-	if (rc != GTT_EBUSY || !dom0_admission_on(rt))
-		return rc;
-	v->pause = (struct vgpu_pause){ .slots = q };
-	dom0_pause(rt, v, DOM0_PAUSE_EXPAND);
 	return GTT_OK;
 }
 
-static int reduce(struct dom0_runtime *rt, int id, unsigned q, unsigned *left, unsigned *right, struct gtt_err *err)
+int dom0_reduce_now(struct dom0_runtime *rt, struct vgpu *v, unsigned q, unsigned *left, unsigned *right,
+		    struct gtt_err *err)
 {
-	struct vgpu *v = dom0_vgpu_get(rt, id, err);
 	uint64_t pps = rt->lay.slot_size / 4096, gone = 0;
+	int id = v->id;
 	unsigned L, R;
 	int rc;
 
-	if (!v)
-		return GTT_EINVAL;
-	if (v->migrating)
-		return gtt_err_set(err, GTT_EBUSY, "vGPU %d is migrating: its high range is resized after the migration unlocks it", id);
 	if ((rc = select(rt, id, q, false, &L, &R, err)))
 		return rc;
 	unsigned old_first = v->first_slot, old = v->slots;
@@ -215,7 +195,94 @@ static int reduce(struct dom0_runtime *rt, int id, unsigned q, unsigned *left, u
 	return GTT_OK;
 }
 
-int dom0_reduce(struct dom0_runtime *rt, int id, unsigned q, unsigned *left, unsigned *right, struct gtt_err *err)
+int dom0_place_slots(const struct dom0_runtime *rt, unsigned S)
 {
-	return dom0_op_done(rt, reduce(rt, id, q, left, right, err), err);
+	unsigned M = rt->lay.num_slots, lim = rt->cfg.share_limit;
+	unsigned long best = (unsigned long)-1;
+	int at = -1;
+
+	if (!lim)
+		return slots_place(rt->slot_occ, M, S);
+	if (S > M)
+		return -1;
+	/* least shared start among those whose every slot is under the limit */
+	for (unsigned p = 0; p + S <= M; p++) {
+		unsigned long sum = 0;
+		bool ok = true;
+		for (unsigned s = p; s < p + S && ok; s++) {
+			ok = rt->slot_occ[s] < lim;
+			sum += rt->slot_occ[s];
+		}
+		if (ok && sum < best) {
+			best = sum;
+			at = (int)p;
+		}
+	}
+	return at;
+}
+
+bool dom0_sides_fit(const struct dom0_runtime *rt, const struct vgpu *v, unsigned L, unsigned R)
+{
+	unsigned lim = rt->cfg.share_limit;
+
+	if (!lim)
+		return true;
+	for (unsigned s = 0; s < L; s++)
+		if (rt->slot_occ[v->first_slot - L + s] >= lim)
+			return false;
+	for (unsigned s = 0; s < R; s++)
+		if (rt->slot_occ[v->first_slot + v->slots + s] >= lim)
+			return false;
+	return true;
+}
+
+void dom0_recount_mapped(const struct dom0_runtime *rt, struct vgpu *v)
+{
+	uint64_t n = 0, entries = (uint64_t)v->slots * (rt->lay.slot_size / 4096);
+
+	for (uint64_t i = 0; i < entries; i++)
+		n += v->shadow_high[i] != v->scratch_pte;
+	v->high_mapped = n;
+}
+
+int dom0_place_now(struct dom0_runtime *rt, struct vgpu *v, unsigned slots, int at, struct gtt_err *err)
+{
+	const struct dom0_layout *l = &rt->lay;
+	uint64_t *g, *sh;
+	int first = at >= 0 ? at : dom0_place_slots(rt, slots);
+	bool fits = first >= 0;
+
+	/* the share limit: every slot of the run held by fewer vGPUs than it allows */
+	for (unsigned s = 0; fits && at >= 0 && rt->cfg.share_limit && s < slots; s++)
+		fits = rt->slot_occ[first + s] < rt->cfg.share_limit;
+	if (!fits && (rt->cfg.faults.admit_short && rt->admitting)) {
+		first = at >= 0 ? at : slots_place(rt->slot_occ, l->num_slots, slots);
+		fits = first >= 0;
+	}
+	if (!fits)
+		return at >= 0 ?
+			gtt_err_set(err, GTT_EBUSY, "vGPU %d: slots %u-%u are not all below the share limit (%u vGPUs a slot)",
+				    v->id, (unsigned)at, (unsigned)at + slots - 1, rt->cfg.share_limit) :
+			gtt_err_set(err, GTT_EBUSY, "vGPU %d: no run of %u slots is below the share limit (%u vGPUs a slot) in every slot",
+				    v->id, slots, rt->cfg.share_limit);
+	if (dom0_admission_on(rt) && rt->fences_reserved + v->fences > l->guest_fences && !(rt->cfg.faults.admit_short && rt->admitting))
+		return gtt_err_set(err, GTT_EBUSY, "vGPU %d: %u fences: %u of the %u guest fence registers are held",
+				   v->id, v->fences, rt->fences_reserved, l->guest_fences);
+	if (dom0_alloc_high(rt, slots, v->scratch_pte, &g, &sh))
+		return gtt_err_set(err, GTT_ENOMEM, "out of memory for vGPU %d's shadow GTT", v->id);
+	rt->env->free(rt->env, v->guest_high);
+	rt->env->free(rt->env, v->shadow_high);
+	v->guest_high = g;
+	v->shadow_high = sh;
+	v->first_slot = (unsigned)first;
+	v->slots = slots;
+	v->high_mapped = 0;
+	for (unsigned s = 0; s < slots; s++)
+		rt->slot_occ[first + s]++;
+	if (dom0_admission_on(rt)) {
+		rt->fences_reserved += v->fences;
+		v->fences_reserved = true;
+	}
+	dom0_pvinfo_ranges(rt, v);
+	return GTT_OK;
 }

@@ -7,7 +7,9 @@
  * value differs (the runtime's mirror decides; the device is never read),
  * then one GGTT invalidate.
  */
-#include "dom0/runtime_internal.h"
+#include "dom0/phys.h"
+#include "dom0/state.h"
+#include "dom0/switch.h"
 
 /*
  * Make the entries of [first, first + n) that `id` does not hold yet hold its

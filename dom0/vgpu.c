@@ -3,8 +3,10 @@
  * vGPU life: create (guest memory, ranges, private shadow GTT, PVINFO page)
  * and destroy (every physical entry and fence it held goes back).
  */
-#include "dom0/runtime_internal.h"
-#include "dom0/slots_select.h"
+#include "dom0/fence_pool.h"
+#include "dom0/phys.h"
+#include "dom0/state.h"
+#include "dom0/vgpu.h"
 #include "hw/pte.h"
 
 static void free_tables(struct dom0_runtime *rt, struct vgpu *v)
@@ -59,7 +61,7 @@ int dom0_alloc_high(struct dom0_runtime *rt, unsigned slots, uint64_t scratch_pt
 	return GTT_OK;
 }
 
-int dom0_vgpu_create(struct dom0_runtime *rt, const struct dom0_vgpu_params *p, int *id, struct gtt_err *err)
+int dom0_vgpu_new(struct dom0_runtime *rt, const struct dom0_vgpu_params *p, struct vgpu **out, struct gtt_err *err)
 {
 	const struct dom0_layout *l = &rt->lay;
 	unsigned mem_pages = p->mem_pages ? p->mem_pages : 256;
@@ -127,74 +129,14 @@ int dom0_vgpu_create(struct dom0_runtime *rt, const struct dom0_vgpu_params *p, 
 		v->ladder[i] = -1;
 	}
 	rt->v[slot_id] = v;
-	/* while requests wait, a new one queues behind them: what frees is theirs */
-	rc = dom0_admission_on(rt) && rt->n_paused ? GTT_EBUSY :
-		dom0_place_now(rt, v, p->high_slots, p->place ? (int)p->at_slot : -1, err);
-	if (rc == GTT_EBUSY && dom0_admission_on(rt)) {
-		v->pause = (struct vgpu_pause){ .slots = p->high_slots };
-		dom0_pause(rt, v, DOM0_PAUSE_CREATE);
-	} else if (rc) {
-		rt->v[slot_id] = NULL;
-		hw_free_test_pages(rt->dev, (size_t)mem_pages + 1, v->mem);
-		free_tables(rt, v);
-		rt->env->free(rt->env, v);
-		return rc;
-	}
-	dom0_pvinfo_fill(rt, v);
-	*id = slot_id;
+	*out = v;
 	return GTT_OK;
 }
 
-int dom0_place_now(struct dom0_runtime *rt, struct vgpu *v, unsigned slots, int at, struct gtt_err *err)
+void dom0_vgpu_remove(struct dom0_runtime *rt, struct vgpu *v)
 {
-	const struct dom0_layout *l = &rt->lay;
-	uint64_t *g, *sh;
-	int first = at >= 0 ? at : dom0_place_slots(rt, slots);
-	bool fits = first >= 0;
+	int id = v->id;
 
-	/* the share limit: every slot of the run held by fewer vGPUs than it allows */
-	for (unsigned s = 0; fits && at >= 0 && rt->cfg.share_limit && s < slots; s++)
-		fits = rt->slot_occ[first + s] < rt->cfg.share_limit;
-	if (!fits && (rt->cfg.faults.admit_short && rt->admitting)) {
-		first = at >= 0 ? at : slots_place(rt->slot_occ, l->num_slots, slots);
-		fits = first >= 0;
-	}
-	if (!fits)
-		return at >= 0 ?
-			gtt_err_set(err, GTT_EBUSY, "vGPU %d: slots %u-%u are not all below the share limit (%u vGPUs a slot)",
-				    v->id, (unsigned)at, (unsigned)at + slots - 1, rt->cfg.share_limit) :
-			gtt_err_set(err, GTT_EBUSY, "vGPU %d: no run of %u slots is below the share limit (%u vGPUs a slot) in every slot",
-				    v->id, slots, rt->cfg.share_limit);
-	if (dom0_admission_on(rt) && rt->fences_reserved + v->fences > l->guest_fences && !(rt->cfg.faults.admit_short && rt->admitting))
-		return gtt_err_set(err, GTT_EBUSY, "vGPU %d: %u fences: %u of the %u guest fence registers are held",
-				   v->id, v->fences, rt->fences_reserved, l->guest_fences);
-	if (dom0_alloc_high(rt, slots, v->scratch_pte, &g, &sh))
-		return gtt_err_set(err, GTT_ENOMEM, "out of memory for vGPU %d's shadow GTT", v->id);
-	rt->env->free(rt->env, v->guest_high);
-	rt->env->free(rt->env, v->shadow_high);
-	v->guest_high = g;
-	v->shadow_high = sh;
-	v->first_slot = (unsigned)first;
-	v->slots = slots;
-	v->high_mapped = 0;
-	for (unsigned s = 0; s < slots; s++)
-		rt->slot_occ[first + s]++;
-	if (dom0_admission_on(rt)) {
-		rt->fences_reserved += v->fences;
-		v->fences_reserved = true;
-	}
-	dom0_pvinfo_ranges(rt, v);
-	return GTT_OK;
-}
-
-static int destroy(struct dom0_runtime *rt, int id, struct gtt_err *err)
-{
-	struct vgpu *v = dom0_vgpu_get(rt, id, err);
-
-	if (!v)
-		return GTT_EINVAL;
-	if (v->migrating)
-		return gtt_err_set(err, GTT_EBUSY, "vGPU %d is migrating: it is destroyed after the migration unlocks it", id);
 	dom0_pool_release_all(rt, v);
 	/* its own ranges only: it holds nothing elsewhere (pool ranges went back with its fences) */
 	uint64_t gone = dom0_phys_release(rt, GM_PAGE(v->low_base), GM_PAGE(v->low_size), id) +
@@ -207,8 +149,6 @@ static int destroy(struct dom0_runtime *rt, int id, struct gtt_err *err)
 		rt->render_owner = 0;
 	if (v->req_arrival)
 		rt->n_pending--;	/* its request goes with it */
-	if (v->pause.kind)
-		dom0_pause_drop(rt, v);
 	if (v->fences_reserved)
 		rt->fences_reserved -= v->fences;
 	hw_free_test_pages(rt->dev, (size_t)v->mem_pages + 1, v->mem);
@@ -216,13 +156,7 @@ static int destroy(struct dom0_runtime *rt, int id, struct gtt_err *err)
 	rt->v[id] = NULL;
 	rt->env->free(rt->env, v);
 	dom0_undo_settle(rt);
-	dom0_freed(rt);		/* its slots, fences and the queue place it held */
-	return GTT_OK;
-}
-
-int dom0_vgpu_destroy(struct dom0_runtime *rt, int id, struct gtt_err *err)
-{
-	return dom0_op_done(rt, destroy(rt, id, err), err);
+	dom0_freed(rt);		/* its slots and fences */
 }
 
 int dom0_vgpu_info(const struct dom0_runtime *rt, int id, struct dom0_vgpu_info *out)
@@ -296,4 +230,36 @@ int dom0_pvinfo_read(struct dom0_runtime *rt, int id, uint32_t off, uint32_t *va
 	}
 	*val = v->pvinfo[off / 4];
 	return GTT_OK;
+}
+
+enum dom0_pause dom0_vgpu_paused(const struct dom0_runtime *rt, int id)
+{
+	return dom0_vgpu_exists(rt, id) ? rt->v[id]->pause.kind : DOM0_PAUSE_NONE;
+}
+
+bool dom0_vgpu_migrating(const struct dom0_runtime *rt, int id)
+{
+	return dom0_vgpu_exists(rt, id) && rt->v[id]->migrating;
+}
+
+unsigned dom0_paused_count(const struct dom0_runtime *rt)
+{
+	return rt->n_paused;
+}
+
+struct vgpu *dom0_guest_vgpu(struct dom0_runtime *rt, int id, struct gtt_err *err)
+{
+	struct vgpu *v = dom0_vgpu_get(rt, id, err);
+
+	if (v && v->migrating) {
+		v->c.rejected++;
+		gtt_err_set(err, GTT_EBUSY, "vGPU %d is migrating: its guest operations are refused until the migration unlocks it", id);
+		return NULL;
+	}
+	if (v && v->pause.kind == DOM0_PAUSE_CREATE) {
+		v->c.rejected++;
+		gtt_err_set(err, GTT_EBUSY, "vGPU %d is paused: its create waits for admission, and a guest that has not started writes nothing", id);
+		return NULL;
+	}
+	return v;
 }

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/* Admission of paused requests (policy, ConVGPU): what waits, and what runs when resources free. */
+#ifndef DOM0_ADMISSION_H
+#define DOM0_ADMISSION_H
+
+#include "dom0/types.h"
+
+
+
+/* ---- dom0/ only: the operations (dom0/ops.c) and the policies call these; mechanisms never do ---- */
+struct vgpu;
+/* Pause what of v does not fit; the caller has filled v->pause's request fields. */
+void dom0_pause(struct dom0_runtime *rt, struct vgpu *v, enum dom0_pause kind);
+/* A pause that ends without running: the vGPU goes away, or its owner takes the request back. */
+void dom0_pause_drop(struct dom0_runtime *rt, struct vgpu *v);
+/* Take back what of v is paused (a request asked over PVINFO answered WITHDRAWN with its SEQ). */
+void dom0_withdraw_now(struct dom0_runtime *rt, struct vgpu *v);
+/*
+ * The end of an operation that may have freed (destroy, reduce, a guest
+ * fence write, a migration, a withdrawal): when a mechanism reported
+ * dom0_freed, admission runs now. Returns rc, or admission's own error
+ * when rc was GTT_OK.
+ */
+int dom0_op_done(struct dom0_runtime *rt, int rc, struct gtt_err *err);
+
+#endif

@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The physical GTT as the runtime writes it: the mirror of what it holds
+ * (`cur`, loaded per chunk from the snapshot at its first write), who owns
+ * each entry, writes that touch only the entries whose value differs,
+ * releases to the boot values, invalidation, and settling hw's undo log
+ * (the runtime restores from its own snapshot).
+ */
+#include "dom0/phys.h"
+#include "dom0/state.h"
+#include "hw/ggtt.h"
+
+/* The snapshot of PTE i's chunk: orig at [i % DOM0_CHUNK], cur DOM0_CHUNK after (loaded). */
+static uint64_t *snap(const struct dom0_runtime *rt, uint64_t i)
+{
+	return rt->chunk[i / DOM0_CHUNK] + i % DOM0_CHUNK;
+}
+
+/* Load the chunks of [first, first + n) not loaded yet: their entries as found, read in bulk. */
+static int load(struct dom0_runtime *rt, uint64_t first, uint64_t n, struct gtt_err *err)
+{
+	for (uint64_t c = first / DOM0_CHUNK; n && c <= (first + n - 1) / DOM0_CHUNK; c++) {
+		if (rt->chunk[c])
+			continue;
+		uint64_t a = c * DOM0_CHUNK, k = rt->dev->info.n_ptes - a < DOM0_CHUNK ? rt->dev->info.n_ptes - a : DOM0_CHUNK;
+		uint64_t *m = gtt_calloc(rt->env, 2 * DOM0_CHUNK, sizeof(uint64_t));
+		int rc;
+		if (!m)
+			return gtt_err_set(err, GTT_ENOMEM, "out of memory for the runtime's snapshot");
+		if ((rc = hw_ggtt_read_range(rt->dev, a, (size_t)k, m, err))) {
+			rt->env->free(rt->env, m);
+			return rc;
+		}
+		gtt_memcpy(m + DOM0_CHUNK, m, (size_t)k * sizeof(*m));
+		rt->chunk[c] = m;
+	}
+	return GTT_OK;
+}
+
+/* Owner of [first, first + n), and each chunk's summary: its one owner, or 0 when mixed. */
+static void set_owner(struct dom0_runtime *rt, uint64_t first, uint64_t n, int owner)
+{
+	for (uint64_t k = 0; k < n; k++)
+		rt->owner[first + k] = (uint16_t)owner;
+	for (uint64_t c = first / DOM0_CHUNK; n && c <= (first + n - 1) / DOM0_CHUNK; c++) {
+		uint64_t a = c * DOM0_CHUNK, e = a + DOM0_CHUNK < rt->dev->info.n_ptes ? a + DOM0_CHUNK : rt->dev->info.n_ptes;
+		if (first <= a && first + n >= e) {
+			rt->chunk_owner[c] = (uint16_t)owner;
+		} else if (rt->chunk_owner[c] != owner) {
+			uint64_t j = a;
+			while (j < e && rt->owner[j] == owner)
+				j++;
+			rt->chunk_owner[c] = j == e ? (uint16_t)owner : 0;
+		}
+	}
+}
+
+bool dom0_chunk_held(const struct dom0_runtime *rt, uint64_t first, int id)
+{
+	return first % DOM0_CHUNK == 0 && rt->chunk_owner[first / DOM0_CHUNK] == id && first + DOM0_CHUNK <= rt->dev->info.n_ptes;
+}
+
+static bool managed(const struct dom0_runtime *rt, uint64_t first, uint64_t n)
+{
+	for (int r = 0; r < 2; r++)
+		if (first >= rt->managed[r][0] && first <= rt->managed[r][1] && n <= rt->managed[r][1] - first)
+			return true;
+	return false;
+}
+
+int dom0_phys_write(struct dom0_runtime *rt, uint64_t first, size_t n, const uint64_t *ptes, int owner,
+		    uint64_t *written, struct gtt_err *err)
+{
+	size_t i = 0;
+	int rc;
+
+	if (!managed(rt, first, n))
+		return gtt_err_set(err, GTT_ERANGE, "PTEs %llu+%zu are outside the ranges the runtime manages",
+				   (unsigned long long)first, n);
+	if ((rc = load(rt, first, n, err)))
+		return rc;
+	while (i < n) {
+		/* within one chunk at a time: its mirror is one array */
+		uint64_t *cur = snap(rt, first + i) + DOM0_CHUNK;
+		size_t end = i + (DOM0_CHUNK - (first + i) % DOM0_CHUNK);
+		if (end > n)
+			end = n;
+		if (cur[0] == ptes[i]) {
+			i++;
+			continue;
+		}
+		size_t run = i;
+		while (run < end && cur[run - i] != ptes[run])
+			run++;
+		if ((rc = hw_ggtt_write_range_unlogged(rt->dev, first + i, run - i, ptes + i, err)))
+			break;
+		gtt_memcpy(cur, ptes + i, (run - i) * sizeof(*ptes));
+		if (written)
+			*written += run - i;
+		i = run;
+	}
+	/* what was written (all of it, or up to a failure) is the owner's */
+	set_owner(rt, first, rc ? i : n, owner);
+	return rc;
+}
+
+uint64_t dom0_phys_release(struct dom0_runtime *rt, uint64_t first, uint64_t n, int owner)
+{
+	uint64_t done = 0, orig[DOM0_CHUNK];
+
+	if (!owner)	/* 0 marks entries that are already as found */
+		return 0;
+	for (uint64_t i = first; i < first + n;) {
+		if (rt->owner[i] != owner) {
+			i++;
+			continue;
+		}
+		/* a run of owned entries within one chunk (owned: written, so loaded) */
+		uint64_t run = i, end = (i / DOM0_CHUNK + 1) * DOM0_CHUNK;
+		while (run < first + n && run < end && rt->owner[run] == owner) {
+			orig[run - i] = snap(rt, run)[0];
+			run++;
+		}
+		dom0_phys_write(rt, i, (size_t)(run - i), orig, 0, NULL, NULL);
+		done += run - i;
+		i = run;
+	}
+	return done;
+}
+
+void dom0_invalidate(struct dom0_runtime *rt)
+{
+	hw_ggtt_invalidate(rt->dev);
+	rt->c.invalidates++;
+}
+
+void dom0_undo_settle(struct dom0_runtime *rt)
+{
+	hw_undo_truncate(rt->dev, rt->undo_mark);
+}

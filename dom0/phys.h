@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The physical GTT as the runtime writes it (dom0/phys.c), beneath every
+ * part: a mirror of what the GTT holds and who owns each entry, written by
+ * value, released to the boot values, invalidated. dom0/ only.
+ */
+#ifndef DOM0_PHYS_H
+#define DOM0_PHYS_H
+
+#include "dom0/runtime_internal.h"
+
+/*
+ * Make physical PTEs [first, first + n) hold `ptes`, owned by `owner`: only the
+ * entries whose value differs from what the GTT holds (the mirror `cur`) are
+ * written, in runs, without the undo log. *written (if given) grows by how many.
+ */
+int dom0_phys_write(struct dom0_runtime *rt, uint64_t first, size_t n, const uint64_t *ptes, int owner,
+		    uint64_t *written, struct gtt_err *err);
+/* Whether vGPU `id` holds every entry of the chunk starting at `first` (a chunk boundary). */
+bool dom0_chunk_held(const struct dom0_runtime *rt, uint64_t first, int id);
+/* Put physical PTEs back to their boot values where `owner` holds them (writing only those that differ); returns how many it held. */
+uint64_t dom0_phys_release(struct dom0_runtime *rt, uint64_t first, uint64_t n, int owner);
+void dom0_invalidate(struct dom0_runtime *rt);
+/* Forget hw's undo entries made since init (the runtime restores from its own snapshot). */
+void dom0_undo_settle(struct dom0_runtime *rt);
+/*
+ * A mechanism gave slots, fence registers or pool pages back. It only says
+ * so: admission (a policy) acts when the operation has completed
+ * (dom0/admission.h's dom0_op_done, called by dom0/ops.c and the policies),
+ * never inside the mechanism, so no admission can re-enter an operation half
+ * done.
+ */
+static inline void dom0_freed(struct dom0_runtime *rt)
+{
+	rt->freed = true;
+}
+
+#endif

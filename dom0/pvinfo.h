@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/* The PVINFO page's words and the g2v_notify trap (mechanism): requests become pending here. */
+#ifndef DOM0_PVINFO_H
+#define DOM0_PVINFO_H
+
+#include "dom0/types.h"
+
+/* Replace the hooks given in the config (a hosted service installs its doorbell here). */
+void dom0_set_hooks(struct dom0_runtime *rt, const struct dom0_hooks *h);
+unsigned dom0_requests_pending(const struct dom0_runtime *rt);
+
+/* ---- dom0/ only ---- */
+struct vgpu;
+/* Set the request channel's status words: `status` answering `seq`. */
+void dom0_gm_answer(struct vgpu *v, uint32_t status, uint32_t seq);
+/*
+ * The guest's write of a PVINFO word (the trap): words a guest may not
+ * write are refused; g2v_notify with a request checks it and makes a valid
+ * one pending. A withdrawal takes back a pending request here; one of a
+ * request paused by admission is reported in *withdraw_paused, for the
+ * caller to act on once the write is done.
+ */
+int dom0_pvinfo_trap(struct dom0_runtime *rt, int id, uint32_t off, uint32_t val, bool *withdraw_paused,
+		     struct gtt_err *err);
+
+#endif

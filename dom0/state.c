@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/* What the runtime holds: lookups and queries every part and every caller uses; nothing here changes it. */
+#include "dom0/state.h"
+#include "dom0/runtime_internal.h"
+
+const struct dom0_layout *dom0_layout(const struct dom0_runtime *rt) { return &rt->lay; }
+const struct dom0_counters *dom0_counters(const struct dom0_runtime *rt) { return &rt->c; }
+struct hw_device *dom0_device(const struct dom0_runtime *rt) { return rt->dev; }
+int dom0_render_owner(const struct dom0_runtime *rt) { return rt->render_owner; }
+uint64_t dom0_sim_time_ms(const struct dom0_runtime *rt) { return rt->sim_ms; }
+
+int dom0_physical_owner(const struct dom0_runtime *rt, uint64_t index)
+{
+	return index < rt->dev->info.n_ptes ? rt->owner[index] : 0;
+}
+
+struct vgpu *dom0_vgpu_get(struct dom0_runtime *rt, int id, struct gtt_err *err)
+{
+	if (!dom0_vgpu_exists(rt, id)) {
+		gtt_err_set(err, GTT_EINVAL, "vGPU %d does not exist", id);
+		return NULL;
+	}
+	return rt->v[id];
+}
+
+bool dom0_vgpu_exists(const struct dom0_runtime *rt, int id)
+{
+	return id >= 1 && id <= rt->n_ids && rt->v[id];
+}
+
+uint64_t dom0_high_base(const struct dom0_runtime *rt, const struct vgpu *v)
+{
+	return rt->lay.slots_base + (uint64_t)v->first_slot * rt->lay.slot_size;
+}
+
+uint64_t dom0_high_size(const struct dom0_runtime *rt, const struct vgpu *v)
+{
+	return (uint64_t)v->slots * rt->lay.slot_size;
+}
+
+static const char *const admission_names[] = { "off", "fifo", "bf", "ru", "rand" };
+static const char *const pause_names[] = { "none", "create", "expand", "fence" };
+
+const char *dom0_admission_name(enum dom0_admission a)
+{
+	return (unsigned)a < sizeof(admission_names) / sizeof(admission_names[0]) ? admission_names[a] : "?";
+}
+
+const char *dom0_pause_name(enum dom0_pause p)
+{
+	return (unsigned)p < sizeof(pause_names) / sizeof(pause_names[0]) ? pause_names[p] : "?";
+}
+
+bool dom0_admission_on(const struct dom0_runtime *rt)
+{
+	return rt->cfg.admission != DOM0_ADMIT_OFF;
+}

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/* What the runtime holds, for every part and every caller (dom0/state.c): lookups and queries, no change. */
+#ifndef DOM0_STATE_H
+#define DOM0_STATE_H
+
+#include "dom0/types.h"
+
+const struct dom0_layout *dom0_layout(const struct dom0_runtime *rt);
+const struct dom0_counters *dom0_counters(const struct dom0_runtime *rt);
+struct hw_device *dom0_device(const struct dom0_runtime *rt);
+/* Which vGPU's entry the physical GTT holds at index (0: none, the boot value). */
+int dom0_physical_owner(const struct dom0_runtime *rt, uint64_t index);
+bool dom0_vgpu_exists(const struct dom0_runtime *rt, int id);
+int dom0_render_owner(const struct dom0_runtime *rt);
+uint64_t dom0_sim_time_ms(const struct dom0_runtime *rt);
+const char *dom0_admission_name(enum dom0_admission a);	/* "off", "fifo", "bf", "ru", "rand" */
+const char *dom0_pause_name(enum dom0_pause p);		/* "none", "create", "expand", "fence" */
+/* Whether the config turns admission on (mechanisms that reserve for it read this; they never call it). */
+bool dom0_admission_on(const struct dom0_runtime *rt);
+
+/* ---- dom0/ only ---- */
+struct vgpu;
+struct vgpu *dom0_vgpu_get(struct dom0_runtime *rt, int id, struct gtt_err *err);
+uint64_t dom0_high_base(const struct dom0_runtime *rt, const struct vgpu *v);
+uint64_t dom0_high_size(const struct dom0_runtime *rt, const struct vgpu *v);
+
+#endif

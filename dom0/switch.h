@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: MIT */
+/* The context switch (mechanism). */
+#ifndef DOM0_SWITCH_H
+#define DOM0_SWITCH_H
+
+#include "dom0/types.h"
+
+/* Context switch: make `to` the render owner, copying only what must change. */
+int dom0_switch(struct dom0_runtime *rt, int to, struct dom0_switch_stats *stats, struct gtt_err *err);
+
+/* ---- dom0/ only ---- */
+struct vgpu;
+/* Copy the vGPU's shadow into the physical GTT where it does not hold its entries yet, then invalidate. */
+int dom0_copy_in(struct dom0_runtime *rt, struct vgpu *v, struct dom0_switch_stats *s, struct gtt_err *err);
+
+#endif

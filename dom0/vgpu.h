@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/* vGPUs (mechanism): their tables, memory, placement and PVINFO page; queries of their state. */
+#ifndef DOM0_VGPU_H
+#define DOM0_VGPU_H
+
+#include "dom0/state.h"
+#include "dom0/types.h"
+
+int dom0_vgpu_info(const struct dom0_runtime *rt, int id, struct dom0_vgpu_info *out);
+/* Host page of guest page `gfn`, for checks and tests. */
+int dom0_guest_page(const struct dom0_runtime *rt, int id, uint64_t gfn, struct hw_page *out);
+/* 32-bit read of the vGPU's PVINFO page at a byte offset (0x000..0xffc). */
+int dom0_pvinfo_read(struct dom0_runtime *rt, int id, uint32_t off, uint32_t *val, struct gtt_err *err);
+/* What of it waits for admission (DOM0_PAUSE_NONE: nothing), whether a migration holds it, and how many wait. */
+enum dom0_pause dom0_vgpu_paused(const struct dom0_runtime *rt, int id);
+bool dom0_vgpu_migrating(const struct dom0_runtime *rt, int id);
+unsigned dom0_paused_count(const struct dom0_runtime *rt);
+
+/* ---- dom0/ only ---- */
+struct vgpu;
+/* A vGPU with its tables, memory and scratch page, registered under a free id, holding no slots yet. */
+int dom0_vgpu_new(struct dom0_runtime *rt, const struct dom0_vgpu_params *p, struct vgpu **out, struct gtt_err *err);
+/* Take a vGPU out: its pool fences, entries, slots, reservation, pages and tables (what it held is reported freed). */
+void dom0_vgpu_remove(struct dom0_runtime *rt, struct vgpu *v);
+/* High-range tables for `slots` slots, every shadow entry on `scratch_pte`. */
+int dom0_alloc_high(struct dom0_runtime *rt, unsigned slots, uint64_t scratch_pte, uint64_t **guest, uint64_t **shadow);
+void dom0_pvinfo_fill(struct dom0_runtime *rt, struct vgpu *v);
+/* After a change of the high range: PVINFO's non-mappable base and size, slots held, epoch + 1. */
+void dom0_pvinfo_ranges(struct dom0_runtime *rt, struct vgpu *v);
+/* The vGPU a guest operation names: not paused in its create, not migrating. */
+struct vgpu *dom0_guest_vgpu(struct dom0_runtime *rt, int id, struct gtt_err *err);
+/* dom0_guest_vgpu's refusal: GTT_EBUSY for a paused or migrating vGPU, GTT_EINVAL for no vGPU. */
+static inline int dom0_no_guest(const struct dom0_runtime *rt, int id)
+{
+	return dom0_vgpu_exists(rt, id) ? GTT_EBUSY : GTT_EINVAL;
+}
+
+#endif
