@@ -100,20 +100,13 @@ static const uint32_t range_words[] = { VGT_IF_NONMAPPABLE_BASE, VGT_IF_NONMAPPA
 #define N_RANGE_WORDS (sizeof(range_words) / sizeof(range_words[0]))
 #define PVW(v, reg) ((v)->pvinfo[((reg) - VGT_PVINFO_PAGE) / 4])
 
-static int migrate(struct dom0_runtime *rt, int id, unsigned to_slot, struct dom0_migration *out, struct gtt_err *err)
+/* Whether v's run may move to start at to_slot: it holds one, the target fits and is under the share limit. */
+static int slot_target_ok(const struct dom0_runtime *rt, const struct vgpu *v, unsigned to_slot, struct gtt_err *err)
 {
-	struct vgpu *v = dom0_vgpu_get(rt, id, err);
 	const struct dom0_layout *l = &rt->lay;
-	uint64_t t0 = rt->env->now_ns(rt->env), pps = l->slot_size / 4096;
-	struct dom0_migration m = { .from_slot = 0, .to_slot = to_slot };
-	int rc;
-
-	if (!v)
-		return GTT_EINVAL;
-	if ((rc = locked(rt, v, err)))
-		return rc;
 	unsigned from = v->first_slot, n = v->slots;
-	m.from_slot = from;
+	int id = v->id;
+
 	if (!n)
 		return gtt_err_set(err, GTT_EINVAL, "vGPU %d holds no slots: there is nothing to move", id);
 	if (to_slot >= l->num_slots || n > l->num_slots - to_slot)
@@ -127,6 +120,23 @@ static int migrate(struct dom0_runtime *rt, int id, unsigned to_slot, struct dom
 			return gtt_err_set(err, GTT_EBUSY, "vGPU %d: slot %u is held by %u other vGPUs; the share limit is %u", id, s,
 					   others, rt->cfg.share_limit);
 	}
+	return GTT_OK;
+}
+
+static int migrate(struct dom0_runtime *rt, int id, unsigned to_slot, struct dom0_migration *out, struct gtt_err *err)
+{
+	struct vgpu *v = dom0_vgpu_get(rt, id, err);
+	const struct dom0_layout *l = &rt->lay;
+	uint64_t t0 = rt->env->now_ns(rt->env), pps = l->slot_size / 4096;
+	struct dom0_migration m = { .from_slot = 0, .to_slot = to_slot };
+	int rc;
+
+	if (!v)
+		return GTT_EINVAL;
+	if ((rc = locked(rt, v, err)) || (rc = slot_target_ok(rt, v, to_slot, err)))
+		return rc;
+	unsigned from = v->first_slot, n = v->slots;
+	m.from_slot = from;
 
 	/*
 	 * Lock, and hold the target run from now on: host work between the steps
