@@ -328,13 +328,136 @@ static void gop_exclusion(struct hw_device *dev, struct runner_opts *o)
 							    "GOP framebuffer", -1 };
 }
 
+/* A run that cannot start: the reason on the console and in error.txt, the exit code to QEMU. */
+static EFI_STATUS refuse(EFI_HANDLE image, const struct args *a, const char *msg, uint8_t code, EFI_STATUS st)
+{
+	efi_printf("gttlab: %s\n", msg);
+	efi_write_file(image, RESULTS_DIR, "error.txt", msg, gtt_strlen(msg));
+	finish(a, code);
+	return st;
+}
+
+/* --ivshmem: the raw-BAR check of an ivshmem device, and nothing else. */
+static EFI_STATUS run_ivshmem(EFI_HANDLE image, const struct args *a)
+{
+	char reason[160];
+	int rc = ivshmem_check(reason, sizeof(reason));
+	efi_printf("gttlab: ivshmem raw-BAR check: %s: %s\n", rc ? "FAIL" : "PASS", reason);
+	efi_write_file(image, RESULTS_DIR, "ivshmem.txt", reason, gtt_strlen(reason));
+	finish(a, rc ? EXIT_FAIL : EXIT_PASS);
+	return EFI_SUCCESS;
+}
+
+/*
+ * Selects the checks and opens the device: a journal left by an earlier run goes back first,
+ * and a real device (the model too under --journal-model, a test) is journaled from its open on.
+ * EFI_SUCCESS, or the status efi_main returns after the reason is said.
+ */
+static EFI_STATUS open_device(EFI_HANDLE image, const struct gtt_env *env, const struct args *a,
+			      const struct check **sel, size_t *n, struct efi_journal *ej, struct hw_device **dev)
+{
+	static const struct hw_backend_factory *const backends[] = { &hw_efi_backend };
+	struct gtt_err err = { 0 };
+	struct hw_open_opts oo = { 0 };
+	char spec[64];
+	bool model = false, restored_at_boot;
+
+	if (runner_select(a->run, sel, 64, n, &err) || resolve(env, a->device, spec, sizeof(spec), &model, &err))
+		return refuse(image, a, err.msg, EXIT_ERROR, EFI_DEVICE_ERROR);
+	/* a journal left by a run that did not restore goes back before anything else */
+	if (efi_journal_restore(image, env, backends, 1, &restored_at_boot, &err)) {
+		efi_printf("gttlab: ABORT: %s is left from an earlier run and could not be restored: %s\n", EFI_JOURNAL_PATH,
+			   err.msg);
+		efi_write_file(image, RESULTS_DIR, "error.txt", err.msg, gtt_strlen(err.msg));
+		finish(a, err.code == GTT_EIO ? EXIT_ABORT : EXIT_ERROR);
+		return EFI_DEVICE_ERROR;
+	}
+	/* a real device (the model too under --journal-model, a test) is journaled from its open on */
+	if (!model || a->journal_model) {
+		if (efi_journal_create(image, ej, &err))
+			return refuse(image, a, err.msg, EXIT_ERROR, EFI_DEVICE_ERROR);
+		oo.journal = &ej->sink;
+	}
+	if (hw_open(env, spec, backends, 1, &oo, dev, &err)) {
+		efi_journal_close(ej, true);
+		return refuse(image, a, err.msg, EXIT_ERROR, EFI_DEVICE_ERROR);
+	}
+	return EFI_SUCCESS;
+}
+
+/* One line: the device as `gttlab info` names it, its sizes, and how many checks run. */
+static void announce(const struct args *a, const struct hw_device *dev, size_t n)
+{
+	/* the generation as `gttlab info` prints it: 7.5, 9.5, 12 */
+	char gen[16];
+	unsigned g = dev->info.plat->gen;
+	if (g % 10)
+		gtt_snprintf(gen, sizeof(gen), "%u.%u", g / 10, g % 10);
+	else
+		gtt_snprintf(gen, sizeof(gen), "%u", g / 10);
+	efi_printf("gttlab: %s: %s (gen %s), device 0x%04x, %llu MiB GGTT, %llu MiB aperture, %u fences; %zu checks\n", a->device,
+		   dev->info.plat->name, gen, dev->info.devid, (unsigned long long)(dev->info.ggtt_size >> 20),
+		   (unsigned long long)(dev->info.aperture_size >> 20), dev->info.num_fences, n);
+}
+
+/* Runs the checks, writes the reports (console, summary.txt, results.tap, results.json), says the verdict. */
+static void run_checks(EFI_HANDLE image, const struct gtt_env *env, const struct args *a, struct hw_device *dev,
+		       const struct runner_opts *o, const struct check *const *sel, size_t n, struct run_totals *t)
+{
+	struct check_result *res = env->alloc(env, sizeof(*res) * (n ? n : 1));
+	for (size_t i = 0; i < n; i++)
+		res[i].check = sel[i];
+	uint64_t t0 = env->now_ns(env);
+	size_t ran = runner_run(dev, sel, n, o, res);
+	runner_totals(res, n, ran, t);
+	struct report_info info = { a->device, dev->info.plat->name, a->seed, 0, 0 };
+	struct report_sink con = { console_write, NULL };
+	report_write(REPORT_HUMAN, &con, res, n, ran, &info);
+	save(image, env, REPORT_HUMAN, "summary.txt", res, n, ran, &info);
+	save(image, env, REPORT_TAP, "results.tap", res, n, ran, &info);
+	save(image, env, REPORT_IGT_JSON, "results.json", res, n, ran, &info);
+	efi_printf("gttlab: verdict %s, %u passed, %u failed, %u skipped, %u aborted, checks took %llu ms; ",
+		   report_verdict(t), t->pass, t->fail, t->skip, t->abort, (unsigned long long)((env->now_ns(env) - t0) / 1000000u));
+	if (t->abort) {
+		/* say what is left on the device; nothing more was run */
+		for (size_t i = 0; i < ran; i++)
+			if (res[i].status == CHECK_ABORT)
+				efi_printf("NOT everything restored after %s: %s\n", res[i].check->name, res[i].reason);
+	} else {
+		efi_printf("every PTE and fence restored\n");
+	}
+}
+
+/*
+ * The journal at the end: restored, it is replayed once more (what the undo log does not hold)
+ * and deleted; not restored, or a replay that does not read back: kept for the next boot.
+ */
+static void end_journal(struct hw_device *dev, struct efi_journal *ej, struct run_totals *t)
+{
+	struct gtt_err err = { 0 };
+	bool ok = !t->abort;
+	size_t jlen;
+	void *jbuf = ok ? efi_journal_contents(ej, &jlen) : NULL;
+	struct hw_journal_info ji;
+	hw_journal_detach(dev);
+	if (ok && (!jbuf || hw_journal_replay(dev, jbuf, jlen, &ji, &err))) {
+		efi_printf("gttlab: ABORT: the journal's replay did not read back: %s\n", jbuf ? err.msg : "unreadable");
+		ok = false;
+		t->abort++;
+	}
+	if (jbuf)
+		BS->FreePool(jbuf);
+	efi_journal_close(ej, ok);
+	if (!ok)
+		efi_printf("gttlab: %s keeps what the device held; it is restored at the next boot\n", EFI_JOURNAL_PATH);
+}
+
 /* Called by crt0-efi-x86_64.o with the System V ABI (not EFIAPI). */
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab);
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 {
 	char *argv[32];
 	struct args a;
-	struct gtt_err err = { 0 };
 
 	InitializeLib(image, systab);
 	const struct gtt_env *env = efi_env_init();
@@ -344,64 +467,17 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		finish(&a, EXIT_ERROR);
 		return EFI_INVALID_PARAMETER;
 	}
-	if (a.ivshmem) {
-		char reason[160];
-		int rc = ivshmem_check(reason, sizeof(reason));
-		efi_printf("gttlab: ivshmem raw-BAR check: %s: %s\n", rc ? "FAIL" : "PASS", reason);
-		efi_write_file(image, RESULTS_DIR, "ivshmem.txt", reason, gtt_strlen(reason));
-		finish(&a, rc ? EXIT_FAIL : EXIT_PASS);
-		return EFI_SUCCESS;
-	}
+	if (a.ivshmem)
+		return run_ivshmem(image, &a);
 
 	const struct check *sel[64];
 	size_t n;
-	char spec[64];
-	bool model = false, restored_at_boot;
 	struct hw_device *dev = NULL;
 	struct efi_journal ej = { 0 };
-	struct hw_open_opts oo = { 0 };
-	static const struct hw_backend_factory *const backends[] = { &hw_efi_backend };
-	if (runner_select(a.run, sel, 64, &n, &err) || resolve(env, a.device, spec, sizeof(spec), &model, &err)) {
-		efi_printf("gttlab: %s\n", err.msg);
-		efi_write_file(image, RESULTS_DIR, "error.txt", err.msg, gtt_strlen(err.msg));
-		finish(&a, EXIT_ERROR);
-		return EFI_DEVICE_ERROR;
-	}
-	/* a journal left by a run that did not restore goes back before anything else */
-	if (efi_journal_restore(image, env, backends, 1, &restored_at_boot, &err)) {
-		efi_printf("gttlab: ABORT: %s is left from an earlier run and could not be restored: %s\n", EFI_JOURNAL_PATH,
-			   err.msg);
-		efi_write_file(image, RESULTS_DIR, "error.txt", err.msg, gtt_strlen(err.msg));
-		finish(&a, err.code == GTT_EIO ? EXIT_ABORT : EXIT_ERROR);
-		return EFI_DEVICE_ERROR;
-	}
-	/* a real device (the model too under --journal-model, a test) is journaled from its open on */
-	if (!model || a.journal_model) {
-		if (efi_journal_create(image, &ej, &err)) {
-			efi_printf("gttlab: %s\n", err.msg);
-			efi_write_file(image, RESULTS_DIR, "error.txt", err.msg, gtt_strlen(err.msg));
-			finish(&a, EXIT_ERROR);
-			return EFI_DEVICE_ERROR;
-		}
-		oo.journal = &ej.sink;
-	}
-	if (hw_open(env, spec, backends, 1, &oo, &dev, &err)) {
-		efi_journal_close(&ej, true);
-		efi_printf("gttlab: %s\n", err.msg);
-		efi_write_file(image, RESULTS_DIR, "error.txt", err.msg, gtt_strlen(err.msg));
-		finish(&a, EXIT_ERROR);
-		return EFI_DEVICE_ERROR;
-	}
-	/* the generation as `gttlab info` prints it: 7.5, 9.5, 12 */
-	char gen[16];
-	unsigned g = dev->info.plat->gen;
-	if (g % 10)
-		gtt_snprintf(gen, sizeof(gen), "%u.%u", g / 10, g % 10);
-	else
-		gtt_snprintf(gen, sizeof(gen), "%u", g / 10);
-	efi_printf("gttlab: %s: %s (gen %s), device 0x%04x, %llu MiB GGTT, %llu MiB aperture, %u fences; %zu checks\n", a.device,
-		   dev->info.plat->name, gen, dev->info.devid, (unsigned long long)(dev->info.ggtt_size >> 20),
-		   (unsigned long long)(dev->info.aperture_size >> 20), dev->info.num_fences, n);
+	EFI_STATUS st = open_device(image, env, &a, sel, &n, &ej, &dev);
+	if (st != EFI_SUCCESS)
+		return st;
+	announce(&a, dev, n);
 
 	static struct peer peer;
 	peer.env = env;
@@ -420,48 +496,10 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	/* the runner keeps every check off the scanout surfaces; the GOP framebuffer is this front-end's to add */
 	if (!hw_sim_model(dev))
 		gop_exclusion(dev, &o);
-	struct check_result *res = env->alloc(env, sizeof(*res) * (n ? n : 1));
-	for (size_t i = 0; i < n; i++)
-		res[i].check = sel[i];
-	uint64_t t0 = env->now_ns(env);
-	size_t ran = runner_run(dev, sel, n, &o, res);
 	struct run_totals t;
-	runner_totals(res, n, ran, &t);
-	struct report_info info = { a.device, dev->info.plat->name, a.seed, 0, 0 };
-	struct report_sink con = { console_write, NULL };
-	report_write(REPORT_HUMAN, &con, res, n, ran, &info);
-	save(image, env, REPORT_HUMAN, "summary.txt", res, n, ran, &info);
-	save(image, env, REPORT_TAP, "results.tap", res, n, ran, &info);
-	save(image, env, REPORT_IGT_JSON, "results.json", res, n, ran, &info);
-	efi_printf("gttlab: verdict %s, %u passed, %u failed, %u skipped, %u aborted, checks took %llu ms; ",
-		   report_verdict(&t), t.pass, t.fail, t.skip, t.abort, (unsigned long long)((env->now_ns(env) - t0) / 1000000u));
-	if (t.abort) {
-		/* say what is left on the device; nothing more was run */
-		for (size_t i = 0; i < ran; i++)
-			if (res[i].status == CHECK_ABORT)
-				efi_printf("NOT everything restored after %s: %s\n", res[i].check->name, res[i].reason);
-	} else {
-		efi_printf("every PTE and fence restored\n");
-	}
-	if (ej.f) {
-		/* restored: the journal is replayed once more (what the undo log does not hold) and deleted;
-		 * not restored, or a replay that does not read back: kept for the next boot */
-		bool ok = !t.abort;
-		size_t jlen;
-		void *jbuf = ok ? efi_journal_contents(&ej, &jlen) : NULL;
-		struct hw_journal_info ji;
-		hw_journal_detach(dev);
-		if (ok && (!jbuf || hw_journal_replay(dev, jbuf, jlen, &ji, &err))) {
-			efi_printf("gttlab: ABORT: the journal's replay did not read back: %s\n", jbuf ? err.msg : "unreadable");
-			ok = false;
-			t.abort++;
-		}
-		if (jbuf)
-			BS->FreePool(jbuf);
-		efi_journal_close(&ej, ok);
-		if (!ok)
-			efi_printf("gttlab: %s keeps what the device held; it is restored at the next boot\n", EFI_JOURNAL_PATH);
-	}
+	run_checks(image, env, &a, dev, &o, sel, n, &t);
+	if (ej.f)
+		end_journal(dev, &ej, &t);
 	hw_close(dev);
 	finish(&a, t.abort ? EXIT_ABORT : t.fail ? EXIT_FAIL : EXIT_PASS);
 	return t.abort || t.fail ? EFI_ABORTED : EFI_SUCCESS;

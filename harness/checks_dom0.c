@@ -81,6 +81,104 @@ static enum check_status value_minimal(struct check_ctx *c, struct dck_rt *r, in
 	return CHECK_PASS;
 }
 
+/* After a switch to v: the physical PTEs of its ranges, read back into `buf`, equal its shadow. */
+static enum check_status phys_is_shadow(struct check_ctx *c, struct dck_rt *r, int v, size_t k, uint64_t ranges[2][2],
+					uint64_t *buf)
+{
+	if (phys_ranges(c, ranges, buf))
+		return ck_fail(c, "the GTT cannot be read after switch %zu", k);
+	for (int g = 0, at = 0; g < 2; g++)
+		for (uint64_t i = ranges[g][0]; i < ranges[g][0] + ranges[g][1]; i++, at++) {
+			uint64_t sh, ph = buf[at];
+			dom0_shadow_pte(r->rt, v, i, &sh, NULL);
+			if (ph != sh)
+				return ck_fail(c, "switch %zu to vGPU %d: physical PTE %llu is 0x%llx, its shadow holds 0x%llx", k, v,
+					       (unsigned long long)i, (unsigned long long)ph, (unsigned long long)sh);
+		}
+	return CHECK_PASS;
+}
+
+/* Data: after a switch to v, the first mapped low page reads as the vGPU's frame through the aperture. */
+static enum check_status reads_own_page(struct check_ctx *c, struct dck_rt *r, int v, const struct dom0_vgpu_info *in)
+{
+	uint64_t g;
+	struct hw_page pg;
+	uint8_t b = 0;
+	dom0_guest_pte_read(r->rt, v, in->low_base / 4096, &g, NULL);
+	struct hw_pte d;
+	hw_pte_decode(c->dev->info.plat, g, &d);
+	dom0_guest_page(r->rt, v, d.addr >> 12, &pg);
+	((uint8_t *)pg.cpu)[9] = (uint8_t)(0x40 + v);
+	if (ck_aperture_read(c, in->low_base + 9, &b, 1))
+		return CHECK_FAIL;
+	if (b != (uint8_t)(0x40 + v))
+		return ck_fail(c, "after switching to vGPU %d, GM 0x%llx (PTE %llu) reads 0x%02x, not its page's 0x%02x", v,
+			       (unsigned long long)(in->low_base + 9), (unsigned long long)(in->low_base / 4096), b,
+			       (uint8_t)(0x40 + v));
+	return CHECK_PASS;
+}
+
+/* what a switch must leave as found: the host's first low and high PTEs */
+struct host_ptes {
+	uint64_t low_idx, high_idx, low, high;
+};
+
+/*
+ * Switch k, to vGPU v: count what must change (from the check's own account `holder` of whose
+ * entry each physical PTE holds, and from the physical values), switch, and judge it.
+ */
+static enum check_status switch_once(struct check_ctx *c, struct dck_rt *r, int v, size_t k, int *holder,
+				     const struct host_ptes *h)
+{
+	struct dom0_vgpu_info in;
+	struct dom0_switch_stats s;
+	enum check_status st = CHECK_PASS;
+	dom0_vgpu_info(r->rt, v, &in);
+	uint64_t want = 0, total = (in.low_size + in.high_size) / 4096;
+	uint64_t ranges[2][2] = { { in.low_base / 4096, in.low_size / 4096 }, { in.high_base / 4096, in.high_size / 4096 } };
+	uint64_t differ = 0, *before = gtt_calloc(c->dev->env, (size_t)total, sizeof(uint64_t));
+	struct sim_device *sim = hw_sim_model(c->dev);
+	if (!before || phys_ranges(c, ranges, before)) {
+		c->dev->env->free(c->dev->env, before);
+		return ck_fail(c, "out of memory, or the GTT cannot be read");
+	}
+	for (int g = 0, at = 0; g < 2; g++)
+		for (uint64_t i = ranges[g][0]; i < ranges[g][0] + ranges[g][1]; i++, at++) {
+			uint64_t sh;
+			want += holder[i] != v, holder[i] = v;
+			dom0_shadow_pte(r->rt, v, i, &sh, NULL);
+			differ += before[at] != sh;
+		}
+	/* room for the halves of every write and of the first-touch reads of the runtime's snapshot */
+	if (sim && sim_trace_start(sim, (size_t)total * 4 + 256)) {
+		c->dev->env->free(c->dev->env, before);
+		return ck_fail(c, "out of memory for the model's trace");
+	}
+	int src = dom0_switch(r->rt, v, &s, &r->err);
+	if (!src && sim)
+		st = value_minimal(c, r, v, k, ranges, before, differ);
+	if (sim)
+		sim_trace_stop(sim);
+	if (src) {
+		c->dev->env->free(c->dev->env, before);
+		return ck_error(c, "switch", &r->err);
+	}
+	/* the physical GTT after the switch, read back the same way */
+	if (!st)
+		st = phys_is_shadow(c, r, v, k, ranges, before);
+	c->dev->env->free(c->dev->env, before);
+	if (st)
+		return st;
+	if (s.ptes_written != want || s.ptes_skipped != total - want)
+		return ck_fail(c, "switch %zu to vGPU %d wrote %llu PTEs and skipped %llu; the GTT lacked exactly %llu of its %llu entries",
+			       k, v, (unsigned long long)s.ptes_written, (unsigned long long)s.ptes_skipped,
+			       (unsigned long long)want, (unsigned long long)total);
+	if (dck_phys_pte(c, h->low_idx) != h->low || dck_phys_pte(c, h->high_idx) != h->high)
+		return ck_fail(c, "switch %zu: the host's PTE %llu or %llu changed", k, (unsigned long long)h->low_idx,
+			       (unsigned long long)h->high_idx);
+	return reads_own_page(c, r, v, &in);
+}
+
 /*
  * N vGPUs, two per slot, switched in an order with repeats. After every
  * switch: the physical GTT in the incoming ranges equals its shadow, the
@@ -99,7 +197,9 @@ enum check_status check_shadow_copy_switch(struct check_ctx *c)
 	if (st)
 		return st;
 	const struct dom0_layout *l = dom0_layout(r.rt);
-	uint64_t host_low = dck_phys_pte(c, l->host_low_base / 4096), host_high = dck_phys_pte(c, l->host_high_base / 4096);
+	struct host_ptes h = { .low_idx = l->host_low_base / 4096, .high_idx = l->host_high_base / 4096 };
+	h.low = dck_phys_pte(c, h.low_idx);
+	h.high = dck_phys_pte(c, h.high_idx);
 	for (int i = 0; i < 4; i++)
 		/* low ranges of 1 and 3 MiB: 256 and 768 entries, so switches take parts of 512-entry chunks */
 		if (dck_create(c, &r, (uint64_t)(1 + 2 * (i % 2)) * MiB, 1, 0, i / 2, &id[i]) || fill(c, &r, id[i]))
@@ -108,84 +208,8 @@ enum check_status check_shadow_copy_switch(struct check_ctx *c)
 	int *holder = gtt_calloc(c->dev->env, c->dev->info.n_ptes, sizeof(int));
 	if (!holder)
 		return dck_stop(c, &r, ck_fail(c, "out of memory"));
-	for (size_t k = 0; k < sizeof(order) / sizeof(order[0]) && !st; k++) {
-		int v = id[order[k]];
-		struct dom0_vgpu_info in;
-		struct dom0_switch_stats s;
-		dom0_vgpu_info(r.rt, v, &in);
-		uint64_t want = 0, total = (in.low_size + in.high_size) / 4096;
-		uint64_t ranges[2][2] = { { in.low_base / 4096, in.low_size / 4096 }, { in.high_base / 4096, in.high_size / 4096 } };
-		uint64_t differ = 0, *before = gtt_calloc(c->dev->env, (size_t)total, sizeof(uint64_t));
-		struct sim_device *sim = hw_sim_model(c->dev);
-		if (!before || phys_ranges(c, ranges, before)) {
-			c->dev->env->free(c->dev->env, before);
-			st = ck_fail(c, "out of memory, or the GTT cannot be read");
-			break;
-		}
-		for (int g = 0, at = 0; g < 2; g++)
-			for (uint64_t i = ranges[g][0]; i < ranges[g][0] + ranges[g][1]; i++, at++) {
-				uint64_t sh;
-				want += holder[i] != v, holder[i] = v;
-				dom0_shadow_pte(r.rt, v, i, &sh, NULL);
-				differ += before[at] != sh;
-			}
-		/* room for the halves of every write and of the first-touch reads of the runtime's snapshot */
-		if (sim && sim_trace_start(sim, (size_t)total * 4 + 256)) {
-			c->dev->env->free(c->dev->env, before);
-			st = ck_fail(c, "out of memory for the model's trace");
-			break;
-		}
-		int src = dom0_switch(r.rt, v, &s, &r.err);
-		if (!src && sim)
-			st = value_minimal(c, &r, v, k, ranges, before, differ);
-		if (sim)
-			sim_trace_stop(sim);
-		if (src) {
-			c->dev->env->free(c->dev->env, before);
-			st = ck_error(c, "switch", &r.err);
-			break;
-		}
-		/* the physical GTT after the switch, read back the same way */
-		if (!st && phys_ranges(c, ranges, before))
-			st = ck_fail(c, "the GTT cannot be read after switch %zu", k);
-		for (int g = 0, at = 0; g < 2 && !st; g++)
-			for (uint64_t i = ranges[g][0]; i < ranges[g][0] + ranges[g][1]; i++, at++) {
-				uint64_t sh, ph = before[at];
-				dom0_shadow_pte(r.rt, v, i, &sh, NULL);
-				if (ph != sh) {
-					st = ck_fail(c, "switch %zu to vGPU %d: physical PTE %llu is 0x%llx, its shadow holds 0x%llx", k, v,
-						     (unsigned long long)i, (unsigned long long)ph, (unsigned long long)sh);
-					break;
-				}
-			}
-		c->dev->env->free(c->dev->env, before);
-		if (st)
-			break;
-		if (s.ptes_written != want || s.ptes_skipped != total - want)
-			st = ck_fail(c, "switch %zu to vGPU %d wrote %llu PTEs and skipped %llu; the GTT lacked exactly %llu of its %llu entries",
-				     k, v, (unsigned long long)s.ptes_written, (unsigned long long)s.ptes_skipped,
-				     (unsigned long long)want, (unsigned long long)total);
-		else if (dck_phys_pte(c, l->host_low_base / 4096) != host_low || dck_phys_pte(c, l->host_high_base / 4096) != host_high)
-			st = ck_fail(c, "switch %zu: the host's PTE %llu or %llu changed", k, (unsigned long long)(l->host_low_base / 4096),
-				     (unsigned long long)(l->host_high_base / 4096));
-		else {
-			/* data: the first mapped low page reads as the vGPU's frame */
-			uint64_t g;
-			struct hw_page pg;
-			uint8_t b = 0;
-			dom0_guest_pte_read(r.rt, v, in.low_base / 4096, &g, NULL);
-			struct hw_pte d;
-			hw_pte_decode(c->dev->info.plat, g, &d);
-			dom0_guest_page(r.rt, v, d.addr >> 12, &pg);
-			((uint8_t *)pg.cpu)[9] = (uint8_t)(0x40 + v);
-			if (ck_aperture_read(c, in.low_base + 9, &b, 1))
-				st = CHECK_FAIL;
-			else if (b != (uint8_t)(0x40 + v))
-				st = ck_fail(c, "after switching to vGPU %d, GM 0x%llx (PTE %llu) reads 0x%02x, not its page's 0x%02x", v,
-					     (unsigned long long)(in.low_base + 9), (unsigned long long)(in.low_base / 4096), b,
-					     (uint8_t)(0x40 + v));
-		}
-	}
+	for (size_t k = 0; k < sizeof(order) / sizeof(order[0]) && !st; k++)
+		st = switch_once(c, &r, id[order[k]], k, holder, &h);
 	c->dev->env->free(c->dev->env, holder);
 	return dck_stop(c, &r, st);
 }

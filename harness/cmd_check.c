@@ -119,22 +119,20 @@ static int list(struct cli *c, const struct check *const *sel, size_t n)
 	return EXIT_OK;
 }
 
-int cmd_check(struct cli *c, int argc, char **argv)
-{
-	const char *run = NULL, *format = NULL, *out_path = NULL, *seed_s = NULL, *v;
-	bool do_list = false;
-	uint64_t seed = 0;
-	const struct check *sel[64];
-	size_t n;
-	struct gtt_err err = { 0 };
+/* the words of 'check' */
+struct check_args {
+	const char *run, *format, *out_path, *seed_s;
+	bool do_list;
+};
 
-	if (c->help) {
-		fputs(help, stdout);
-		return EXIT_OK;
-	}
+/* Reads the words of 'check'; returns EXIT_OK, else the exit code of the one line printed. */
+static int parse_check(int argc, char **argv, struct check_args *a)
+{
+	const char *v;
+
 	for (int i = 1; i < argc; i++) {
 		static const char *const names[] = { "--run", "--format", "-o", "--seed" };
-		const char **dst[] = { &run, &format, &out_path, &seed_s };
+		const char **dst[] = { &a->run, &a->format, &a->out_path, &a->seed_s };
 		int m = 0;
 		for (unsigned k = 0; k < 4 && !m; k++) {
 			if ((m = cli_opt(argc, argv, &i, names[k], &v)) <= 0)
@@ -148,66 +146,38 @@ int cmd_check(struct cli *c, int argc, char **argv)
 		if (m)
 			continue;
 		if (!strcmp(argv[i], "--list")) {
-			if (do_list)
+			if (a->do_list)
 				return cli_twice("--list", NULL, NULL);
-			do_list = true;
+			a->do_list = true;
 		} else {
 			return cli_error("check: unexpected '%s' (gttlab check --help)", argv[i]);
 		}
 	}
-	if (!format)
-		format = "human";
+	if (!a->format)
+		a->format = "human";
 	/* runner_select() takes no --run as "every check"; an empty pattern in it is a slip */
-	if (run && (!run[0] || run[0] == ',' || run[strlen(run) - 1] == ',' || strstr(run, ",,")))
-		return cli_error("--run '%s': an empty pattern names no check", run);
-	int fmt = report_format_parse(format);
-	if (fmt < 0)
-		return cli_error("format '%s' is not one of human, tap, junit, igt-json", format);
-	if (seed_s && cli_parse_u64("seed", seed_s, &seed))
-		return EXIT_USAGE;
-	if (runner_select(run, sel, 64, &n, &err))
-		return cli_report(&err);
-	if (do_list)
-		return list(c, sel, n);
+	if (a->run && (!a->run[0] || a->run[0] == ',' || a->run[strlen(a->run) - 1] == ',' || strstr(a->run, ",,")))
+		return cli_error("--run '%s': an empty pattern names no check", a->run);
+	return EXIT_OK;
+}
 
-	if (out_path && !out_path[0])
-		return cli_error("-o: the file name is empty");
-	struct check_result *res = calloc(n ? n : 1, sizeof(*res));
-	if (!res)
-		return cli_error("out of memory");
-	/* a report that cannot be written is refused before the device is opened */
-	FILE *out = stdout;
-	if (out_path && !(out = output_open(out_path))) {
-		free(res);
-		return cli_error("-o '%s': cannot create it: %s", out_path, strerror(errno));
-	}
-	struct hw_device *dev;
-	if (cli_open(c, &dev)) {
-		if (out != stdout)
-			output_close(out);
-		free(res);
-		return EXIT_USAGE;
-	}
+/* The report file, if any, closed unjudged and the results freed: the run did not start. */
+static void drop_outputs(FILE *out, struct check_result *res)
+{
+	if (out != stdout)
+		output_close(out);
+	free(res);
+}
+
+/*
+ * Runs the selected checks on the open device with progress on stderr (stopped early by
+ * SIGINT or SIGTERM), writes the report, and says every abort on its own line whatever the
+ * format: the device is not as it was found. Returns how many ran; their totals in *t.
+ */
+static size_t run_and_report(struct hw_device *dev, const struct check *const *sel, size_t n, int fmt, uint64_t seed,
+			     FILE *out, struct check_result *res, struct run_totals *t)
+{
 	struct runner_opts o = { .seed = seed, .cancel = &cancelled };
-	/* tests only, on the model only: prove that a failing or unrestorable device is reported */
-	const char *fault = getenv("GTTLAB_TEST_FAULT");
-	struct gtt_err ferr = { 0 };
-	if (fault && *fault && test_fault_inject(dev, fault, &ferr)) {
-		cli_close(dev);
-		if (out != stdout)
-			output_close(out);
-		free(res);
-		return cli_error("GTTLAB_TEST_FAULT: %s", ferr.msg);
-	}
-	/* a real device gets its crash journal before the first write */
-	struct journal_file jf;
-	if (cli_journal_begin(c, dev, &jf)) {
-		cli_close(dev);
-		if (out != stdout)
-			output_close(out);
-		free(res);
-		return EXIT_USAGE;
-	}
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
@@ -224,18 +194,77 @@ int cmd_check(struct cli *c, int argc, char **argv)
 	struct report_info info = { dev->name, dev->info.plat->name, seed, (uint64_t)t0, (uint64_t)time(NULL) };
 	struct report_sink sink = { file_write, out };
 	report_write((enum report_format)fmt, &sink, res, n, ran, &info);
-	struct run_totals t;
-	runner_totals(res, n, ran, &t);
-	/* an abort is said on its own line whatever the format: the device is not as it was found */
+	runner_totals(res, n, ran, t);
 	for (size_t i = 0; i < ran; i++)
 		if (res[i].status == CHECK_ABORT)
 			cli_error("ABORT after %s: %s", res[i].check->name, res[i].reason);	/* escaped, as every gttlab: line */
+	return ran;
+}
+
+int cmd_check(struct cli *c, int argc, char **argv)
+{
+	struct check_args a = { 0 };
+	uint64_t seed = 0;
+	const struct check *sel[64];
+	size_t n;
+	struct gtt_err err = { 0 };
+	int rc;
+
+	if (c->help) {
+		fputs(help, stdout);
+		return EXIT_OK;
+	}
+	if ((rc = parse_check(argc, argv, &a)))
+		return rc;
+	int fmt = report_format_parse(a.format);
+	if (fmt < 0)
+		return cli_error("format '%s' is not one of human, tap, junit, igt-json", a.format);
+	if (a.seed_s && cli_parse_u64("seed", a.seed_s, &seed))
+		return EXIT_USAGE;
+	if (runner_select(a.run, sel, 64, &n, &err))
+		return cli_report(&err);
+	if (a.do_list)
+		return list(c, sel, n);
+
+	if (a.out_path && !a.out_path[0])
+		return cli_error("-o: the file name is empty");
+	struct check_result *res = calloc(n ? n : 1, sizeof(*res));
+	if (!res)
+		return cli_error("out of memory");
+	/* a report that cannot be written is refused before the device is opened */
+	FILE *out = stdout;
+	if (a.out_path && !(out = output_open(a.out_path))) {
+		free(res);
+		return cli_error("-o '%s': cannot create it: %s", a.out_path, strerror(errno));
+	}
+	struct hw_device *dev;
+	if (cli_open(c, &dev)) {
+		drop_outputs(out, res);
+		return EXIT_USAGE;
+	}
+	/* tests only, on the model only: prove that a failing or unrestorable device is reported */
+	const char *fault = getenv("GTTLAB_TEST_FAULT");
+	struct gtt_err ferr = { 0 };
+	if (fault && *fault && test_fault_inject(dev, fault, &ferr)) {
+		cli_close(dev);
+		drop_outputs(out, res);
+		return cli_error("GTTLAB_TEST_FAULT: %s", ferr.msg);
+	}
+	/* a real device gets its crash journal before the first write */
+	struct journal_file jf;
+	if (cli_journal_begin(c, dev, &jf)) {
+		cli_close(dev);
+		drop_outputs(out, res);
+		return EXIT_USAGE;
+	}
+	struct run_totals t;
+	size_t ran = run_and_report(dev, sel, n, fmt, seed, out, res, &t);
 	free(res);
 	int jrc = cli_journal_end(dev, &jf, !t.abort);
 	cli_close(dev);
 	/* stdout is main's to close and judge; a report file is judged here */
 	if (out != stdout && output_close(out))
-		return cli_error("-o '%s': cannot write the report: %s", out_path, strerror(errno));
+		return cli_error("-o '%s': cannot write the report: %s", a.out_path, strerror(errno));
 	if (t.abort || jrc == EXIT_ABORT)
 		return EXIT_ABORT;
 	if (jrc)

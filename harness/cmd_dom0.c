@@ -50,14 +50,91 @@ static int finish_trace(FILE *held, char **textp, size_t *lenp, FILE *trace, con
 	return rc;
 }
 
+/* the words after 'dom0 run' */
+struct run_args {
+	const char *file, *trace, *svg;
+	bool quiet;
+};
+
+/* Reads the words after 'dom0 run'; returns EXIT_OK, else the exit code of the one line printed. */
+static int parse_run(int argc, char **argv, struct run_args *a)
+{
+	const char *v;
+
+	for (int i = 2; i < argc; i++) {
+		int m = cli_opt(argc, argv, &i, "--trace", &v), ms = 0;
+		if (m < 0 || (!m && (ms = cli_opt(argc, argv, &i, "--svg", &v)) < 0))
+			return EXIT_USAGE;
+		if (m && a->trace)
+			return cli_twice("--trace", a->trace, v);
+		if (ms && a->svg)
+			return cli_twice("--svg", a->svg, v);
+		if (m)
+			a->trace = v;
+		else if (ms)
+			a->svg = v;
+		else if (!strcmp(argv[i], "--quiet") && a->quiet)
+			return cli_twice("--quiet", NULL, NULL);
+		else if (!strcmp(argv[i], "--quiet"))
+			a->quiet = true;
+		else if (argv[i][0] == '-' && argv[i][1])
+			return cli_error("dom0 run: unknown option '%s'", argv[i]);
+		else if (!a->file)
+			a->file = argv[i];
+		else
+			return cli_error("dom0 run: one scenario file only, got also '%s'", argv[i]);
+	}
+	if (!a->file)
+		return cli_error("dom0 run: missing the scenario FILE");
+	if (!a->file[0])
+		return cli_error("dom0 run: the scenario FILE name is empty");
+	if (a->trace && !a->trace[0])
+		return cli_error("--trace: the file name is empty");
+	if (a->svg && !a->svg[0])
+		return cli_error("--svg: the file name is empty");
+	return EXIT_OK;
+}
+
+/*
+ * The outputs, created before the device is opened so that one that cannot be written is
+ * refused first: the picture, the trace, and with a trace the memory stream that holds what
+ * the run prints. Returns EXIT_OK, else the exit code of the one line printed.
+ */
+static int open_outputs(const struct run_args *a, struct scenario_opts *o, char **held_text, size_t *held_len)
+{
+	if (a->svg && !(o->svg = output_open(a->svg)))
+		return cli_error("--svg '%s': cannot create it: %s", a->svg, strerror(errno));
+	if (a->trace && !(o->trace = output_open(a->trace))) {
+		int e = errno;
+		if (o->svg)
+			output_close(o->svg);
+		return cli_error("--trace '%s': cannot create it: %s", a->trace, strerror(e));
+	}
+	if (a->trace && !(o->out = open_memstream(held_text, held_len))) {
+		output_close(o->trace);
+		return cli_error("dom0 run: out of memory");
+	}
+	return EXIT_OK;
+}
+
+/* With a trace, the held output and the trace dropped: the run says nothing more on stdout. */
+static void drop_held(const struct run_args *a, struct scenario_opts *o, char *held_text)
+{
+	if (!a->trace)
+		return;
+	fclose(o->out);
+	free(held_text);
+	output_close(o->trace);
+}
+
 int cmd_dom0(struct cli *c, int argc, char **argv)
 {
-	const char *file = NULL, *trace = NULL, *svg = NULL, *v;
+	struct run_args a = { 0 };
 	struct scenario_opts o = { .out = stdout };
 	struct hw_device *dev;
-	bool quiet = false;
 	char *held_text = NULL;
 	size_t held_len = 0;
+	int rc;
 
 	if (c->help) {
 		fputs(help, stdout);
@@ -67,38 +144,9 @@ int cmd_dom0(struct cli *c, int argc, char **argv)
 		return cli_error("dom0: the command is 'dom0 run FILE' (gttlab dom0 --help)");
 	if (strcmp(argv[1], "run"))
 		return cli_error("dom0: '%s' is not 'run'; the command is 'dom0 run FILE' (gttlab dom0 --help)", argv[1]);
-	for (int i = 2; i < argc; i++) {
-		int m = cli_opt(argc, argv, &i, "--trace", &v), ms = 0;
-		if (m < 0 || (!m && (ms = cli_opt(argc, argv, &i, "--svg", &v)) < 0))
-			return EXIT_USAGE;
-		if (m && trace)
-			return cli_twice("--trace", trace, v);
-		if (ms && svg)
-			return cli_twice("--svg", svg, v);
-		if (m)
-			trace = v;
-		else if (ms)
-			svg = v;
-		else if (!strcmp(argv[i], "--quiet") && quiet)
-			return cli_twice("--quiet", NULL, NULL);
-		else if (!strcmp(argv[i], "--quiet"))
-			quiet = true;
-		else if (argv[i][0] == '-' && argv[i][1])
-			return cli_error("dom0 run: unknown option '%s'", argv[i]);
-		else if (!file)
-			file = argv[i];
-		else
-			return cli_error("dom0 run: one scenario file only, got also '%s'", argv[i]);
-	}
-	if (!file)
-		return cli_error("dom0 run: missing the scenario FILE");
-	if (!file[0])
-		return cli_error("dom0 run: the scenario FILE name is empty");
-	if (trace && !trace[0])
-		return cli_error("--trace: the file name is empty");
-	if (svg && !svg[0])
-		return cli_error("--svg: the file name is empty");
-	o.quiet = quiet;
+	if ((rc = parse_run(argc, argv, &a)))
+		return rc;
+	o.quiet = a.quiet;
 	o.json = c->json;
 	/*
 	 * A file that is no scenario text at all (missing, a directory, a FIFO,
@@ -106,7 +154,7 @@ int cmd_dom0(struct cli *c, int argc, char **argv)
 	 * device is opened; the run reads it again for its pre-pass.
 	 */
 	struct scen_script sc;
-	if (scen_load_file(file, &sc, stderr))
+	if (scen_load_file(a.file, &sc, stderr))
 		return EXIT_USAGE;
 	/* the device the scenario names (`# device: D`) unless --device says otherwise */
 	static char named[sizeof(sc.device)];
@@ -115,41 +163,22 @@ int cmd_dom0(struct cli *c, int argc, char **argv)
 		c->device = named;
 	}
 	scen_script_free(&sc);
-	/* an output that cannot be written is refused before the device is opened */
-	if (svg && !(o.svg = output_open(svg)))
-		return cli_error("--svg '%s': cannot create it: %s", svg, strerror(errno));
-	if (trace && !(o.trace = output_open(trace))) {
-		int e = errno;
-		if (o.svg)
-			output_close(o.svg);
-		return cli_error("--trace '%s': cannot create it: %s", trace, strerror(e));
-	}
-	if (trace && !(o.out = open_memstream(&held_text, &held_len))) {
-		output_close(o.trace);
-		return cli_error("dom0 run: out of memory");
-	}
+	if ((rc = open_outputs(&a, &o, &held_text, &held_len)))
+		return rc;
 	if (cli_open(c, &dev)) {
-		if (trace) {
-			fclose(o.out);
-			free(held_text);
-			output_close(o.trace);
-		}
+		drop_held(&a, &o, held_text);
 		return EXIT_USAGE;
 	}
 	/* a real device gets its crash journal before the first write */
 	struct journal_file jf;
 	if (cli_journal_begin(c, dev, &jf)) {
 		cli_close(dev);
-		if (trace) {
-			fclose(o.out);
-			free(held_text);
-			output_close(o.trace);
-		}
+		drop_held(&a, &o, held_text);
 		return EXIT_USAGE;
 	}
-	enum scenario_result r = scenario_run_file(dev, file, &o);
+	enum scenario_result r = scenario_run_file(dev, a.file, &o);
 	if (o.svg && output_close(o.svg) && r != SCENARIO_MALFORMED) {
-		cli_error("--svg '%s': cannot write it: %s", svg, strerror(errno));
+		cli_error("--svg '%s': cannot write it: %s", a.svg, strerror(errno));
 		if (r == SCENARIO_PASSED)
 			r = SCENARIO_MALFORMED;	/* exit 2: an output the run promised is missing */
 	}
@@ -157,14 +186,12 @@ int cmd_dom0(struct cli *c, int argc, char **argv)
 	cli_close(dev);
 	if (jrc && r != SCENARIO_UNRESTORED)
 		r = (enum scenario_result)jrc;
-	if (!trace)
+	if (!a.trace)
 		return (int)r;
 	if (r == SCENARIO_MALFORMED) {
 		/* the one line is on stderr already; nothing else is to be said */
-		fclose(o.out);
-		free(held_text);
-		output_close(o.trace);
+		drop_held(&a, &o, held_text);
 		return (int)r;
 	}
-	return finish_trace(o.out, &held_text, &held_len, o.trace, trace, (int)r);
+	return finish_trace(o.out, &held_text, &held_len, o.trace, a.trace, (int)r);
 }

@@ -59,10 +59,98 @@ static int platforms(struct cli *c)
 	return EXIT_OK;
 }
 
+/* gttlab info --json: one object */
+static void info_json(const struct hw_device *dev)
+{
+	const struct hw_info *in = &dev->info;
+	const struct gtt_platform *p = in->plat;
+	char a[32];
+
+	struct json j;
+	json_init(&j, stdout);
+	json_object_begin(&j, NULL);
+	json_str(&j, "device", dev->name);
+	json_str(&j, "backend", dev->ops->name);
+	json_str(&j, "platform", p->name);
+	json_str(&j, "codename", p->codename);
+	json_str(&j, "gen", cli_gen(p->gen, a, sizeof(a)));
+	json_hex(&j, "device_id", in->devid, 4);
+	json_hex(&j, "revision", in->revision, 2);
+	json_hex(&j, "bar0_base", in->bar0_base, 16);
+	json_u64(&j, "bar0_size", in->bar0_size);
+	json_hex(&j, "bar2_base", in->bar2_base, 16);
+	json_u64(&j, "bar2_size", in->aperture_size);
+	json_hex(&j, "gmch_ctrl", in->gmch_ctrl, 4);
+	json_u64(&j, "ggms", in->ggms);
+	json_u64(&j, "gms", in->gms);
+	json_u64(&j, "gsm_offset", in->gsm_offset);
+	json_u64(&j, "gsm_size", in->gsm_size);
+	json_u64(&j, "pte_size", in->pte_size);
+	json_u64(&j, "ggtt_size", in->ggtt_size);
+	json_u64(&j, "num_ptes", in->n_ptes);
+	json_u64(&j, "aperture_size", in->aperture_size);
+	json_u64(&j, "stolen_size", in->stolen_size);
+	json_hex(&j, "stolen_base", in->stolen_base, p->bdsm == BDSM_64 ? 16 : 8);
+	json_hex(&j, "bdsm_offset", p->bdsm == BDSM_64 ? INTEL_GEN11_BSM_DW0 : INTEL_BSM, 2);
+	/* edram_cap is only what the device said where i915 asks it (edram_cap_read) */
+	json_bool(&j, "edram_cap_read", hw_edram_readable(p));
+	json_hex(&j, "edram_cap", in->edram_cap, 8);
+	json_u64(&j, "edram_mb", in->edram_mb);
+	json_u64(&j, "scanout_surfaces", hw_scanout_max(p));
+	json_u64(&j, "num_fences", in->num_fences);
+	json_bool(&j, "gvt", p->gvt);
+	json_object_end(&j);
+	json_finish(&j);
+}
+
+/* gttlab info: one line a fact */
+static void info_text(const struct hw_device *dev)
+{
+	const struct hw_info *in = &dev->info;
+	const struct gtt_platform *p = in->plat;
+	char a[32], b[32];
+
+	/* the device string as the user gave it: escaped on its way to the terminal */
+	fputs("device        ", stdout);
+	text_fputs_escaped(stdout, dev->name);
+	printf(" (%s backend)\n", dev->ops->name);
+	printf("platform      %s (%s), gen %s\n", p->name, p->codename, cli_gen(p->gen, a, sizeof(a)));
+	printf("device id     0x%04x, revision 0x%02x\n", in->devid, in->revision);
+	printf("BAR0 size     %s at 0x%" PRIx64 " (registers 2 MiB, GSM at +%s)\n",
+	       cli_size(in->bar0_size, a, sizeof(a)), in->bar0_base, cli_size(in->gsm_offset, b, sizeof(b)));
+	printf("BAR2 size     %s at 0x%" PRIx64 " (aperture)\n",
+	       cli_size(in->aperture_size, a, sizeof(a)), in->bar2_base);
+	printf("GMCH control  0x%04x (GGMS %u, GMS %u)\n", in->gmch_ctrl, in->ggms, in->gms);
+	printf("GSM size      %s\n", cli_size(in->gsm_size, a, sizeof(a)));
+	printf("PTE size      %u bytes\n", in->pte_size);
+	printf("GGTT size     %s (%" PRIu64 " bytes)\n", cli_size(in->ggtt_size, a, sizeof(a)), in->ggtt_size);
+	printf("PTEs          %" PRIu64 "\n", in->n_ptes);
+	printf("aperture size %s\n", cli_size(in->aperture_size, a, sizeof(a)));
+	if (p->bdsm == BDSM_64)
+		printf("stolen        %s at 0x%016" PRIx64 " (BDSM 64-bit at 0x%02x)\n", cli_size(in->stolen_size, a, sizeof(a)),
+		       in->stolen_base, INTEL_GEN11_BSM_DW0);
+	else
+		printf("stolen        %s at 0x%08" PRIx64 " (BDSM at 0x%02x)\n", cli_size(in->stolen_size, a, sizeof(a)),
+		       in->stolen_base, INTEL_BSM);
+	if (!hw_edram_readable(p))
+		printf("eDRAM         none (i915 reads HSW_EDRAM_CAP from Haswell on)\n");
+	else if (in->edram_mb)
+		printf("eDRAM         %u MiB (HSW_EDRAM_CAP 0x%08x; %s)\n", in->edram_mb, in->edram_cap,
+		       p->pte_format == PTE_FORMAT_HSW ? "PTEs as iris_pte_encode writes them"
+						       : "changes no GGTT PTE bit from gen8 on");
+	else
+		printf("eDRAM         none (HSW_EDRAM_CAP 0x%08x)\n", in->edram_cap);
+	printf("scanout       up to %zu surfaces: %u pipes x (%u plane%s%s + cursor), all kept off by the runner\n",
+	       hw_scanout_max(p), p->num_pipes, p->num_planes, p->num_planes == 1 ? "" : "s",
+	       p->sprite != SPRITE_NONE ? " + sprite" : "");
+	printf("GVT-g         %s\n", p->gvt ? "mediated upstream (i915 gvt: gen8-gen9.5)"
+				   : "not mediated upstream (i915 gvt mediates gen8-gen9.5 only); Dom0 checks here are mechanism checks");
+	printf("fences        %u\n", in->num_fences);
+}
+
 int cmd_info(struct cli *c, int argc, char **argv)
 {
 	struct hw_device *dev;
-	char a[32], b[32];
 
 	if (c->help) {
 		fputs(help, stdout);
@@ -77,82 +165,10 @@ int cmd_info(struct cli *c, int argc, char **argv)
 		return cli_error("info takes no arguments but --platforms, got '%s'", argv[1]);
 	if (cli_open(c, &dev))
 		return EXIT_USAGE;
-	const struct hw_info *in = &dev->info;
-	const struct gtt_platform *p = in->plat;
-	if (c->json) {
-		struct json j;
-		json_init(&j, stdout);
-		json_object_begin(&j, NULL);
-		json_str(&j, "device", dev->name);
-		json_str(&j, "backend", dev->ops->name);
-		json_str(&j, "platform", p->name);
-		json_str(&j, "codename", p->codename);
-		json_str(&j, "gen", cli_gen(p->gen, a, sizeof(a)));
-		json_hex(&j, "device_id", in->devid, 4);
-		json_hex(&j, "revision", in->revision, 2);
-		json_hex(&j, "bar0_base", in->bar0_base, 16);
-		json_u64(&j, "bar0_size", in->bar0_size);
-		json_hex(&j, "bar2_base", in->bar2_base, 16);
-		json_u64(&j, "bar2_size", in->aperture_size);
-		json_hex(&j, "gmch_ctrl", in->gmch_ctrl, 4);
-		json_u64(&j, "ggms", in->ggms);
-		json_u64(&j, "gms", in->gms);
-		json_u64(&j, "gsm_offset", in->gsm_offset);
-		json_u64(&j, "gsm_size", in->gsm_size);
-		json_u64(&j, "pte_size", in->pte_size);
-		json_u64(&j, "ggtt_size", in->ggtt_size);
-		json_u64(&j, "num_ptes", in->n_ptes);
-		json_u64(&j, "aperture_size", in->aperture_size);
-		json_u64(&j, "stolen_size", in->stolen_size);
-		json_hex(&j, "stolen_base", in->stolen_base, p->bdsm == BDSM_64 ? 16 : 8);
-		json_hex(&j, "bdsm_offset", p->bdsm == BDSM_64 ? INTEL_GEN11_BSM_DW0 : INTEL_BSM, 2);
-		/* edram_cap is only what the device said where i915 asks it (edram_cap_read) */
-		json_bool(&j, "edram_cap_read", hw_edram_readable(p));
-		json_hex(&j, "edram_cap", in->edram_cap, 8);
-		json_u64(&j, "edram_mb", in->edram_mb);
-		json_u64(&j, "scanout_surfaces", hw_scanout_max(p));
-		json_u64(&j, "num_fences", in->num_fences);
-		json_bool(&j, "gvt", p->gvt);
-		json_object_end(&j);
-		json_finish(&j);
-	} else {
-		/* the device string as the user gave it: escaped on its way to the terminal */
-		fputs("device        ", stdout);
-		text_fputs_escaped(stdout, dev->name);
-		printf(" (%s backend)\n", dev->ops->name);
-		printf("platform      %s (%s), gen %s\n", p->name, p->codename, cli_gen(p->gen, a, sizeof(a)));
-		printf("device id     0x%04x, revision 0x%02x\n", in->devid, in->revision);
-		printf("BAR0 size     %s at 0x%" PRIx64 " (registers 2 MiB, GSM at +%s)\n",
-		       cli_size(in->bar0_size, a, sizeof(a)), in->bar0_base, cli_size(in->gsm_offset, b, sizeof(b)));
-		printf("BAR2 size     %s at 0x%" PRIx64 " (aperture)\n",
-		       cli_size(in->aperture_size, a, sizeof(a)), in->bar2_base);
-		printf("GMCH control  0x%04x (GGMS %u, GMS %u)\n", in->gmch_ctrl, in->ggms, in->gms);
-		printf("GSM size      %s\n", cli_size(in->gsm_size, a, sizeof(a)));
-		printf("PTE size      %u bytes\n", in->pte_size);
-		printf("GGTT size     %s (%" PRIu64 " bytes)\n", cli_size(in->ggtt_size, a, sizeof(a)), in->ggtt_size);
-		printf("PTEs          %" PRIu64 "\n", in->n_ptes);
-		printf("aperture size %s\n", cli_size(in->aperture_size, a, sizeof(a)));
-		if (p->bdsm == BDSM_64)
-			printf("stolen        %s at 0x%016" PRIx64 " (BDSM 64-bit at 0x%02x)\n", cli_size(in->stolen_size, a, sizeof(a)),
-			       in->stolen_base, INTEL_GEN11_BSM_DW0);
-		else
-			printf("stolen        %s at 0x%08" PRIx64 " (BDSM at 0x%02x)\n", cli_size(in->stolen_size, a, sizeof(a)),
-			       in->stolen_base, INTEL_BSM);
-		if (!hw_edram_readable(p))
-			printf("eDRAM         none (i915 reads HSW_EDRAM_CAP from Haswell on)\n");
-		else if (in->edram_mb)
-			printf("eDRAM         %u MiB (HSW_EDRAM_CAP 0x%08x; %s)\n", in->edram_mb, in->edram_cap,
-			       p->pte_format == PTE_FORMAT_HSW ? "PTEs as iris_pte_encode writes them"
-							       : "changes no GGTT PTE bit from gen8 on");
-		else
-			printf("eDRAM         none (HSW_EDRAM_CAP 0x%08x)\n", in->edram_cap);
-		printf("scanout       up to %zu surfaces: %u pipes x (%u plane%s%s + cursor), all kept off by the runner\n",
-		       hw_scanout_max(p), p->num_pipes, p->num_planes, p->num_planes == 1 ? "" : "s",
-		       p->sprite != SPRITE_NONE ? " + sprite" : "");
-		printf("GVT-g         %s\n", p->gvt ? "mediated upstream (i915 gvt: gen8-gen9.5)"
-					   : "not mediated upstream (i915 gvt mediates gen8-gen9.5 only); Dom0 checks here are mechanism checks");
-		printf("fences        %u\n", in->num_fences);
-	}
+	if (c->json)
+		info_json(dev);
+	else
+		info_text(dev);
 	cli_close(dev);
 	return EXIT_OK;
 }

@@ -110,76 +110,68 @@ static bool is_sim(const char *device)
 	return !strcmp(device, "sim") || !strncmp(device, "sim:", 4);
 }
 
-static int parse_and_run(struct cli *c, int argc, char **argv, char **rest)
-{
-	const char *device = NULL, *seed = NULL, *sysfs = NULL, *journal = NULL;
-	bool json = false, allow = false;
-	int nrest = 0;
+/* the global options, given before the command */
+struct globals {
+	const char *device, *seed, *sysfs, *journal;
+	bool json, allow;
+};
 
+/*
+ * Reads the global options into g and the command and its words into rest (*nrest of them);
+ * returns EXIT_OK, else the exit code of the one line printed.
+ */
+static int parse_globals(struct cli *c, int argc, char **argv, struct globals *g, char **rest, int *nrest)
+{
 	for (int i = 1; i < argc; i++) {
 		const char *v;
 		int m;
 		if ((m = cli_opt(argc, argv, &i, "--device", &v))) {
 			if (m < 0)
 				return EXIT_USAGE;
-			if (device)
-				return cli_twice("--device", device, v);
-			device = v;
+			if (g->device)
+				return cli_twice("--device", g->device, v);
+			g->device = v;
 		} else if ((m = cli_opt(argc, argv, &i, "--mmio-seed", &v))) {
 			if (m < 0)
 				return EXIT_USAGE;
-			if (seed)
-				return cli_twice("--mmio-seed", seed, v);
-			seed = v;
+			if (g->seed)
+				return cli_twice("--mmio-seed", g->seed, v);
+			g->seed = v;
 		} else if ((m = cli_opt(argc, argv, &i, "--sysfs-root", &v))) {
 			if (m < 0)
 				return EXIT_USAGE;
-			if (sysfs)
-				return cli_twice("--sysfs-root", sysfs, v);
-			sysfs = v;
+			if (g->sysfs)
+				return cli_twice("--sysfs-root", g->sysfs, v);
+			g->sysfs = v;
 		} else if ((m = cli_opt(argc, argv, &i, "--journal", &v))) {
 			if (m < 0)
 				return EXIT_USAGE;
-			if (journal)
-				return cli_twice("--journal", journal, v);
-			journal = v;
+			if (g->journal)
+				return cli_twice("--journal", g->journal, v);
+			g->journal = v;
 		} else if (!strcmp(argv[i], "--json")) {
-			if (json)
+			if (g->json)
 				return cli_twice("--json", NULL, NULL);
-			json = true;
+			g->json = true;
 		} else if (!strcmp(argv[i], "--allow-i915")) {
-			if (allow)
+			if (g->allow)
 				return cli_twice("--allow-i915", NULL, NULL);
-			allow = true;
+			g->allow = true;
 		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			c->help = true;
-		} else if (!nrest && argv[i][0] == '-' && argv[i][1]) {
+		} else if (!*nrest && argv[i][0] == '-' && argv[i][1]) {
 			/* before the command, only global options; after it, the command judges */
 			return cli_error("unknown option '%s' before the command (gttlab --help)", argv[i]);
 		} else {
-			rest[nrest++] = argv[i];
+			rest[(*nrest)++] = argv[i];
 		}
 	}
-	if (device) {
-		c->device = device;
-		c->device_given = true;
-	}
-	c->json = json;
-	c->opts.allow_i915 = allow;
-	c->opts.sysfs_root = sysfs;
-	c->journal = journal;
-	if (!nrest) {
-		if (c->help) {
-			fputs(usage, stdout);
-			return EXIT_OK;
-		}
-		return cli_error("no command given: one of check, info, encode, decode, dump, snapshot, dom0, restore (gttlab --help)");
-	}
-	if (seed && !is_sim(c->device))
-		return cli_error("--mmio-seed applies to simulated devices (sim:...) only, not to --device '%s'", c->device);
-	if (seed && load_seed(c, seed))
-		return EXIT_USAGE;
+	return EXIT_OK;
+}
 
+/* Runs the command rest[0] with its words. */
+static int run_command(struct cli *c, int nrest, char **rest)
+{
 	const char *cmd = rest[0];
 	if (!strcmp(cmd, "info"))
 		return cmd_info(c, nrest, rest);
@@ -204,6 +196,35 @@ static int parse_and_run(struct cli *c, int argc, char **argv, char **rest)
 		return EXIT_OK;
 	}
 	return cli_error("unknown command '%s': one of check, info, encode, decode, dump, snapshot, dom0, restore (see gttlab --help)", cmd);
+}
+
+static int parse_and_run(struct cli *c, int argc, char **argv, char **rest)
+{
+	struct globals g = { 0 };
+	int nrest = 0, rc;
+
+	if ((rc = parse_globals(c, argc, argv, &g, rest, &nrest)))
+		return rc;
+	if (g.device) {
+		c->device = g.device;
+		c->device_given = true;
+	}
+	c->json = g.json;
+	c->opts.allow_i915 = g.allow;
+	c->opts.sysfs_root = g.sysfs;
+	c->journal = g.journal;
+	if (!nrest) {
+		if (c->help) {
+			fputs(usage, stdout);
+			return EXIT_OK;
+		}
+		return cli_error("no command given: one of check, info, encode, decode, dump, snapshot, dom0, restore (gttlab --help)");
+	}
+	if (g.seed && !is_sim(c->device))
+		return cli_error("--mmio-seed applies to simulated devices (sim:...) only, not to --device '%s'", c->device);
+	if (g.seed && load_seed(c, g.seed))
+		return EXIT_USAGE;
+	return run_command(c, nrest, rest);
 }
 
 int main(int argc, char **argv)

@@ -91,17 +91,11 @@ void picture_map_finish(struct picture_map *m)
 			m->owner[b] = 0;
 }
 
-/* The map as a panel from y: regions, PTE classes, owners, scanout surfaces, legend. Returns its height. */
-static int map_panel(FILE *f, const struct picture_map *m, int y)
+/* row 1 of the map, at y: the layout's regions */
+static void map_regions(FILE *f, const struct picture_map *m, int y)
 {
-	double cw = (double)PLOT / PICTURE_BUCKETS;
-	char buf[96], col[32];
-	int has_owner = 0;
+	char buf[96];
 
-	label(f, "panel", 10, y + 14, "start", "GGTT map (the aperture drawn wider: 30% of the width)");
-	y += 70;
-	/* row 1: the layout's regions */
-	label(f, "row", LEFT - 6, y + 24, "end", "layout");
 	for (size_t r = 0; r < m->n_regions; r++) {
 		const struct picture_region *g = &m->region[r];
 		double x0 = gx(m, g->start), x1 = gx(m, g->end);
@@ -123,12 +117,13 @@ static int map_panel(FILE *f, const struct picture_map *m, int y)
 			fputs("</text>\n", f);
 		}
 	}
-	/* the aperture's end: CPU-visible below it */
-	fprintf(f, "<line class=\"aperture-end\" x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%d\" stroke=\"#b00\" stroke-dasharray=\"4 2\"/>\n",
-		gx(m, m->aperture_size), y - 4, gx(m, m->aperture_size), y + 120);
-	y += 44;
-	/* row 2: what the PTEs are */
-	label(f, "row", LEFT - 6, y + 16, "end", "PTEs");
+}
+
+/* row 2, at y: what the PTEs are */
+static void map_ptes(FILE *f, const struct picture_map *m, int y)
+{
+	double cw = (double)PLOT / PICTURE_BUCKETS;
+
 	for (size_t b = 0; b < PICTURE_BUCKETS; b++) {
 		const uint32_t *k = m->count[b];
 		int cls = k[PIC_MAPPED] ? PIC_MAPPED : k[PIC_SCRATCH] >= k[PIC_NOT_PRESENT] ? PIC_SCRATCH : PIC_NOT_PRESENT;
@@ -136,9 +131,15 @@ static int map_panel(FILE *f, const struct picture_map *m, int y)
 			cls == PIC_MAPPED ? "mapped" : cls == PIC_SCRATCH ? "scratch" : "absent", LEFT + b * cw, y, cw + 0.05,
 			class_fill[cls], k[PIC_MAPPED], k[PIC_SCRATCH], k[PIC_NOT_PRESENT]);
 	}
-	y += 32;
-	/* row 3: whose entries the GTT holds */
-	label(f, "row", LEFT - 6, y + 16, "end", "held by");
+}
+
+/* row 3, at y: whose entries the GTT holds */
+static void map_owners(FILE *f, const struct picture_map *m, int y)
+{
+	double cw = (double)PLOT / PICTURE_BUCKETS;
+	char buf[96], col[32];
+	int has_owner = 0;
+
 	for (size_t b = 0; b < PICTURE_BUCKETS; b++) {
 		int o = m->owner[b];
 		if (!o)
@@ -153,8 +154,13 @@ static int map_panel(FILE *f, const struct picture_map *m, int y)
 	}
 	if (!has_owner)
 		label(f, "note", LEFT + 6, y + 16, "start", "no vGPU's entries (the host's GGTT as found)");
-	y += 32;
-	/* scanout surfaces: what the display reads, outlined over the rows */
+}
+
+/* scanout surfaces: what the display reads, outlined over the rows above y */
+static void map_scanout(FILE *f, const struct picture_map *m, int y)
+{
+	char buf[96];
+
 	for (size_t i = 0; i < m->n_scanout; i++) {
 		const struct hw_scanout *s = &m->scanout[i];
 		double x0 = gx(m, s->start), x1 = gx(m, s->end);
@@ -166,17 +172,26 @@ static int map_panel(FILE *f, const struct picture_map *m, int y)
 		snprintf(buf, sizeof(buf), "scanout: %s, pipe %c", s->what, 'A' + s->pipe);
 		label(f, "scanout-label", x0, y + 12, "start", buf);
 	}
-	if (m->n_scanout)
-		y += 16;
-	/* the address axis */
+}
+
+/* the address axis, at y */
+static void map_axis(FILE *f, const struct picture_map *m, int y)
+{
+	char buf[96];
+
 	for (int t = 0; t <= 8; t++) {
 		uint64_t ap = m->aperture_size, a = t <= 2 ? ap / 2 * (uint64_t)t : ap + (m->ggtt_size - ap) / 6 * (uint64_t)(t - 2);
 		snprintf(buf, sizeof(buf), "0x%" PRIx64, a);
 		fprintf(f, "<line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%d\" stroke=\"#888\"/>\n", gx(m, a), y, gx(m, a), y + 5);
 		label(f, "axis", gx(m, a), y + 17, t == 8 ? "end" : t ? "middle" : "start", buf);
 	}
-	y += 28;
-	/* legend */
+}
+
+/* the legend, at y: the PTE classes, the aperture's end, the vGPUs */
+static void map_legend(FILE *f, const struct picture_map *m, int y)
+{
+	char col[32];
+
 	for (int c = 0; c < 3; c++) {
 		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"14\" fill=\"%s\" stroke=\"#777\"/>\n", LEFT + c * 140, y, class_fill[c]);
 		label(f, "legend", LEFT + c * 140 + 20, y + 12, "start", class_name[c]);
@@ -193,6 +208,31 @@ static int map_panel(FILE *f, const struct picture_map *m, int y)
 		label(f, "legend vgpu", lx + 18, y + 12, "start", m->owner_name[o]);
 		lx += 30 + 7 * (int)strlen(m->owner_name[o]);
 	}
+}
+
+/* The map as a panel from y: regions, PTE classes, owners, scanout surfaces, legend. Returns its height. */
+static int map_panel(FILE *f, const struct picture_map *m, int y)
+{
+	label(f, "panel", 10, y + 14, "start", "GGTT map (the aperture drawn wider: 30% of the width)");
+	y += 70;
+	label(f, "row", LEFT - 6, y + 24, "end", "layout");
+	map_regions(f, m, y);
+	/* the aperture's end: CPU-visible below it */
+	fprintf(f, "<line class=\"aperture-end\" x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%d\" stroke=\"#b00\" stroke-dasharray=\"4 2\"/>\n",
+		gx(m, m->aperture_size), y - 4, gx(m, m->aperture_size), y + 120);
+	y += 44;
+	label(f, "row", LEFT - 6, y + 16, "end", "PTEs");
+	map_ptes(f, m, y);
+	y += 32;
+	label(f, "row", LEFT - 6, y + 16, "end", "held by");
+	map_owners(f, m, y);
+	y += 32;
+	map_scanout(f, m, y);
+	if (m->n_scanout)
+		y += 16;
+	map_axis(f, m, y);
+	y += 28;
+	map_legend(f, m, y);
 	return y + 24;
 }
 

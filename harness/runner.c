@@ -172,6 +172,58 @@ uint64_t runner_check_seed(uint64_t run_seed, const char *name)
 	return z ^ (z >> 31);
 }
 
+/* Checks the requirements, places the claim clear of the surfaces kept off, runs the check. */
+static enum check_status run_claimed(struct hw_device *dev, const struct check *k, const struct keep_off *keep,
+				     struct check_ctx *c, struct check_result *r)
+{
+	enum check_status st = unmet(dev, k, keep, c);
+	if (st != CHECK_PASS)
+		return st;
+	c->claim_pages = k->claim_pages;
+	c->claim_fence_first = 0;
+	c->claim_fences = k->claim_fences == ~0u ? dev->info.num_fences
+			: k->claim_fences < dev->info.num_fences ? k->claim_fences : dev->info.num_fences;
+	if (!place_claim(dev, keep, k->claim_pages, &c->claim_gm))
+		return ck_skip(c, "no %u-page window of the aperture is clear of the scanout surfaces", k->claim_pages);
+	r->claim_gm = c->claim_gm;
+	r->claim_pages = k->claim_pages;
+	return k->run(c);
+}
+
+/* Restores the device to the mark and writes the result; returns whether it was put back. */
+static bool settle(struct hw_device *dev, struct check_ctx *c, size_t mark, enum check_status st,
+		   struct check_result *r)
+{
+	struct gtt_err err = { 0 };
+	bool restored = !hw_undo_restore_to(dev, mark, &err);
+	if (c->unrestored[0]) {
+		/* a restore the check made itself (the Dom0 runtime's) did not read back */
+		if (restored)
+			gtt_snprintf(err.msg, sizeof(err.msg), "%s", c->unrestored);
+		restored = false;
+	}
+	if (st != CHECK_PASS && !c->reason[0])
+		gtt_snprintf(c->reason, sizeof(c->reason), "%s without a reason", check_status_name(st));
+	if (restored) {
+		for (unsigned a = 0; a < c->n_allocs; a++) {
+			hw_free_test_pages(dev, c->allocs[a].n, c->allocs[a].pages);
+			dev->env->free(dev->env, c->allocs[a].pages);
+		}
+		r->status = st;
+		gtt_snprintf(r->reason, sizeof(r->reason), "%s", st == CHECK_PASS ? "" : c->reason);
+	} else {
+		/* the check's own outcome is kept beside what could not be restored; its
+		 * test pages stay allocated, since PTEs may still name them */
+		r->status = CHECK_ABORT;
+		for (unsigned a = 0; a < c->n_allocs; a++)
+			r->pages_kept += (unsigned)c->allocs[a].n;
+		gtt_snprintf(r->reason, sizeof(r->reason), "device not restored: %s (the check itself: %s%s%s)%s",
+			     err.msg, check_status_name(st), st == CHECK_PASS ? "" : ": ", st == CHECK_PASS ? "" : c->reason,
+			     c->n_allocs ? "; its test pages are kept" : "");
+	}
+	return restored;
+}
+
 size_t runner_run(struct hw_device *dev, const struct check *const *sel, size_t n, const struct runner_opts *o,
 		  struct check_result *results)
 {
@@ -209,47 +261,8 @@ size_t runner_run(struct hw_device *dev, const struct check *const *sel, size_t 
 		r->pages_kept = 0;
 		uint64_t t0 = dev->env->now_ns(dev->env);
 		size_t mark = hw_undo_mark(dev);
-		enum check_status st = unmet(dev, k, &keep, &c);
-		if (st == CHECK_PASS) {
-			c.claim_pages = k->claim_pages;
-			c.claim_fence_first = 0;
-			c.claim_fences = k->claim_fences == ~0u ? dev->info.num_fences
-				       : k->claim_fences < dev->info.num_fences ? k->claim_fences : dev->info.num_fences;
-			if (!place_claim(dev, &keep, k->claim_pages, &c.claim_gm)) {
-				st = ck_skip(&c, "no %u-page window of the aperture is clear of the scanout surfaces", k->claim_pages);
-			} else {
-				r->claim_gm = c.claim_gm;
-				r->claim_pages = k->claim_pages;
-				st = k->run(&c);
-			}
-		}
-		struct gtt_err err = { 0 };
-		bool restored = !hw_undo_restore_to(dev, mark, &err);
-		if (c.unrestored[0]) {
-			/* a restore the check made itself (the Dom0 runtime's) did not read back */
-			if (restored)
-				gtt_snprintf(err.msg, sizeof(err.msg), "%s", c.unrestored);
-			restored = false;
-		}
-		if (st != CHECK_PASS && !c.reason[0])
-			gtt_snprintf(c.reason, sizeof(c.reason), "%s without a reason", check_status_name(st));
-		if (restored) {
-			for (unsigned a = 0; a < c.n_allocs; a++) {
-				hw_free_test_pages(dev, c.allocs[a].n, c.allocs[a].pages);
-				dev->env->free(dev->env, c.allocs[a].pages);
-			}
-			r->status = st;
-			gtt_snprintf(r->reason, sizeof(r->reason), "%s", st == CHECK_PASS ? "" : c.reason);
-		} else {
-			/* the check's own outcome is kept beside what could not be restored; its
-			 * test pages stay allocated, since PTEs may still name them */
-			r->status = CHECK_ABORT;
-			for (unsigned a = 0; a < c.n_allocs; a++)
-				r->pages_kept += (unsigned)c.allocs[a].n;
-			gtt_snprintf(r->reason, sizeof(r->reason), "device not restored: %s (the check itself: %s%s%s)%s",
-				     err.msg, check_status_name(st), st == CHECK_PASS ? "" : ": ", st == CHECK_PASS ? "" : c.reason,
-				     c.n_allocs ? "; its test pages are kept" : "");
-		}
+		enum check_status st = run_claimed(dev, k, &keep, &c, r);
+		bool restored = settle(dev, &c, mark, st, r);
 		r->ns = dev->env->now_ns(dev->env) - t0;
 		if (o->progress)
 			o->progress(o->ctx, i, n, k, r);

@@ -298,33 +298,23 @@ static bool valid_dynamic(const char *dyn)
 	return false;
 }
 
-int igt_frontend_main(const char *suite, int argc, char **argv)
+/* the words of the command line */
+struct igt_args {
+	const char *run, *dyn;
+	bool list;
+};
+
+/*
+ * Reads the command line into x (and --device into f); returns -1 to go on, else the exit
+ * code: --help's, or an unknown option's or a missing value's after the usage.
+ */
+static int parse_igt_args(struct fe *f, int argc, char **argv, struct igt_args *x)
 {
-	struct fe f = { .suite = suite, .jf = { .fd = -1 } };
-	const char *sysfs = getenv("GTTLAB_SYSFS_ROOT");
-
-	f.opts.sysfs_root = sysfs && *sysfs ? sysfs : NULL;
-	const char *run = NULL, *dyn = NULL;
-	bool list = false;
-	char binary[64];
-
-	snprintf(binary, sizeof(binary), "gtt_%s", suite);
-	for (char *p = binary; *p; p++)
-		if (*p == '-')
-			*p = '_';
-	f.binary = binary;
-	f.device = getenv("GTTLAB_DEVICE") && *getenv("GTTLAB_DEVICE") ? getenv("GTTLAB_DEVICE") : "sim:skl";
-	f.device_from_env = getenv("GTTLAB_DEVICE") && *getenv("GTTLAB_DEVICE");
-	f.sentinel = getenv("IGT_SENTINEL_ON_STDERR") != NULL;
-	for (size_t i = 0; i < gtt_num_checks && f.n_checks < MAX_SUBTESTS - 1; i++)
-		if (!strcmp(gtt_checks[i].suite, suite))
-			f.checks[f.n_checks++] = &gtt_checks[i];
-
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = NULL;
 		size_t n;
 		if (!strcmp(a, "--list-subtests")) {
-			list = true;
+			x->list = true;
 			continue;
 		}
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -346,16 +336,80 @@ int igt_frontend_main(const char *suite, int argc, char **argv)
 			return IGT_EXIT_INVALID;
 		}
 		if (which == 0)
-			run = v;
+			x->run = v;
 		else if (which == 1)
-			dyn = v;
+			x->dyn = v;
 		else {
-			f.device = v;
-			f.device_from_env = false;
+			f->device = v;
+			f->device_from_env = false;
 		}
 	}
+	return -1;
+}
 
-	if (list) {
+/*
+ * Which subtests run (want[], the checks then "platforms"): every one, or those the patterns
+ * name; a dynamic subtest only under "platforms". Returns 0, or IGT_EXIT_INVALID after the line.
+ */
+static int select_subtests(const struct fe *f, const char *argv0, const struct igt_args *x, bool *want)
+{
+	size_t total = f->n_checks + 1;
+	if (!x->run) {
+		for (size_t i = 0; i < total; i++)
+			want[i] = true;
+	} else {
+		char copy[512];
+		snprintf(copy, sizeof(copy), "%s", x->run);
+		for (char *t = strtok(copy, ","); t; t = strtok(NULL, ",")) {
+			bool any = false;
+			for (size_t i = 0; i < total; i++) {
+				const char *name = i < f->n_checks ? f->checks[i]->name : PLATFORMS_SUBTEST;
+				if (runner_glob(t, name))
+					want[i] = any = true;
+			}
+			if (!any) {
+				say(stderr, "%s: unknown subtest '%s'", argv0, t);
+				return IGT_EXIT_INVALID;
+			}
+		}
+	}
+	if (x->dyn) {
+		/* dynamic subtests exist only under "platforms" */
+		if (!x->run || !want[f->n_checks] || !valid_dynamic(x->dyn)) {
+			say(stderr, "%s: unknown dynamic subtest '%s' (they are under '%s')", argv0, x->dyn, PLATFORMS_SUBTEST);
+			return IGT_EXIT_INVALID;
+		}
+		for (size_t i = 0; i < f->n_checks; i++)
+			want[i] = false;
+	}
+	return 0;
+}
+
+int igt_frontend_main(const char *suite, int argc, char **argv)
+{
+	struct fe f = { .suite = suite, .jf = { .fd = -1 } };
+	const char *sysfs = getenv("GTTLAB_SYSFS_ROOT");
+	struct igt_args x = { 0 };
+	int rc;
+
+	f.opts.sysfs_root = sysfs && *sysfs ? sysfs : NULL;
+	char binary[64];
+
+	snprintf(binary, sizeof(binary), "gtt_%s", suite);
+	for (char *p = binary; *p; p++)
+		if (*p == '-')
+			*p = '_';
+	f.binary = binary;
+	f.device = getenv("GTTLAB_DEVICE") && *getenv("GTTLAB_DEVICE") ? getenv("GTTLAB_DEVICE") : "sim:skl";
+	f.device_from_env = getenv("GTTLAB_DEVICE") && *getenv("GTTLAB_DEVICE");
+	f.sentinel = getenv("IGT_SENTINEL_ON_STDERR") != NULL;
+	for (size_t i = 0; i < gtt_num_checks && f.n_checks < MAX_SUBTESTS - 1; i++)
+		if (!strcmp(gtt_checks[i].suite, suite))
+			f.checks[f.n_checks++] = &gtt_checks[i];
+	if ((rc = parse_igt_args(&f, argc, argv, &x)) >= 0)
+		return rc;
+
+	if (x.list) {
 		for (size_t i = 0; i < f.n_checks; i++)
 			printf("%s\n", f.checks[i]->name);
 		printf("%s\n", PLATFORMS_SUBTEST);
@@ -363,43 +417,15 @@ int igt_frontend_main(const char *suite, int argc, char **argv)
 		return IGT_EXIT_SUCCESS;
 	}
 
-	/* which subtests: every one, or those the patterns name */
 	bool want[MAX_SUBTESTS + 1] = { false };
-	size_t total = f.n_checks + 1;
-	if (!run) {
-		for (size_t i = 0; i < total; i++)
-			want[i] = true;
-	} else {
-		char copy[512];
-		snprintf(copy, sizeof(copy), "%s", run);
-		for (char *t = strtok(copy, ","); t; t = strtok(NULL, ",")) {
-			bool any = false;
-			for (size_t i = 0; i < total; i++) {
-				const char *name = i < f.n_checks ? f.checks[i]->name : PLATFORMS_SUBTEST;
-				if (runner_glob(t, name))
-					want[i] = any = true;
-			}
-			if (!any) {
-				say(stderr, "%s: unknown subtest '%s'", argv[0], t);
-				return IGT_EXIT_INVALID;
-			}
-		}
-	}
-	if (dyn) {
-		/* dynamic subtests exist only under "platforms" */
-		if (!run || !want[f.n_checks] || !valid_dynamic(dyn)) {
-			say(stderr, "%s: unknown dynamic subtest '%s' (they are under '%s')", argv[0], dyn, PLATFORMS_SUBTEST);
-			return IGT_EXIT_INVALID;
-		}
-		for (size_t i = 0; i < f.n_checks; i++)
-			want[i] = false;
-	}
+	if ((rc = select_subtests(&f, argv[0], &x, want)))
+		return rc;
 	/* after an abort nothing more runs: the device could not be put back */
 	for (size_t i = 0; i < f.n_checks && !f.aborted; i++)
 		if (want[i])
 			run_check(&f, f.checks[i]);
 	if (want[f.n_checks] && !f.aborted)
-		run_platforms(&f, dyn);
+		run_platforms(&f, x.dyn);
 	access_log(&f);
 	if (f.dev) {
 		struct gtt_err err = { 0 };
