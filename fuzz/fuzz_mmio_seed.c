@@ -39,6 +39,7 @@
 #include "harness/backends.h"
 #include "hw/aperture.h"
 #include "hw/backend_sim.h"
+#include "hw/device.h"
 #include "hw/fence.h"
 #include "hw/ggtt.h"
 #include "hw/scanout.h"

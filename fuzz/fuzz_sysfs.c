@@ -38,6 +38,7 @@
 
 #include "env/env_posix.h"
 #include "harness/backends.h"
+#include "hw/device.h"
 #include "hw/fence.h"
 #include "regs/pci_config.h"
 

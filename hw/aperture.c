@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
+/* CPU access through the aperture: reads, and writes that journal and log the bytes they overwrite. */
 #include "hw/aperture.h"
-#include "hw/journal.h"
+#include "hw/journal_write.h"
 
 static int check(const struct hw_device *dev, uint64_t off, size_t len, struct gtt_err *err)
 {

@@ -3,7 +3,7 @@
 #ifndef HW_APERTURE_H
 #define HW_APERTURE_H
 
-#include "hw/device.h"
+#include "hw/write_path.h"
 
 int hw_aperture_read(struct hw_device *dev, uint64_t off, void *buf, size_t len, struct gtt_err *err);
 /* Writes record the bytes they overwrite in the undo log. */

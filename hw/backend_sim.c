@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* The sim backend: hw/'s operations table over the model in hw/sim/. */
 #include "hw/backend_sim.h"
 #include "env/fmt.h"
 

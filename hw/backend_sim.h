@@ -3,7 +3,7 @@
 #ifndef HW_BACKEND_SIM_H
 #define HW_BACKEND_SIM_H
 
-#include "hw/device.h"
+#include "hw/handle.h"
 #include "hw/sim/sim.h"
 
 /*

@@ -1,76 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Platform detection: the device id picks the platform from the table, the
- * GMCH control word gives the GSM and stolen sizes (docs/hardware.md §1.3),
- * and BAR sizes come from the OS or from sizing the BARs in config space.
+ * Platform detection: identity from config space, the GMCH control word and
+ * stolen base, the BARs (from the OS or sized in config space), the sizes
+ * checked against each other, and eDRAM.
  */
-#include "hw/device.h"
-#include "hw/journal.h"
+#include "hw/detect.h"
+#include "hw/journal_write.h"
+#include "hw/raw_access.h"
+#include "hw/write_path.h"
 #include "regs/mmio.h"
 #include "regs/pci_config.h"
-
-#define MiB (1ull << 20)
-
-void hw_gmch_fields(const struct gtt_platform *p, uint16_t gmch, unsigned *ggms, unsigned *gms)
-{
-	if (p->gmch_layout == GMCH_LAYOUT_SNB) {
-		*ggms = (gmch >> SNB_GMCH_GGMS_SHIFT) & SNB_GMCH_GGMS_MASK;
-		*gms = (gmch >> SNB_GMCH_GMS_SHIFT) & SNB_GMCH_GMS_MASK;
-	} else {
-		*ggms = (gmch >> BDW_GMCH_GGMS_SHIFT) & BDW_GMCH_GGMS_MASK;
-		*gms = (gmch >> BDW_GMCH_GMS_SHIFT) & BDW_GMCH_GMS_MASK;
-	}
-}
-
-uint64_t hw_gsm_size_from_ggms(const struct gtt_platform *p, unsigned ggms)
-{
-	switch (p->gsm_rule) {
-	case GSM_SIZE_GEN6:
-		return (uint64_t)ggms * MiB;		/* gen6_get_total_gtt_size */
-	case GSM_SIZE_GEN8:
-		return ggms ? (1ull << ggms) * MiB : 0;	/* gen8_get_total_gtt_size */
-	}
-	return 0;
-}
-
-uint64_t hw_stolen_size_from_gms(const struct gtt_platform *p, unsigned gms)
-{
-	switch (p->stolen_rule) {
-	case STOLEN_SIZE_GEN6:
-	case STOLEN_SIZE_GEN8:
-		return (uint64_t)gms << 25;			/* 32 MiB units */
-	case STOLEN_SIZE_GEN9:
-		if (gms < 0xf0)
-			return (uint64_t)gms << 25;
-		return (uint64_t)(gms - 0xf0 + 1) << 22;	/* 4 MiB steps */
-	}
-	return 0;
-}
-
-uint64_t hw_stolen_base(const struct gtt_platform *p, uint32_t dw0, uint32_t dw1)
-{
-	if (p->bdsm == BDSM_64)
-		return (uint64_t)dw1 << 32 | (dw0 & INTEL_BSM_MASK);	/* gen11_stolen_base */
-	return dw0 & INTEL_BSM_MASK;					/* gen3_stolen_base */
-}
-
-bool hw_edram_readable(const struct gtt_platform *p)
-{
-	return p->gen >= 75;
-}
-
-unsigned hw_edram_mb(const struct gtt_platform *p, uint32_t cap)
-{
-	static const unsigned ways[8] = { 4, 8, 12, 16, 16, 16, 16, 16 };
-	static const unsigned sets[4] = { 1, 1, 2, 2 };
-
-	if (!hw_edram_readable(p) || !(cap & EDRAM_ENABLED))
-		return 0;
-	/* before gen9 the register has no size fields: i915 takes 128 MiB */
-	if (p->gen < 90)
-		return 128;
-	return EDRAM_NUM_BANKS(cap) * ways[EDRAM_WAYS_IDX(cap)] * sets[EDRAM_SETS_IDX(cap)];
-}
 
 /* Size a 64-bit memory BAR the PCI way, with memory decoding off, and restore it. */
 static int size_bar(struct hw_device *dev, unsigned bar, uint64_t *base, uint64_t *size,
@@ -116,7 +55,8 @@ static int bar(struct hw_device *dev, unsigned n, uint64_t *base, uint64_t *size
 	return size_bar(dev, n, base, size, err);
 }
 
-int hw_detect(struct hw_device *dev, struct gtt_err *err)
+/* Vendor, device, revision and class: an Intel display device of a known platform. */
+static int detect_identity(struct hw_device *dev, struct gtt_err *err)
 {
 	struct hw_info *in = &dev->info;
 	uint32_t v;
@@ -140,7 +80,14 @@ int hw_detect(struct hw_device *dev, struct gtt_err *err)
 	if (!in->plat)
 		return gtt_err_set(err, GTT_ENODEV, "device id 0x%04x of %s is not a platform gttlab knows (gttlab info --platforms lists them)",
 				   in->devid, dev->name);
-	const struct gtt_platform *p = in->plat;
+	return GTT_OK;
+}
+
+/* The GMCH control word's GSM and stolen sizes, the stolen base, and the platform's fixed facts. */
+static void detect_gmch(struct hw_device *dev, const struct gtt_platform *p)
+{
+	struct hw_info *in = &dev->info;
+	uint32_t v;
 
 	hw_cfg_read(dev, SNB_GMCH_CTRL, 2, &v);
 	in->gmch_ctrl = (uint16_t)v;
@@ -159,6 +106,13 @@ int hw_detect(struct hw_device *dev, struct gtt_err *err)
 	in->pte_size = p->pte_size;
 	in->gsm_offset = p->gsm_offset;
 	in->num_fences = p->num_fences;
+}
+
+/* BAR0 and BAR2 (the aperture), when the part has one. */
+static int detect_bars(struct hw_device *dev, struct gtt_err *err)
+{
+	struct hw_info *in = &dev->info;
+	int rc;
 
 	if ((rc = bar(dev, GTTMMADR_BAR, &in->bar0_base, &in->bar0_size, err)))
 		return rc;
@@ -175,6 +129,14 @@ int hw_detect(struct hw_device *dev, struct gtt_err *err)
 	}
 	if (!in->aperture_size)
 		in->num_fences = 0;
+	return GTT_OK;
+}
+
+/* BAR0 is the platform's, the GSM fits it, the aperture fits the GGTT; the GGTT's size. */
+static int check_sizes(struct hw_device *dev, const struct gtt_platform *p, struct gtt_err *err)
+{
+	struct hw_info *in = &dev->info;
+
 	if (in->bar0_size != p->bar0_size)
 		return gtt_err_set(err, GTT_EIO, "BAR0 of %s is %llu bytes; a %s has %u",
 				   dev->name, (unsigned long long)in->bar0_size, p->name, p->bar0_size);
@@ -186,16 +148,35 @@ int hw_detect(struct hw_device *dev, struct gtt_err *err)
 	if (in->aperture_size > in->ggtt_size)
 		return gtt_err_set(err, GTT_EIO, "aperture (%llu bytes) is larger than the GGTT (%llu bytes)",
 				   (unsigned long long)in->aperture_size, (unsigned long long)in->ggtt_size);
-	/*
-	 * eDRAM is a fact of the part i915 reads from the device, not from its
-	 * id: HSW_EDRAM_CAP picks the Haswell GGTT PTE encoder (iris_pte_encode
-	 * with eDRAM, hsw_pte_encode without). Read as i915 does, once BAR0 is
-	 * known to be the platform's and decoding again.
-	 */
+	return GTT_OK;
+}
+
+/*
+ * eDRAM is a fact of the part i915 reads from the device, not from its
+ * id: HSW_EDRAM_CAP picks the Haswell GGTT PTE encoder (iris_pte_encode
+ * with eDRAM, hsw_pte_encode without). Read as i915 does, once BAR0 is
+ * known to be the platform's and decoding again.
+ */
+static void detect_edram(struct hw_device *dev, const struct gtt_platform *p)
+{
+	struct hw_info *in = &dev->info;
+
 	if (hw_edram_readable(p)) {
 		in->edram_cap = hw_mmio_read32(dev, HSW_EDRAM_CAP);
 		/* all ones is a BAR that does not answer, not a capability */
 		in->edram_mb = in->edram_cap == 0xffffffffu ? 0 : hw_edram_mb(p, in->edram_cap);
 	}
+}
+
+int hw_detect(struct hw_device *dev, struct gtt_err *err)
+{
+	int rc;
+
+	if ((rc = detect_identity(dev, err)))
+		return rc;
+	detect_gmch(dev, dev->info.plat);
+	if ((rc = detect_bars(dev, err)) || (rc = check_sizes(dev, dev->info.plat, err)))
+		return rc;
+	detect_edram(dev, dev->info.plat);
 	return GTT_OK;
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Opening a device by its string, raw access with counters and undo logging. */
+/* Opening a device by its string (backend, journal, detection) and closing it. */
 #include "hw/device.h"
 #include "env/fmt.h"
-#include "hw/journal.h"
+#include "hw/journal_write.h"
 
 static int split_spec(const char *spec, char *scheme, size_t n, const char **arg)
 {
@@ -87,128 +87,4 @@ void hw_close(struct hw_device *dev)
 	hw_journal_detach(dev);
 	hw_undo_fini(dev);
 	dev->env->free(dev->env, dev);
-}
-
-const char *hw_write_refused(const struct hw_device *dev)
-{
-	const char *j = hw_journal_error(dev);
-
-	return j[0] ? j : dev->undo.error ? "undo log out of memory" : "";
-}
-
-void hw_counters_reset(struct hw_device *dev)
-{
-	dev->counters = (struct hw_counters){ 0 };
-}
-
-int hw_cfg_read(struct hw_device *dev, unsigned off, unsigned width, uint32_t *val)
-{
-	dev->counters.cfg_reads++;
-	return dev->ops->cfg_read(dev->ctx, off, width, val);
-}
-
-int hw_cfg_write(struct hw_device *dev, unsigned off, unsigned width, uint32_t val)
-{
-	uint32_t old;
-	int rc = dev->ops->cfg_read(dev->ctx, off, width, &old);
-
-	if (rc)
-		return rc;
-	if ((rc = hw_journal_cfg(dev, off, width)))
-		return rc;
-	rc = hw_undo_record(dev, HW_UNDO_CFG, width, off, old);
-	if (rc)
-		return rc;
-	dev->counters.cfg_writes++;
-	return dev->ops->cfg_write(dev->ctx, off, width, val);
-}
-
-uint32_t hw_mmio_read32(struct hw_device *dev, uint32_t off)
-{
-	dev->counters.mmio_reads++;
-	return dev->ops->mmio_read32(dev->ctx, off);
-}
-
-int hw_mmio_write32(struct hw_device *dev, uint32_t off, uint32_t val)
-{
-	int rc = hw_journal_mmio(dev, off, 4);
-
-	if (!rc)
-		rc = hw_undo_record(dev, HW_UNDO_MMIO32, 4, off, dev->ops->mmio_read32(dev->ctx, off));
-	if (rc)
-		return rc;
-	dev->counters.mmio_writes++;
-	if (off >= dev->info.gsm_offset && off - dev->info.gsm_offset < dev->info.gsm_size)
-		dev->ptes_unflushed = true;
-	dev->ops->mmio_write32(dev->ctx, off, val);
-	return GTT_OK;
-}
-
-uint64_t hw_mmio_read64(struct hw_device *dev, uint32_t off)
-{
-	dev->counters.mmio_reads++;
-	return dev->ops->mmio_read64(dev->ctx, off);
-}
-
-int hw_mmio_write64(struct hw_device *dev, uint32_t off, uint64_t val)
-{
-	int rc = hw_journal_mmio(dev, off, 8);
-
-	if (!rc)
-		rc = hw_undo_record(dev, HW_UNDO_MMIO64, 8, off, dev->ops->mmio_read64(dev->ctx, off));
-	if (rc)
-		return rc;
-	dev->counters.mmio_writes++;
-	if (off >= dev->info.gsm_offset && off - dev->info.gsm_offset < dev->info.gsm_size)
-		dev->ptes_unflushed = true;
-	dev->ops->mmio_write64(dev->ctx, off, val);
-	return GTT_OK;
-}
-
-int hw_alloc_test_pages(struct hw_device *dev, size_t n, struct hw_page *pages, struct gtt_err *err)
-{
-	if (!dev->ops->alloc_pages)
-		return gtt_err_set(err, GTT_ENOTSUP, "%s backend cannot allocate test pages", dev->ops->name);
-	return dev->ops->alloc_pages(dev->ctx, n, pages, err);
-}
-
-void hw_free_test_pages(struct hw_device *dev, size_t n, struct hw_page *pages)
-{
-	if (dev->ops->free_pages)
-		dev->ops->free_pages(dev->ctx, n, pages);
-}
-
-static int gpu_range(struct hw_device *dev, uint64_t gm, size_t len, struct gtt_err *err)
-{
-	if (gm > dev->info.ggtt_size || len > dev->info.ggtt_size - gm)
-		return gtt_err_set(err, GTT_ERANGE, "GGTT address 0x%llx+0x%zx is beyond the %llu-byte GGTT",
-				   (unsigned long long)gm, len, (unsigned long long)dev->info.ggtt_size);
-	return GTT_OK;
-}
-
-int hw_gpu_read(struct hw_device *dev, uint64_t gm, void *buf, size_t len, struct gtt_err *err)
-{
-	if (!dev->ops->gpu_read)
-		return gtt_err_set(err, GTT_ENOTSUP, "%s backend has no GPU-side accessor", dev->ops->name);
-	int rc = gpu_range(dev, gm, len, err);
-	if (rc)
-		return rc;
-	if (dev->ops->cache_sync)
-		dev->ops->cache_sync(dev->ctx);
-	return dev->ops->gpu_read(dev->ctx, gm, buf, len);
-}
-
-int hw_gpu_write(struct hw_device *dev, uint64_t gm, const void *buf, size_t len, struct gtt_err *err)
-{
-	if (!dev->ops->gpu_write)
-		return gtt_err_set(err, GTT_ENOTSUP, "%s backend has no GPU-side accessor", dev->ops->name);
-	int rc = gpu_range(dev, gm, len, err);
-	if (rc)
-		return rc;
-	if (dev->ops->cache_sync)
-		dev->ops->cache_sync(dev->ctx);
-	rc = dev->ops->gpu_write(dev->ctx, gm, buf, len);
-	if (dev->ops->cache_sync)
-		dev->ops->cache_sync(dev->ctx);
-	return rc;
 }

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* Gen6+ fence registers: validation, encoding, decoding, and programming in i915's order. */
 #include "hw/fence.h"
 #include "regs/fence_reg.h"
 #include "regs/mmio.h"

@@ -3,7 +3,7 @@
 #ifndef HW_FENCE_H
 #define HW_FENCE_H
 
-#include "hw/device.h"
+#include "hw/write_path.h"
 
 enum hw_tiling { HW_TILING_NONE = 0, HW_TILING_X = 1, HW_TILING_Y = 2 };
 

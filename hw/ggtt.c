@@ -1,12 +1,8 @@
 /* SPDX-License-Identifier: MIT */
+/* GGTT PTE reads and writes through the write path, and the logged GGTT invalidate. */
 #include "hw/ggtt.h"
-#include "hw/journal.h"
+#include "hw/journal_write.h"
 #include "regs/mmio.h"
-
-uint32_t hw_ggtt_pte_offset(const struct hw_device *dev, uint64_t index)
-{
-	return dev->info.gsm_offset + (uint32_t)(index * dev->info.pte_size);
-}
 
 static int check_range(const struct hw_device *dev, uint64_t first, size_t n, struct gtt_err *err)
 {
@@ -146,16 +142,6 @@ int hw_ggtt_write_range_unlogged(struct hw_device *dev, uint64_t first, size_t n
 			dev->ops->mmio_write32(dev->ctx, off, (uint32_t)ptes[i]);
 	}
 	return GTT_OK;
-}
-
-void hw_ggtt_invalidate_unlogged(struct hw_device *dev)
-{
-	dev->ops->mmio_write32(dev->ctx, GFX_FLSH_CNTL_GEN6, GFX_FLSH_CNTL_EN);
-	(void)dev->ops->mmio_read32(dev->ctx, GFX_FLSH_CNTL_GEN6);	/* posting read */
-	dev->counters.mmio_writes++;
-	dev->counters.mmio_reads++;
-	dev->counters.invalidates++;
-	dev->ptes_unflushed = false;
 }
 
 int hw_ggtt_invalidate(struct hw_device *dev)

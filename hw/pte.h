@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "env/err.h"
-#include "hw/device.h"
+#include "hw/handle.h"
 #include "regs/platform.h"
 
 /* i915's cache levels, as the GGTT encoders take them. */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
+/* What a restore could not put back, counted and named in one line. */
 #include "hw/restore_faults.h"
-#include "hw/device.h"
+#include "hw/handle.h"
 #include "env/fmt.h"
 #include "regs/reg_names.h"
 

@@ -3,7 +3,7 @@
 #ifndef HW_SCANOUT_H
 #define HW_SCANOUT_H
 
-#include "hw/device.h"
+#include "hw/raw_access.h"
 
 struct hw_scanout {
 	uint64_t start, end;		/* GGTT [start, end) */

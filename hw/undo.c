@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
+/* The undo log: recording old values before each write, and replaying them backwards. */
 #include "hw/undo.h"
-#include "hw/device.h"
-#include "hw/ggtt.h"
 #include "env/fmt.h"
-#include "hw/journal.h"
+#include "hw/journal_write.h"
+#include "hw/raw_access.h"
 #include "hw/restore_faults.h"
 
 static int grow(struct hw_device *dev, void **buf, size_t *cap, size_t need, size_t elem)

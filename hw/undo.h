@@ -7,7 +7,8 @@
  * Aperture bytes go back through the translation they were written through:
  * invalidates are logged as points in the TLB's history, and a write made
  * while PTEs were unflushed is undone with those PTE writes rolled back for
- * the moment.
+ * the moment. The entries' types are in hw/handle.h; the log is the
+ * second floor of the write path, above the journal (hw/journal_write.h).
  */
 #ifndef HW_UNDO_H
 #define HW_UNDO_H
@@ -16,29 +17,7 @@
 #include <stdint.h>
 
 #include "env/err.h"
-
-enum hw_undo_kind {
-	HW_UNDO_CFG, HW_UNDO_MMIO32, HW_UNDO_MMIO64, HW_UNDO_APERTURE,
-	HW_UNDO_FLUSH,			/* a GGTT invalidate: nothing to undo, a point in the TLB's history */
-};
-
-struct hw_undo_entry {
-	enum hw_undo_kind kind;
-	unsigned width;			/* cfg: 1, 2, 4; aperture: 1 when PTEs were unflushed (stale TLB) */
-	uint64_t off;
-	uint64_t old;			/* old value (aperture: index into the data pool) */
-	size_t len;			/* aperture: bytes */
-};
-
-struct hw_undo {
-	struct hw_undo_entry *entries;
-	size_t n, cap;
-	uint8_t *data;			/* old aperture bytes */
-	size_t data_len, data_cap;
-	int error;			/* set when logging ran out of memory: writes are refused */
-};
-
-struct hw_device;
+#include "hw/handle.h"
 
 /* A position in the log; restore back to it with hw_undo_restore_to. */
 size_t hw_undo_mark(const struct hw_device *dev);

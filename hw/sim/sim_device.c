@@ -18,11 +18,10 @@ static bool is_pow2(uint64_t v)
 	return v && !(v & (v - 1));
 }
 
-int sim_create(const struct gtt_env *env, const struct gtt_platform *plat,
-	       const struct sim_params *params, struct sim_device **out, struct gtt_err *err)
+/* The parameters with the platform's defaults filled in. */
+static struct sim_params sim_resolve_params(const struct gtt_platform *plat, const struct sim_params *params)
 {
 	struct sim_params pr = { 0 };
-	struct sim_device *sim;
 
 	if (params)
 		pr = *params;
@@ -32,6 +31,14 @@ int sim_create(const struct gtt_env *env, const struct gtt_platform *plat,
 		pr.aperture_size = plat->sim_aperture_size;
 	if (!pr.ggms)
 		pr.ggms = plat->sim_ggms;
+	return pr;
+}
+
+/* Parameters a part of the platform could have: the GSM fits BAR0, the aperture the GGTT; its GSM size. */
+static int sim_check_params(const struct gtt_platform *plat, const struct sim_params *params, uint64_t *gsm_out,
+			    struct gtt_err *err)
+{
+	struct sim_params pr = *params;
 
 	uint64_t gsm = model_gsm_size(plat, pr.ggms);
 	if (!gsm || gsm > plat->bar0_size - plat->gsm_offset)
@@ -50,6 +57,16 @@ int sim_create(const struct gtt_env *env, const struct gtt_platform *plat,
 	if (pr.aperture_size > ggtt)
 		return gtt_err_set(err, GTT_EINVAL, "sim: aperture size %u exceeds the %llu-byte GGTT",
 				   pr.aperture_size, (unsigned long long)ggtt);
+	*gsm_out = gsm;
+	return GTT_OK;
+}
+
+/* The device's memory: registers, GSM, TLB, dirty tracking, system memory. */
+static int sim_alloc(const struct gtt_env *env, const struct gtt_platform *plat, const struct sim_params *pr,
+		     uint64_t gsm, struct sim_device **out, struct gtt_err *err)
+{
+	const struct sim_pte_format *fmt = sim_pte_format_of(plat->pte_format);
+	struct sim_device *sim;
 
 	sim = env->alloc(env, sizeof(*sim));
 	if (!sim)
@@ -57,7 +74,7 @@ int sim_create(const struct gtt_env *env, const struct gtt_platform *plat,
 	sim->env = env;
 	sim->plat = plat;
 	sim->pte_fmt = fmt;
-	sim->aperture_size = pr.aperture_size;
+	sim->aperture_size = pr->aperture_size;
 	sim->gsm_size = gsm;
 	sim->n_ptes = gsm / fmt->entry_bytes;
 	sim->regs = env->alloc(env, GTT_MMIO_SIZE);
@@ -72,15 +89,22 @@ int sim_create(const struct gtt_env *env, const struct gtt_platform *plat,
 		return gtt_err_set(err, GTT_ENOMEM, "sim: out of memory for a %llu-byte GSM",
 				   (unsigned long long)gsm);
 	}
+	*out = sim;
+	return GTT_OK;
+}
 
-	/* PCI function, then what firmware and i915 leave in the registers. */
+/* PCI function, then what firmware and i915 leave in the registers. */
+static void sim_boot(struct sim_device *sim, const struct sim_params *pr)
+{
+	const struct gtt_platform *plat = sim->plat;
+
 	sim->bar_size[GTTMMADR_BAR] = plat->bar0_size;
-	sim->bar_size[GFXMEM_BAR] = pr.aperture_size;
+	sim->bar_size[GFXMEM_BAR] = pr->aperture_size;
 	sim->bar_size[IOBAR] = SIM_BAR4_SIZE;
-	sim_config_init(sim, pr.devid);
+	sim_config_init(sim, pr->devid);
 	unsigned gmch_shift = plat->gmch_layout == GMCH_LAYOUT_SNB ? SNB_GMCH_GGMS_SHIFT : BDW_GMCH_GGMS_SHIFT;
 	unsigned gms_shift = plat->gmch_layout == GMCH_LAYOUT_SNB ? SNB_GMCH_GMS_SHIFT : BDW_GMCH_GMS_SHIFT;
-	uint16_t gmch = (uint16_t)(pr.ggms << gmch_shift | plat->sim_gms << gms_shift);
+	uint16_t gmch = (uint16_t)(pr->ggms << gmch_shift | plat->sim_gms << gms_shift);
 	sim->cfg[SNB_GMCH_CTRL] = gmch & 0xff;
 	sim->cfg[SNB_GMCH_CTRL + 1] = gmch >> 8;
 
@@ -96,9 +120,22 @@ int sim_create(const struct gtt_env *env, const struct gtt_platform *plat,
 	 * 128 MiB, the size i915 takes before gen9 and reads from gen9 on as 8
 	 * banks x 16 ways (index 3) x 1 set (index 0). Read-only (sim_mmio.c).
 	 */
-	if (pr.edram)
+	if (pr->edram)
 		sim->regs[HSW_EDRAM_CAP / 4] = EDRAM_ENABLED | 8u << 1 | 3u << 5;
 	sim_gsm_boot(sim);
+}
+
+int sim_create(const struct gtt_env *env, const struct gtt_platform *plat,
+	       const struct sim_params *params, struct sim_device **out, struct gtt_err *err)
+{
+	struct sim_params pr = sim_resolve_params(plat, params);
+	struct sim_device *sim = NULL;
+	uint64_t gsm = 0;
+	int rc;
+
+	if ((rc = sim_check_params(plat, &pr, &gsm, err)) || (rc = sim_alloc(env, plat, &pr, gsm, &sim, err)))
+		return rc;
+	sim_boot(sim, &pr);
 	*out = sim;
 	return GTT_OK;
 }

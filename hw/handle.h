@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The device handle's state, as types only: the open backend, the facts
+ * detected from the device (platform, BARs, GSM, fences), the access
+ * counters and the undo log's entries. Every layer of hw/ works on this
+ * struct; the functions live in the layers (raw_access.h at the bottom,
+ * device.h, which opens and closes a handle, at the top).
+ */
+#ifndef HW_HANDLE_H
+#define HW_HANDLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hw/backend.h"
+#include "regs/platform.h"
+
+struct hw_journal;
+
+struct hw_info {
+	const struct gtt_platform *plat;
+	uint16_t vendor, devid;
+	uint8_t revision;
+	uint16_t class_code;		/* base class << 8 | subclass */
+	uint64_t bar0_base, bar0_size;
+	uint64_t bar2_base, aperture_size;
+	uint16_t gmch_ctrl;
+	unsigned ggms, gms;
+	uint32_t gsm_offset;		/* PTE window inside BAR0 */
+	uint64_t gsm_size;
+	unsigned pte_size;
+	uint64_t n_ptes;
+	uint64_t ggtt_size;		/* bytes of graphics address space */
+	uint64_t stolen_size;
+	uint64_t stolen_base;		/* BDSM: 32-bit at 0x5c, 64-bit at 0xc0 on gen11+ */
+	unsigned num_fences;
+	uint32_t edram_cap;		/* HSW_EDRAM_CAP as read at detection; 0 where i915 does not read it */
+	unsigned edram_mb;		/* eDRAM i915 would find (intel_dram_edram_detect); 0: none */
+};
+
+struct hw_counters {
+	uint64_t cfg_reads, cfg_writes;
+	uint64_t mmio_reads, mmio_writes;
+	uint64_t pte_reads, pte_writes;
+	uint64_t invalidates;
+	uint64_t fence_writes;
+	uint64_t aperture_read_bytes, aperture_write_bytes;
+};
+
+/* The undo log's entries (hw/undo.h replays them). */
+enum hw_undo_kind {
+	HW_UNDO_CFG, HW_UNDO_MMIO32, HW_UNDO_MMIO64, HW_UNDO_APERTURE,
+	HW_UNDO_FLUSH,			/* a GGTT invalidate: nothing to undo, a point in the TLB's history */
+};
+
+struct hw_undo_entry {
+	enum hw_undo_kind kind;
+	unsigned width;			/* cfg: 1, 2, 4; aperture: 1 when PTEs were unflushed (stale TLB) */
+	uint64_t off;
+	uint64_t old;			/* old value (aperture: index into the data pool) */
+	size_t len;			/* aperture: bytes */
+};
+
+struct hw_undo {
+	struct hw_undo_entry *entries;
+	size_t n, cap;
+	uint8_t *data;			/* old aperture bytes */
+	size_t data_len, data_cap;
+	int error;			/* set when logging ran out of memory: writes are refused */
+};
+
+struct hw_device {
+	const struct gtt_env *env;
+	const struct hw_backend_ops *ops;
+	void *ctx;
+	char name[64];			/* the device string it was opened with */
+	struct hw_info info;
+	struct hw_counters counters;
+	struct hw_undo undo;
+	struct hw_journal *journal;	/* the crash journal (hw/journal_write.h), NULL for none */
+	bool ptes_unflushed;		/* PTEs written since the last GGTT invalidate */
+};
+
+#endif
