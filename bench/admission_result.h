@@ -4,8 +4,8 @@
  * reproduced on the model: a seeded stream of vGPU requests of Table III's
  * sizes arriving every 5 s, under FIFO, BF, RU and RAND (bench/admission.c).
  */
-#ifndef BENCH_ADMISSION_H
-#define BENCH_ADMISSION_H
+#ifndef BENCH_ADMISSION_RESULT_H
+#define BENCH_ADMISSION_RESULT_H
 
 #include <stdint.h>
 

@@ -5,8 +5,8 @@
  * evictions) under fixed layouts (gVirt-384, gVirt-1024) and under the
  * policy (bench/balloon.c).
  */
-#ifndef BENCH_BALLOON_H
-#define BENCH_BALLOON_H
+#ifndef BENCH_BALLOON_RESULT_H
+#define BENCH_BALLOON_RESULT_H
 
 #include <stdint.h>
 

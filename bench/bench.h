@@ -16,10 +16,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "bench/admission.h"
-#include "bench/balloon.h"
-#include "bench/migration.h"
-#include "bench/request_wait.h"
+#include "bench/admission_result.h"
+#include "bench/balloon_result.h"
+#include "bench/migration_result.h"
+#include "bench/request_wait_result.h"
 #include "dom0/dom0.h"
 #include "hw/sim/sim.h"
 

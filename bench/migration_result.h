@@ -5,8 +5,8 @@
  * next switch, guest PTEs mapped again, bytes copied) and in time against
  * references taken in the same run.
  */
-#ifndef BENCH_MIGRATION_H
-#define BENCH_MIGRATION_H
+#ifndef BENCH_MIGRATION_RESULT_H
+#define BENCH_MIGRATION_RESULT_H
 
 #include <stdint.h>
 

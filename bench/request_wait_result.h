@@ -5,8 +5,8 @@
  * sleeping on an eventfd, and hybrid, for requests of 1 to 32 slots
  * (bench/request_wait.c).
  */
-#ifndef BENCH_REQUEST_WAIT_H
-#define BENCH_REQUEST_WAIT_H
+#ifndef BENCH_REQUEST_WAIT_RESULT_H
+#define BENCH_REQUEST_WAIT_RESULT_H
 
 #include <stdint.h>
 

@@ -523,6 +523,6 @@ enum scen_rc scen_exec(struct scen *s, const struct scen_line *l, bool refuse, s
 		rc = scen_bad(s, "unknown command '%s': %s", l->argv[0], list);
 	}
 	if (!s->dry && s->depth == 0)
-		s->lines_run++;	/* a verdict on one more line of the file: scenario.c counts them at the end */
+		s->lines_run++;	/* a verdict on one more line of the file: scenario_run.c counts them at the end */
 	return rc;
 }

@@ -4,7 +4,7 @@
  * the state of one run (struct scen), its limits, and the helpers each file
  * gives the others.
  *
- *   scenario.c         the pre-pass and the run over a file, and the entry points
+ *   scenario_run.c     the pre-pass and the run over a file, and the entry points
  *   scenario_args.c    reading and checking arguments and vGPU names; the messages
  *   scenario_exec.c    the commands and the table that dispatches them
  *   scenario_guest.c   the guest's commands: guest-pte, guest-fence, guest-write

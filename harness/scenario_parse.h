@@ -2,7 +2,7 @@
 /*
  * Reading a scenario: the file (a regular file of at most SCENARIO_MAX_BYTES,
  * text without NUL bytes) split into lines of blank-separated words, with
- * comments and empty lines dropped. What the words mean is scenario.c's.
+ * comments and empty lines dropped. What the words mean is scenario_run.c's.
  */
 #ifndef HARNESS_SCENARIO_PARSE_H
 #define HARNESS_SCENARIO_PARSE_H
