@@ -234,6 +234,8 @@ static void copy_pvinfo(struct vgpu *dst, const struct vgpu *src)
 	for (uint32_t reg = VGT_IF_PDP_LO(0); reg <= VGT_IF_EXECLIST_CTX_DESC_HI; reg += 4)
 		dst->pvinfo[(reg - VGT_PVINFO_PAGE) / 4] = src->pvinfo[(reg - VGT_PVINFO_PAGE) / 4];
 	dst->evictions = src->evictions;
+	dst->last_seq = src->last_seq;
+	dst->any_seq = src->any_seq;
 }
 
 /*

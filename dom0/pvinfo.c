@@ -44,15 +44,21 @@ static bool waiting(const struct vgpu *v, uint32_t *seq)
 /*
  * A malformed request or write: answered with `status` at once, counted;
  * nothing else changes. An answer belongs to its request: when the SEQ word
- * still holds the number of a request that waits, the refusal leaves the
- * status words alone, or the guest would read a final answer for a request
- * that is still to be answered.
+ * still holds the number of a request that waits, or of the last one
+ * accepted (answered since), the refusal leaves the status words alone, or
+ * the guest would read beside that SEQ a status its request never got.
  */
+/* Whether `seq` is the number of the last request accepted: waiting (pending or paused), or answered since. */
+static bool seq_taken(const struct vgpu *v, uint32_t seq)
+{
+	return v->any_seq && v->last_seq == seq;
+}
+
 static void refuse(struct dom0_runtime *rt, struct vgpu *v, uint32_t status)
 {
-	uint32_t seq = PV(v, GTTLAB_IF_GM_SEQ), wseq;
+	uint32_t seq = PV(v, GTTLAB_IF_GM_SEQ);
 
-	if (!waiting(v, &wseq) || wseq != seq)
+	if (!seq_taken(v, seq))
 		dom0_gm_answer(v, status, seq);
 	v->c.rejected++;
 	rt->pol.malformed++;
@@ -69,7 +75,8 @@ static int withdraw(struct dom0_runtime *rt, struct vgpu *v, bool *withdraw_paus
 
 	if (!waiting(v, &wseq)) {
 		rt->pol.noted++;
-		dom0_gm_answer(v, GTTLAB_GM_ST_NOTED, PV(v, GTTLAB_IF_GM_SEQ));
+		if (!seq_taken(v, PV(v, GTTLAB_IF_GM_SEQ)))
+			dom0_gm_answer(v, GTTLAB_GM_ST_NOTED, PV(v, GTTLAB_IF_GM_SEQ));
 		return GTT_OK;
 	}
 	rt->pol.withdrawn++;
@@ -111,6 +118,8 @@ static int notify(struct dom0_runtime *rt, struct vgpu *v, bool *withdraw_paused
 	v->req_code = code;
 	v->req_count = q;
 	v->req_seq = PV(v, GTTLAB_IF_GM_SEQ);
+	v->last_seq = v->req_seq;
+	v->any_seq = true;
 	v->req_arrival = ++rt->req_arrivals;
 	rt->n_pending++;
 	dom0_gm_answer(v, GTTLAB_GM_ST_PENDING, PV(v, GTTLAB_IF_GM_SEQ));

@@ -34,6 +34,8 @@ struct vgpu {
 	uint64_t steal_mpct;		/* its share of W (eq. 2), given by the caller */
 	uint64_t req_arrival;		/* pending request's arrival number; 0: none pending */
 	uint32_t req_code, req_count, req_seq;	/* the pending request, latched at the notify (the guest may rewrite the words) */
+	uint32_t last_seq;		/* the SEQ of the last request accepted (pending, then answered): its answer is its own */
+	bool any_seq;			/* a request has been accepted, so last_seq means one */
 	uint32_t evictions;		/* the eviction count it reported last */
 	struct vgpu_pause {
 		enum dom0_pause kind;

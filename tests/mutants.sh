@@ -78,7 +78,7 @@ mutants=(
 "dom0/admission.c~s/if (!best || v->pause.order < best->pause.order)/if (!best || v->pause.order > best->pause.order)/~admission: FIFO admits the newest paused request~check_faults/admission_policies_admitted_before_it_fits"
 "dom0/sched.c~s/if (!v || !v->busy || (v->pause.kind \&\& !rt->cfg.faults.run_paused) || v->migrating)/if (!v || !v->busy || v->migrating)/~admission: the scheduler switches a paused vGPU in~check_faults/admission_channel_paused_vgpu_runs"
 "dom0/ops.c~s|pages <= rt->pool_pages \&\&||~admission: a fence larger than the pool is paused forever, holding the queue~dom0_admission/a_fence_larger_than_the_pool_is_refused_at_once"
-"dom0/pvinfo.c~s/if (!waiting(v, \&wseq) || wseq != seq)/if (!waiting(v, \&wseq) || 1)/~PVINFO: a refusal overwrites the waiting request's answer~dom0_policy/an_answer_belongs_to_its_request"
+"dom0/pvinfo.c~s/return v->any_seq \&\& v->last_seq == seq;/return 0 \&\& v->last_seq == seq;/~PVINFO: a refusal overwrites its request's answer~dom0_policy/an_answer_belongs_to_its_request"
 "dom0/migrate.c~s/if (was_owner \&\& rt->render_owner == 0 \&\& rt->c.switches == switches_at_drain)/if (was_owner || rt->c.switches == switches_at_drain)/~migration: a rollback re-owns the render over another vGPU's entries~dom0_migrate/a_rollback_after_a_switch_leaves_the_render_owner"
 "dom0/gm_request.c~s/rt->v\[i\]->req_arrival \&\& !rt->v\[i\]->migrating \&\&/rt->v[i]->req_arrival \&\&/~a migrating vGPU's request is answered between the steps~dom0_migrate/slot_occupancy_holds_with_requests_between_steps"
 "harness/scenario_exec.c~s/nm->on = s->cur_dev;/nm->on = 0;/~scenarios: a vGPU created under 'on D' is filed under the main device~scenarios/a_vgpu_lives_on_the_device_it_was_created_on"

@@ -382,6 +382,11 @@ Test(dom0_policy, an_answer_belongs_to_its_request)
 	cr_expect_eq(n, 1u);
 	cr_expect_eq(pv(&t, a, GTTLAB_IF_GM_STATUS), GTTLAB_GM_ST_GRANTED);
 	cr_expect_eq(pv(&t, a, GTTLAB_IF_GM_ANSWER_SEQ), 7u);
+	/* after its answer too: a refused write with SEQ still 7 leaves 7's answer as it was */
+	cr_expect_eq(dom0_pvinfo_write(t.rt, a, 0x10c, 7, NULL), 0);
+	cr_expect_eq(dom0_pvinfo_write(t.rt, a, 0x000, 1, NULL), GTT_EINVAL);
+	cr_expect_eq(pv(&t, a, GTTLAB_IF_GM_STATUS), GTTLAB_GM_ST_GRANTED,
+		     "a refused write put status %u beside SEQ 7, whose answer was GRANTED", pv(&t, a, GTTLAB_IF_GM_STATUS));
 	d0_stop(&t);
 }
 
