@@ -46,7 +46,7 @@ POSIX_SRCS := env/env_posix.c hw/linux/backend_linux.c hw/linux/linux_discover.c
 CLI_SRCS := harness/main.c harness/cli_util.c \
 	harness/cmd_info.c harness/cmd_codec.c harness/cmd_dump.c harness/cmd_snapshot.c \
 	harness/cmd_dom0.c harness/cmd_check.c harness/cmd_restore.c
-TEST_SRCS := $(wildcard tests/*.c)
+TEST_SRCS := $(wildcard tests/*.c tests/env/*.c tests/regs/*.c tests/hw/*.c tests/dom0/*.c tests/harness/*.c)
 
 CORE_OBJS  := $(CORE_SRCS:%.c=$(BUILD)/%.o)
 POSIX_OBJS := $(POSIX_SRCS:%.c=$(BUILD)/%.o)
@@ -302,7 +302,7 @@ fuzz: fuzz-build
 # ---- end of fuzzing ----
 
 # ---- ThreadSanitizer: the hosted request service (dom0/host/) ----
-# make tsan: the tests of tests/test_dom0_serve.c with what they need (the core without its
+# make tsan: the tests of tests/dom0/test_dom0_serve.c with what they need (the core without its
 # checks, env/env_posix.c, dom0/host/) built with clang's ThreadSanitizer into build/tsan/, run
 # by tests/tsan/serve_main.c: Criterion's runner does not start under TSan, so the test files
 # see tests/tsan/criterion/criterion.h (its assertions, nothing else) as <criterion/criterion.h>
@@ -315,9 +315,9 @@ TSAN_PACKAGES := clang libclang-rt-14-dev
 TSAN_CFLAGS   := -std=c11 $(WARN) -O1 -g -fsanitize=thread -fno-omit-frame-pointer -I. -MMD -MP
 TSAN_TEST_CFLAGS := $(TSAN_CFLAGS) -Itests/tsan -DGTTLAB_TSAN_RUNNER
 TSAN_SRCS     := $(filter-out harness/%,$(CORE_SRCS)) env/env_posix.c dom0/host/serve.c dom0/host/steal.c
-TSAN_TESTS    := tests/test_dom0_serve.c tests/helpers.c tests/dom0_helpers.c tests/tsan/serve_main.c
+TSAN_TESTS    := tests/dom0/test_dom0_serve.c tests/helpers.c tests/dom0_helpers.c tests/tsan/serve_main.c
 TSAN_OBJS     := $(TSAN_SRCS:%.c=$(TSAN_DIR)/obj/%.o) $(TSAN_TESTS:%.c=$(TSAN_DIR)/obj/%.o)
-TSAN_RACE_OBJS := $(filter-out $(TSAN_DIR)/obj/tests/test_dom0_serve.o,$(TSAN_OBJS)) $(TSAN_DIR)/race/test_dom0_serve.o
+TSAN_RACE_OBJS := $(filter-out $(TSAN_DIR)/obj/tests/dom0/test_dom0_serve.o,$(TSAN_OBJS)) $(TSAN_DIR)/race/test_dom0_serve.o
 
 $(TSAN_DIR)/obj/%.o: %.c
 	@mkdir -p $(@D)
@@ -328,7 +328,7 @@ $(TSAN_DIR)/obj/tests/%.o: tests/%.c
 	@mkdir -p $(@D)
 	$(TSAN_CC) $(TSAN_TEST_CFLAGS) -c $< -o $@
 
-$(TSAN_DIR)/race/test_dom0_serve.o: tests/test_dom0_serve.c
+$(TSAN_DIR)/race/test_dom0_serve.o: tests/dom0/test_dom0_serve.c
 	@mkdir -p $(@D)
 	$(TSAN_CC) $(TSAN_TEST_CFLAGS) -DTSAN_SELFTEST_RACE -c $< -o $@
 

@@ -2,7 +2,7 @@
 /*
  * libFuzzer harness for the linux backend (hw/linux/backend_linux.c) on a
  * hostile sysfs tree. Each input builds a fake tree under a per-process
- * temporary directory, the way tests/test_linux_backend.c does, then opens
+ * temporary directory, the way tests/hw/test_linux_backend.c does, then opens
  * "auto" or "pci:..." on it with hw_open and closes it. Whatever the tree
  * holds, the open must come back with a device or an error: never a crash,
  * a hang or an exit. libpci's error callback in the backend ends the process

@@ -14,7 +14,7 @@ struct hw_scanout {
 /*
  * The most surfaces any platform of the table can scan out at once: Tiger
  * Lake's 4 pipes x (7 universal planes + a cursor). A caller that sizes its
- * table with this never loses one; tests/test_scanout.c holds every platform
+ * table with this never loses one; tests/hw/test_scanout.c holds every platform
  * of regs/platform.c to it.
  */
 #define HW_SCANOUT_MAX			32

@@ -13,7 +13,7 @@
 #   tests/bad-input/scenarios/*.scn   malformed scenarios, each run as `dom0 run FILE`
 #
 # Real-device paths run against fake sysfs trees built here (tests/fake_sysfs.sh,
-# the shell twin of fake_device() in tests/test_linux_backend.c): config, resource0 (16 MiB)
+# the shell twin of fake_device() in tests/hw/test_linux_backend.c): config, resource0 (16 MiB)
 # and resource2 (256 MiB) are plain files the linux backend maps, so a write
 # to the "device" is a changed byte in them. Their sha256 sums are taken when
 # a tree is built and checked after every case that uses the tree (see

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 #
 # Fake sysfs trees for the linux backend, sourced by the shell tests (the
-# shell twin of fake_device() in tests/test_linux_backend.c): a device
+# shell twin of fake_device() in tests/hw/test_linux_backend.c): a device
 # directory holds vendor, device, class, config and resource as sysfs has
 # them, and for the GPU regular files standing in for its BARs' resource0
 # (16 MiB) and resource2 (the aperture), which the backend maps. A write to
