@@ -63,7 +63,7 @@ mutants=(
 "hw/linux/backend_linux.c~s/(uint64_t)off + width <= l->bar0_len;/(uint64_t)off + width <= l->bar0_len + 4096;/~linux backend: MMIO past the end of BAR0 not refused~linux_backend/mmio_outside_bar0_or_misaligned_is_refused"
 "dom0/runtime.c~s/^	rc = verify(rt, err);$/	rc = verify(rt, err) \&\& 0;/~dom0_fini does not read back what it restored~check_faults/a_dom0_check_whose_runtime_cannot_restore_aborts"
 "hw/scanout.c~s/^				if (!(ctl \& PLANE_CTL_ENABLE))$/				if (1)/~scanout: an enabled gen9 plane is never seen~platforms/scanout_covers_pipe_d_and_the_upper_planes"
-"harness/runner.c~s/^			restored = false;$/			(void)0;/~a Dom0 check whose runtime could not restore is not an abort~check_faults/a_dom0_check_whose_runtime_cannot_restore_aborts"
+"harness/runner.c~s/^		restored = false;$/		(void)0;/~a Dom0 check whose runtime could not restore is not an abort~check_faults/a_dom0_check_whose_runtime_cannot_restore_aborts"
 "dom0/phys.c~s/^\t\tif ((rc = hw_ggtt_write_range_unlogged(rt->dev, first + i, run - i, ptes + i, err)))$/\t\tif (0 \&\& (rc = hw_ggtt_write_range_unlogged(rt->dev, first + i, run - i, ptes + i, err)))/~the mirror changes but the physical GTT is not written~check_faults/admission_channel_paused_vgpu_runs"
 "dom0/phys.c~s/\t\t\trt->chunk_owner\[c\] = j == e ? (uint16_t)owner : 0;/\t\t\trt->chunk_owner[c] = j == e ? (uint16_t)owner : rt->chunk_owner[c];/~a chunk partly taken by another vGPU still counts as held: the switch skips it~check_faults/shadow_copy_switch_swapped_copy"
 "dom0/policy.c~s/: less_used(rt, v, best);/: less_used(rt, best, v);/~policy: the mid class reduces the busiest vGPU, not the least used~check_faults/slot_policy_classes_ignored"
