@@ -118,12 +118,13 @@ static int open_outputs(const struct run_args *a, struct scenario_opts *o, char 
 }
 
 /* With a trace, the held output and the trace dropped: the run says nothing more on stdout. */
-static void drop_held(const struct run_args *a, struct scenario_opts *o, char *held_text)
+static void drop_held(const struct run_args *a, struct scenario_opts *o, char **held_text)
 {
 	if (!a->trace)
 		return;
-	fclose(o->out);
-	free(held_text);
+	fclose(o->out);		/* sets *held_text: the stream's buffer is known only now */
+	free(*held_text);
+	*held_text = NULL;
 	output_close(o->trace);
 }
 
@@ -166,14 +167,14 @@ int cmd_dom0(struct cli *c, int argc, char **argv)
 	if ((rc = open_outputs(&a, &o, &held_text, &held_len)))
 		return rc;
 	if (cli_open(c, &dev)) {
-		drop_held(&a, &o, held_text);
+		drop_held(&a, &o, &held_text);
 		return EXIT_USAGE;
 	}
 	/* a real device gets its crash journal before the first write */
 	struct journal_file jf;
 	if (cli_journal_begin(c, dev, &jf)) {
 		cli_close(dev);
-		drop_held(&a, &o, held_text);
+		drop_held(&a, &o, &held_text);
 		return EXIT_USAGE;
 	}
 	enum scenario_result r = scenario_run_file(dev, a.file, &o);
@@ -190,7 +191,7 @@ int cmd_dom0(struct cli *c, int argc, char **argv)
 		return (int)r;
 	if (r == SCENARIO_MALFORMED) {
 		/* the one line is on stderr already; nothing else is to be said */
-		drop_held(&a, &o, held_text);
+		drop_held(&a, &o, &held_text);
 		return (int)r;
 	}
 	return finish_trace(o.out, &held_text, &held_len, o.trace, a.trace, (int)r);
