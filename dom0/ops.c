@@ -108,6 +108,17 @@ static int take_back_fence(struct dom0_runtime *rt, struct vgpu *v, unsigned fen
 	return GTT_OK;
 }
 
+/* Pool pages v's active fences other than `except` hold. */
+static uint64_t own_pool_pages(const struct vgpu *v, unsigned except)
+{
+	uint64_t n = 0;
+
+	for (unsigned f = 0; f < v->fences; f++)
+		if (f != except && v->pf[f].active)
+			n += v->pf[f].pages;
+	return n;
+}
+
 int dom0_guest_fence_write(struct dom0_runtime *rt, int id, unsigned fence, uint64_t val, struct gtt_err *err)
 {
 	struct vgpu *v = dom0_guest_vgpu(rt, id, err);
@@ -128,10 +139,12 @@ int dom0_guest_fence_write(struct dom0_runtime *rt, int id, unsigned fence, uint
 	}
 	/*
 	 * admission: a fence that does not fit, or any while requests wait, is
-	 * paused; one larger than the whole pool never fits, and is refused at
-	 * once (dom0_fence_now says why) instead of holding the queue forever
+	 * paused; one that cannot fit the pool beside the vGPU's own other fences
+	 * (which it cannot turn off while the write waits) never fits, and is
+	 * refused at once (dom0_fence_now says why) instead of holding the queue
+	 * forever
 	 */
-	if (dom0_admission_on(rt) && !v->pause.kind && pages <= rt->pool_pages &&
+	if (dom0_admission_on(rt) && !v->pause.kind && pages + own_pool_pages(v, fence) <= rt->pool_pages &&
 	    (rt->n_paused || !dom0_pool_fits(rt, v, fence, pages))) {
 		v->pause = (struct vgpu_pause){ .fence = fence, .val = val };
 		dom0_pause(rt, v, DOM0_PAUSE_FENCE);

@@ -77,7 +77,7 @@ mutants=(
 "dom0/host/steal.c~s/waited \* 100000 \/ t;/waited * 1000 \/ t;/~steal meter: W in tenths of a percent, not milli-percent~dom0_steal/rate_is_the_sum_of_waiting_over_time"
 "dom0/admission.c~s/if (!best || v->pause.order < best->pause.order)/if (!best || v->pause.order > best->pause.order)/~admission: FIFO admits the newest paused request~check_faults/admission_policies_admitted_before_it_fits"
 "dom0/sched.c~s/if (!v || !v->busy || (v->pause.kind \&\& !rt->cfg.faults.run_paused) || v->migrating)/if (!v || !v->busy || v->migrating)/~admission: the scheduler switches a paused vGPU in~check_faults/admission_channel_paused_vgpu_runs"
-"dom0/ops.c~s|pages <= rt->pool_pages \&\&||~admission: a fence larger than the pool is paused forever, holding the queue~dom0_admission/a_fence_larger_than_the_pool_is_refused_at_once"
+"dom0/ops.c~s|pages + own_pool_pages(v, fence) <= rt->pool_pages \&\&||~admission: a fence larger than the pool is paused forever, holding the queue~dom0_admission/a_fence_larger_than_the_pool_is_refused_at_once"
 "dom0/pvinfo.c~s/return v->any_seq \&\& v->last_seq == seq;/return 0 \&\& v->last_seq == seq;/~PVINFO: a refusal overwrites its request's answer~dom0_policy/an_answer_belongs_to_its_request"
 "dom0/migrate.c~s/if (was_owner \&\& rt->render_owner == 0 \&\& rt->c.switches == switches_at_drain)/if (was_owner || rt->c.switches == switches_at_drain)/~migration: a rollback re-owns the render over another vGPU's entries~dom0_migrate/a_rollback_after_a_switch_leaves_the_render_owner"
 "dom0/gm_request.c~s/rt->v\[i\]->req_arrival \&\& !rt->v\[i\]->migrating \&\&/rt->v[i]->req_arrival \&\&/~a migrating vGPU's request is answered between the steps~dom0_migrate/slot_occupancy_holds_with_requests_between_steps"

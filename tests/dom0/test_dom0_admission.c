@@ -274,20 +274,22 @@ Test(dom0_admission, a_paused_fence_is_withdrawn_by_its_guest)
 	/* a holds 768 KiB; b wants 512 KiB: it pauses */
 	cr_assert_eq(dom0_guest_fence_write(t.rt, b, 0, xfence(&t, low, 512 << 10), &err), 0, "%s", err.msg);
 	cr_assert_eq(dom0_vgpu_paused(t.rt, b), DOM0_PAUSE_FENCE);
-	/* a asks for the whole pool: it pauses behind b (FIFO) */
-	cr_assert_eq(dom0_guest_fence_write(t.rt, a, 1, xfence(&t, low, 1 * MiB), &err), 0, "%s", err.msg);
+	/* a asks for 256 KiB more: it would fit beside its own 768 KiB, but queues behind b (FIFO) */
+	cr_assert_eq(dom0_guest_fence_write(t.rt, a, 1, xfence(&t, low, 256 << 10), &err), 0, "%s", err.msg);
 	cr_assert_eq(dom0_vgpu_paused(t.rt, a), DOM0_PAUSE_FENCE);
-	/* b withdraws: its write of fence 0 off replaces the paused one */
+	/* b withdraws: its write of fence 0 off replaces the paused one, and a, now the head, runs */
 	cr_expect_eq(dom0_guest_fence_write(t.rt, b, 0, 0, &err), 0, "withdrawing was refused: %s", err.msg);
 	cr_expect_eq(dom0_vgpu_paused(t.rt, b), DOM0_PAUSE_NONE);
-	/* a's second fence still does not fit next to its first: it waits, now at the head */
-	cr_expect_eq(dom0_vgpu_paused(t.rt, a), DOM0_PAUSE_FENCE);
-	/* a frees its first fence: its paused second one runs */
-	cr_expect_eq(dom0_guest_fence_write(t.rt, a, 0, 0, &err), GTT_EBUSY, "one paused write at a time, another fence");
-	cr_expect_eq(dom0_withdraw(t.rt, a, &err), 0, "%s", err.msg);
+	cr_expect_eq(dom0_vgpu_paused(t.rt, a), DOM0_PAUSE_NONE, "what queued behind the withdrawn write runs");
+	cr_expect_eq(dom0_counters(t.rt)->admitted, 1u);
+	cr_expect_eq(dom0_counters(t.rt)->pool_pages_used, 256u);
+	struct dom0_vgpu_info in;
+	dom0_vgpu_info(t.rt, b, &in);
+	cr_expect_eq(in.counters.withdrawn, 1u);
+	/* a fence that cannot fit beside the vGPU's own other fence is refused at once, never paused */
+	cr_expect_eq(dom0_guest_fence_write(t.rt, a, 1, xfence(&t, low, 512 << 10), &err), GTT_ENOMEM);
 	cr_expect_eq(dom0_paused_count(t.rt), 0u);
 	cr_expect_eq(dom0_withdraw(t.rt, a, &err), GTT_EINVAL, "nothing is paused any more");
-	cr_expect_eq(dom0_counters(t.rt)->admitted, 0u, "withdrawn, not admitted");
 	d0_stop(&t);
 }
 

@@ -442,13 +442,15 @@ Test(dom0_adversarial, hostile_guests_hsw, .timeout = 600) { run("sim:hsw", 0x5e
  *     paused; a paused create holds no slot; the occupancy of every slot is
  *     the number of vGPUs whose slots cover it, and never above the share
  *     limit; the admitted vGPUs' fences fit the guest fences; nothing is
- *     ever paused that could not fit the device were it idle, and a request
- *     that can never fit (a fence larger than the pool, a create of more
- *     slots than high memory, more fences than the guest fences or past the
- *     last slot, an expansion past high memory) is refused at once with
- *     nothing paused; a paused vGPU is never switched in, by dom0_switch or
- *     the scheduler; a withdrawal unpauses what it names; under FIFO what
- *     runs was the oldest paused on its device.
+ *     ever paused that could not fit the device were the other vGPUs gone
+ *     (a fence write: beside the vGPU's own other fences, which it cannot
+ *     turn off while the write waits), and a request that can never fit (a
+ *     fence larger than the pool, a create of more slots than high memory,
+ *     more fences than the guest fences or past the last slot, an expansion
+ *     past high memory) is refused at once with nothing paused; a paused
+ *     vGPU is never switched in, by dom0_switch or the scheduler; a
+ *     withdrawal unpauses what it names; under FIFO what runs was the oldest
+ *     paused on its device.
  *   - migration: the steps come in order; a success ends at unlock, a failed
  *     step rolls back with the vGPU on its source, unlocked; no vGPU is left
  *     on either device that the test did not make; the migrating vGPU is not
@@ -722,7 +724,26 @@ static struct dguest *by_dev_id(struct dyn *w, int di, int id)
 	return NULL;
 }
 
-/* Whether what the paused vGPU asked for fits the device were every other vGPU gone. */
+/* Pool pages g's valid fences other than `except` hold (their values as the guest reads them back). */
+static uint64_t own_fence_pages(struct dyn *w, const struct dguest *g, unsigned except)
+{
+	struct ddev *d = &w->d[g->dev];
+	uint64_t n = 0;
+
+	for (unsigned f = 0; f < g->in.fences && f < DOM0_MAX_GUEST_FENCES; f++) {
+		uint64_t v = 0;
+		if (f != except && !dom0_guest_fence_read(d->t.rt, g->id, f, &v, NULL))
+			n += fence_pages_of(d, v);
+	}
+	return n;
+}
+
+/*
+ * Whether what the paused vGPU asked for fits the device were every other
+ * vGPU gone. Its own other fences stay: while one write of it waits, the
+ * guest cannot turn another off (one at a time), so a fence larger than what
+ * they leave of the pool waits for ever and holds the queue.
+ */
 static void fits_idle(struct dyn *w, const struct ddev *d, const struct dguest *g, enum dom0_pause p)
 {
 	const struct dom0_layout *l = d->l;
@@ -743,11 +764,14 @@ static void fits_idle(struct dyn *w, const struct ddev *d, const struct dguest *
 		      g->in.slots, q, l->num_slots);
 		break;
 	}
-	case DOM0_PAUSE_FENCE:
-		CHECK(w, g->fence_pages && g->fence_pages <= l->pool_size / 4096,
-		      "vGPU %d: a fence write of %llu pages is paused; the pool has %llu: it never fits", g->id,
-		      (unsigned long long)g->fence_pages, (unsigned long long)(l->pool_size / 4096));
+	case DOM0_PAUSE_FENCE: {
+		uint64_t own = own_fence_pages(w, g, g->pause_fence);
+		CHECK(w, g->fence_pages && g->fence_pages + own <= l->pool_size / 4096,
+		      "vGPU %d: a write of fence %u, %llu pages, is paused; the pool has %llu and its other fences hold %llu: "
+		      "it never fits, and they cannot be turned off while it waits", g->id, g->pause_fence,
+		      (unsigned long long)g->fence_pages, (unsigned long long)(l->pool_size / 4096), (unsigned long long)own);
 		break;
+	}
 	default:
 		break;
 	}
@@ -1460,6 +1484,17 @@ static void fence_op(struct dyn *w, struct dguest *g, uint64_t r)
 			w->c.never_fit++;
 			return;
 		}
+		/* fall through */
+	case 4: {
+		/* more than its other fences leave of the pool: it can never fit while they stay, and cannot remove them */
+		uint64_t own = fence < g->in.fences ? own_fence_pages(w, g, fence) : 0;
+		uint64_t max = low_pages < pool_pages ? low_pages : pool_pages;
+		if (own && pool_pages - own + 1 <= max) {
+			uint64_t pages = pool_pages - own + 1 + (r >> 24) % (max - (pool_pages - own + 1) + 1);
+			val = fence_of(d, &g->in, (r >> 32) % (low_pages - pages + 1), pages, (r >> 40) & 1);
+			break;
+		}
+	}
 		/* fall through */
 	default: {
 		uint64_t pages = 1 + (r >> 24) % (low_pages < 16 ? low_pages : 16);
