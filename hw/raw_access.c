@@ -42,38 +42,35 @@ void hw_free_test_pages(struct hw_device *dev, size_t n, struct hw_page *pages)
 		dev->ops->free_pages(dev->ctx, n, pages);
 }
 
-static int gpu_range(struct hw_device *dev, uint64_t gm, size_t len, struct gtt_err *err)
+/* Before a GPU-side access: the backend has the accessor, the range lies in the GGTT, CPU caches are synced. */
+static int gpu_begin(struct hw_device *dev, bool has_op, uint64_t gm, size_t len, struct gtt_err *err)
 {
+	if (!has_op)
+		return gtt_err_set(err, GTT_ENOTSUP, "%s backend has no GPU-side accessor", dev->ops->name);
 	if (gm > dev->info.ggtt_size || len > dev->info.ggtt_size - gm)
 		return gtt_err_set(err, GTT_ERANGE, "GGTT address 0x%llx+0x%zx is beyond the %llu-byte GGTT",
 				   (unsigned long long)gm, len, (unsigned long long)dev->info.ggtt_size);
+	if (dev->ops->cache_sync)
+		dev->ops->cache_sync(dev->ctx);
 	return GTT_OK;
 }
 
 int hw_gpu_read(struct hw_device *dev, uint64_t gm, void *buf, size_t len, struct gtt_err *err)
 {
-	if (!dev->ops->gpu_read)
-		return gtt_err_set(err, GTT_ENOTSUP, "%s backend has no GPU-side accessor", dev->ops->name);
-	int rc = gpu_range(dev, gm, len, err);
-	if (rc)
-		return rc;
-	if (dev->ops->cache_sync)
-		dev->ops->cache_sync(dev->ctx);
-	return dev->ops->gpu_read(dev->ctx, gm, buf, len);
+	int rc = gpu_begin(dev, dev->ops->gpu_read != NULL, gm, len, err);
+
+	return rc ? rc : dev->ops->gpu_read(dev->ctx, gm, buf, len);
 }
 
 int hw_gpu_write(struct hw_device *dev, uint64_t gm, const void *buf, size_t len, struct gtt_err *err)
 {
-	if (!dev->ops->gpu_write)
-		return gtt_err_set(err, GTT_ENOTSUP, "%s backend has no GPU-side accessor", dev->ops->name);
-	int rc = gpu_range(dev, gm, len, err);
+	int rc = gpu_begin(dev, dev->ops->gpu_write != NULL, gm, len, err);
+
 	if (rc)
 		return rc;
-	if (dev->ops->cache_sync)
-		dev->ops->cache_sync(dev->ctx);
 	rc = dev->ops->gpu_write(dev->ctx, gm, buf, len);
 	if (dev->ops->cache_sync)
-		dev->ops->cache_sync(dev->ctx);
+		dev->ops->cache_sync(dev->ctx);	/* the device's bytes reach the CPU's view too */
 	return rc;
 }
 
