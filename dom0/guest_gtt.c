@@ -44,6 +44,31 @@ static int outside(struct dom0_runtime *rt, struct vgpu *v, uint64_t index, stru
 			   (unsigned long long)dom0_high_base(rt, v), (unsigned long long)dom0_high_size(rt, v));
 }
 
+/*
+ * The accept_pte_outside fault: the entry outside the vGPU's ranges goes to
+ * the physical GTT with the guest's frame translated, as a mediator that
+ * forgot its range check would write it.
+ */
+static int write_outside(struct dom0_runtime *rt, struct vgpu *v, uint64_t index, uint64_t gpte, struct gtt_err *err)
+{
+	const struct gtt_platform *p = rt->dev->info.plat;
+	uint64_t host = v->scratch_pte;
+	struct hw_pte d;
+	int rc;
+
+	if (index >= rt->dev->info.n_ptes)
+		return outside(rt, v, index, err);
+	hw_pte_decode(p, gpte, &d);
+	if (d.valid && d.addr >> 12 < v->mem_pages &&
+	    (rc = hw_pte_with_addr(p, gpte, v->mem[d.addr >> 12].phys, &host, err)))
+		return rc;
+	if ((rc = dom0_phys_write(rt, index, 1, &host, rt->owner[index], NULL, err)))
+		return rc;
+	dom0_invalidate(rt);
+	dom0_undo_settle(rt);
+	return GTT_OK;
+}
+
 int dom0_guest_pte_write(struct dom0_runtime *rt, int id, uint64_t index, uint64_t gpte, struct gtt_err *err)
 {
 	const struct gtt_platform *p = rt->dev->info.plat;
@@ -58,7 +83,7 @@ int dom0_guest_pte_write(struct dom0_runtime *rt, int id, uint64_t index, uint64
 		return dom0_no_guest(rt, id);
 	host = v->scratch_pte;
 	if (!locate(rt, v, index, &w))
-		return outside(rt, v, index, err);
+		return rt->cfg.faults.accept_pte_outside ? write_outside(rt, v, index, gpte, err) : outside(rt, v, index, err);
 	if (p->pte_size == 4 && gpte >> 32) {
 		v->c.rejected++;
 		return gtt_err_set(err, GTT_EINVAL, "vGPU %d: PTE value 0x%llx does not fit a 32-bit %s PTE",

@@ -127,6 +127,8 @@ int dom0_guest_fence_write(struct dom0_runtime *rt, int id, unsigned fence, uint
 
 	if (!v)
 		return dom0_no_guest(rt, id);
+	if (fence >= v->fences && v->fences && rt->cfg.faults.honour_high_fence)
+		fence %= v->fences;
 	if (fence >= v->fences) {
 		v->c.rejected++;
 		return gtt_err_set(err, GTT_EINVAL, "vGPU %d: fence id %u is beyond its %u fences", id, fence, v->fences);

@@ -57,6 +57,11 @@ struct dom0_faults {
 	bool migrate_no_release;	/* a slot migration leaves the source slots mapped */
 	bool migrate_skip_copy;		/* a device migration does not copy the guest's pages */
 	bool migrate_no_rollback;	/* a failed device migration leaves its vGPU on the target */
+	bool shared_scratch;		/* every vGPU's unmapped entries name the first vGPU's scratch page */
+	bool accept_pte_outside;	/* a guest PTE outside the vGPU's ranges is written to the physical GTT */
+	bool honour_high_fence;		/* a guest fence id at or above its count is taken as id mod count */
+	bool pvinfo_slot_too_large;	/* PVINFO advertises a high range one slot larger than the vGPU holds */
+	bool pvinfo_of_owner;		/* a PVINFO read answers from the render owner's page, not the reader's */
 };
 
 /*
