@@ -8,6 +8,7 @@
 
 #include "hw/scanout.h"
 #include "regs/pci_config.h"
+#include "regs/pvinfo.h"
 
 static const char help[] =
 	"usage: gttlab info [--device D] [--json]\n"
@@ -16,6 +17,9 @@ static const char help[] =
 	"GGTT size, number of PTEs, aperture size, stolen memory, eDRAM (read from\n"
 	"HSW_EDRAM_CAP from Haswell on, as i915 does; it picks the Haswell PTE\n"
 	"encoder), the scanout surfaces the display can have and the fence count.\n"
+	"On a GVT-g guest (a PVINFO page in BAR0) it says 'guest mode' and shows the\n"
+	"page: vgt_id, version, caps, the mappable and non-mappable ranges, fence_num\n"
+	"and whether gttlab's request channel is offered; --json: \"pvinfo\".\n"
 	"--platforms: the platforms this build knows (name, codename, generation, its\n"
 	"simulated device or '-', the device ids it takes), without opening any device.\n";
 
@@ -59,6 +63,45 @@ static int platforms(struct cli *c)
 	return EXIT_OK;
 }
 
+/* The vgt_caps bits i915_pvinfo.h names; others are shown in the hex value only. */
+static const struct {
+	uint32_t bit;
+	const char *name;
+} caps_names[] = {
+	{ VGT_CAPS_FULL_PPGTT, "FULL_PPGTT" },
+	{ VGT_CAPS_HWSP_EMULATION, "HWSP_EMULATION" },
+	{ VGT_CAPS_HUGE_GTT, "HUGE_GTT" },
+};
+
+/* "pvinfo": the guest's view; on a native device only {"active":false}. */
+static void pvinfo_json(struct json *j, const struct hw_pvinfo *pv)
+{
+	char v[16];
+
+	json_object_begin(j, "pvinfo");
+	json_bool(j, "active", pv->active);
+	if (pv->active) {
+		snprintf(v, sizeof(v), "%u.%u", pv->version_major, pv->version_minor);
+		json_str(j, "version", v);
+		json_u64(j, "vgt_id", pv->vgt_id);
+		json_hex(j, "caps", pv->caps, 8);
+		json_array_begin(j, "caps_names");
+		for (size_t i = 0; i < sizeof(caps_names) / sizeof(caps_names[0]); i++)
+			if (pv->caps & caps_names[i].bit)
+				json_str(j, NULL, caps_names[i].name);
+		json_array_end(j);
+		json_hex(j, "mappable_base", pv->mappable_base, 8);
+		json_u64(j, "mappable_size", pv->mappable_size);
+		json_hex(j, "nonmappable_base", pv->nonmappable_base, 8);
+		json_u64(j, "nonmappable_size", pv->nonmappable_size);
+		json_u64(j, "fence_num", pv->fence_num);
+		json_bool(j, "gm_channel", pv->gm_channel);
+		if (pv->gm_channel)
+			json_u64(j, "slot_size", pv->slot_size);
+	}
+	json_object_end(j);
+}
+
 /* gttlab info --json: one object */
 static void info_json(const struct hw_device *dev)
 {
@@ -99,8 +142,50 @@ static void info_json(const struct hw_device *dev)
 	json_u64(&j, "scanout_surfaces", hw_scanout_max(p));
 	json_u64(&j, "num_fences", in->num_fences);
 	json_bool(&j, "gvt", p->gvt);
+	pvinfo_json(&j, &in->pvinfo);
 	json_object_end(&j);
 	json_finish(&j);
+}
+
+/* One GM range of the guest: first-last byte and size, or none. */
+static void pvinfo_range(const char *label, uint64_t base, uint64_t size, const char *where)
+{
+	char a[32];
+
+	if (!size)
+		printf("%-13s none (size 0)\n", label);
+	else
+		printf("%-13s GM 0x%08" PRIx64 "-0x%08" PRIx64 " (%s, %s)\n", label, base, base + size - 1,
+		       cli_size(size, a, sizeof(a)), where);
+}
+
+/* The lines of a guest: only printed in guest mode, after every line of a native device. */
+static void pvinfo_text(const struct hw_info *in)
+{
+	const struct hw_pvinfo *pv = &in->pvinfo;
+	char a[32];
+
+	printf("guest mode    GVT-g PVINFO page at 0x%x: gttlab claims only its ranges and fences below fence_num\n",
+	       VGT_PVINFO_PAGE);
+	printf("PVINFO        version %u.%u, vgt_id %" PRIu32 ", caps 0x%08" PRIx32 " (", pv->version_major,
+	       pv->version_minor, pv->vgt_id, pv->caps);
+	const char *sep = "";
+	for (size_t i = 0; i < sizeof(caps_names) / sizeof(caps_names[0]); i++)
+		if (pv->caps & caps_names[i].bit) {
+			printf("%s%s", sep, caps_names[i].name);
+			sep = " ";
+		}
+	printf("%s)\n", *sep ? "" : "none");
+	pvinfo_range("mappable", pv->mappable_base, pv->mappable_size, "in the aperture");
+	pvinfo_range("non-mappable", pv->nonmappable_base, pv->nonmappable_size, "above the aperture");
+	if (pv->fence_num)
+		printf("fence_num     %u (fences 0-%u of %u)\n", pv->fence_num, pv->fence_num - 1, in->num_fences);
+	else
+		printf("fence_num     0 (no fences)\n");
+	if (pv->gm_channel)
+		printf("GM requests   yes: gttlab's request channel, slot size %s\n", cli_size(pv->slot_size, a, sizeof(a)));
+	else
+		printf("GM requests   no (no gttlab request channel in PVINFO)\n");
 }
 
 /* gttlab info: one line a fact */
@@ -146,6 +231,8 @@ static void info_text(const struct hw_device *dev)
 	printf("GVT-g         %s\n", p->gvt ? "mediated upstream (i915 gvt: gen8-gen9.5)"
 				   : "not mediated upstream (i915 gvt mediates gen8-gen9.5 only); Dom0 checks here are mechanism checks");
 	printf("fences        %u\n", in->num_fences);
+	if (in->pvinfo.active)
+		pvinfo_text(in);
 }
 
 int cmd_info(struct cli *c, int argc, char **argv)

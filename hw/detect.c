@@ -2,9 +2,10 @@
 /*
  * Platform detection: identity from config space, the GMCH control word and
  * stolen base, the BARs (from the OS or sized in config space), the sizes
- * checked against each other, and eDRAM.
+ * checked against each other, eDRAM, and guest mode (PVINFO).
  */
 #include "hw/detect.h"
+#include "hw/detect_pvinfo.h"
 #include "hw/journal_write.h"
 #include "hw/raw_access.h"
 #include "hw/write_path.h"
@@ -178,5 +179,6 @@ int hw_detect(struct hw_device *dev, struct gtt_err *err)
 	if ((rc = detect_bars(dev, err)) || (rc = check_sizes(dev, dev->info.plat, err)))
 		return rc;
 	detect_edram(dev, dev->info.plat);
-	return GTT_OK;
+	/* last: a guest's ranges and fence_num are judged against the aperture, GGTT and fences found above */
+	return hw_detect_pvinfo(dev, &dev->info.pvinfo, err);
 }

@@ -18,6 +18,24 @@
 
 struct hw_journal;
 
+/*
+ * A GVT-g guest's view, read from the PVINFO page (VGT_PVINFO_PAGE in BAR0)
+ * at open as i915's intel_vgpu_detect and intel_vgt_balloon read it
+ * (docs/hardware.md §6.2). active: the magic was there and the page is
+ * well formed, so gttlab is in guest mode and may claim only these ranges
+ * and fences below fence_num.
+ */
+struct hw_pvinfo {
+	bool active;
+	uint16_t version_major, version_minor;
+	uint32_t vgt_id, caps;
+	uint64_t mappable_base, mappable_size;		/* avail_rs.mappable_gmadr: its aperture slice */
+	uint64_t nonmappable_base, nonmappable_size;	/* avail_rs.nonmappable_gmadr: its high slice */
+	unsigned fence_num;				/* avail_rs.fence_num: fences 0..fence_num-1 are its own */
+	bool gm_channel;				/* GTTLAB_GM_MAGIC: gttlab's request channel is offered */
+	uint32_t slot_size;				/* GTTLAB_IF_GM_SLOT_SIZE when the channel is offered */
+};
+
 struct hw_info {
 	const struct gtt_platform *plat;
 	uint16_t vendor, devid;
@@ -37,6 +55,7 @@ struct hw_info {
 	unsigned num_fences;
 	uint32_t edram_cap;		/* HSW_EDRAM_CAP as read at detection; 0 where i915 does not read it */
 	unsigned edram_mb;		/* eDRAM i915 would find (intel_dram_edram_detect); 0: none */
+	struct hw_pvinfo pvinfo;	/* guest mode when pvinfo.active */
 };
 
 struct hw_counters {

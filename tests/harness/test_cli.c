@@ -412,3 +412,39 @@ Test(cli, info_platforms_opens_no_device)
 	cr_expect(strstr(out, "{\"name\":\"cml\",\"codename\":\"cometlake\",\"gen\":\"9.5\",\"family\":\"Comet Lake (CML)\","
 			      "\"simulated\":false,\"gvt\":true,"), "%s", out);
 }
+
+/*
+ * Guest mode in info (docs/cli.md): on a fake GVT-g guest (tests/fake_sysfs.sh's fake_pvinfo: 64 MiB
+ * at 64 MiB of the aperture, 512 MiB at 1 GiB, fence_num 4) the PVINFO lines after the native
+ * ones, and "pvinfo" in --json; on the model, a native device, only {"active":false}.
+ */
+Test(cli, info_shows_guest_mode)
+{
+	char dir[64], cmd[1024], args[256], out[8192];
+
+	cr_assert_eq(run("--json info --device sim:skl", out, sizeof(out)), 0, "%s", out);
+	cr_expect(strstr(out, ",\"gvt\":true,\"pvinfo\":{\"active\":false}}\n"), "%s", out);
+	cr_assert_eq(run("info --device sim:skl", out, sizeof(out)), 0, "%s", out);
+	cr_expect(!strstr(out, "guest mode"), "%s", out);
+	t_tmpdir(dir, sizeof(dir));
+	snprintf(cmd, sizeof(cmd), "bash -c '. tests/fake_sysfs.sh && fake_device %s 0000:00:02.0 0x8086 0x1912 0x030000 gpu 256 && "
+		 "fake_pvinfo %s/bus/pci/devices/0000:00:02.0 0x4000000 0x4000000 0x40000000 0x20000000 4'", dir, dir);
+	cr_assert_eq(system(cmd), 0);
+	snprintf(args, sizeof(args), "--device pci:0000:00:02.0 --sysfs-root %s --journal %s/j info", dir, dir);
+	cr_assert_eq(run(args, out, sizeof(out)), 0, "%s", out);
+	cr_expect(strstr(out, "fences        32\n"
+			      "guest mode    GVT-g PVINFO page at 0x78000: gttlab claims only its ranges and fences below fence_num\n"
+			      "PVINFO        version 1.0, vgt_id 1, caps 0x0000001c (FULL_PPGTT HWSP_EMULATION HUGE_GTT)\n"
+			      "mappable      GM 0x04000000-0x07ffffff (64 MiB, in the aperture)\n"
+			      "non-mappable  GM 0x40000000-0x5fffffff (512 MiB, above the aperture)\n"
+			      "fence_num     4 (fences 0-3 of 32)\n"
+			      "GM requests   no (no gttlab request channel in PVINFO)\n"), "%s", out);
+	snprintf(args, sizeof(args), "--json --device pci:0000:00:02.0 --sysfs-root %s --journal %s/j info", dir, dir);
+	cr_assert_eq(run(args, out, sizeof(out)), 0, "%s", out);
+	cr_expect(strstr(out, ",\"pvinfo\":{\"active\":true,\"version\":\"1.0\",\"vgt_id\":1,\"caps\":\"0x0000001c\","
+			      "\"caps_names\":[\"FULL_PPGTT\",\"HWSP_EMULATION\",\"HUGE_GTT\"],\"mappable_base\":\"0x04000000\","
+			      "\"mappable_size\":67108864,\"nonmappable_base\":\"0x40000000\",\"nonmappable_size\":536870912,"
+			      "\"fence_num\":4,\"gm_channel\":false}}\n"), "%s", out);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	system(cmd);
+}
