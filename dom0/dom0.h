@@ -22,5 +22,6 @@
 #include "dom0/policy.h"
 #include "dom0/sched.h"
 #include "dom0/migrate.h"
+#include "dom0/guest_device.h"
 
 #endif

@@ -18,6 +18,7 @@
 #include "efi/efi_journal.h"
 #include "efi/ivshmem_check.h"
 #include "efi/pciio_sim.h"
+#include "dom0/guest_device.h"
 #include "env/fmt.h"
 #include "env/num.h"
 #include "harness/report.h"
@@ -44,8 +45,8 @@ struct args {
 };
 
 static const char usage[] =
-	"usage: gttlab.efi [--device sim[:PLATFORM]|pci:SSSS:BB:DD.F|auto] [--run PATTERNS] [--seed N]\n"
-	"                  [--debug-exit] [--no-shutdown] [--ivshmem-check]\n"
+	"usage: gttlab.efi [--device sim[:PLATFORM]|pci:SSSS:BB:DD.F|auto|vgpu:sim[:PLATFORM][,KEY=VALUE...]]\n"
+	"                  [--run PATTERNS] [--seed N] [--debug-exit] [--no-shutdown] [--ivshmem-check]\n"
 	"A real device is journaled in \\gttlab\\journal.bin; a journal left there is restored at the\n"
 	"next boot, before anything else (\\gttlab\\restore.txt says what went back).\n"
 	"Arguments come from the load options, or from gttlab.cfg beside the application.\n"
@@ -192,12 +193,31 @@ static int open_peer(void *ctx, const struct gtt_platform *plat, struct hw_devic
 	return hw_open(p->env, spec, backends, 1, NULL, out, err);
 }
 
-/* The device string for the efi backend: a real Intel GPU, or the simulated one installed now. */
+/*
+ * vgpu:...: a vGPU of the Dom0 runtime, hosted by the core's own model in
+ * this application (dom0/guest_device.h), not a PCI function: no
+ * EFI_PCI_IO_PROTOCOL instance, no GOP framebuffer in its BARs, and no
+ * journal, since its host dies with the application as the model does.
+ */
+static bool is_vgpu(const char *dev)
+{
+	return !gtt_strncmp(dev, "vgpu:", 5);
+}
+
+/* The device string for hw_open: a real Intel GPU or the simulated one installed now (efi backend), or a vGPU. */
 static int resolve(const struct gtt_env *env, const char *dev, char *spec, size_t n, bool *model, struct gtt_err *err)
 {
 	struct efi_pci_dev devs[64];
 	const char *plat = NULL;
 
+	/* before the sim: prefixes below, so the vGPU's own "sim:PLATFORM" host is never taken for the device */
+	if (is_vgpu(dev)) {
+		if (gtt_strlen(dev) >= n)
+			return gtt_err_set(err, GTT_EINVAL, "--device %.40s...: longer than %zu characters", dev, n - 1);
+		gtt_snprintf(spec, n, "%s", dev);
+		*model = true;
+		return GTT_OK;
+	}
 	if (!gtt_strncmp(dev, "pci:", 4)) {
 		gtt_snprintf(spec, n, "efi:%s", dev + 4);
 		return GTT_OK;
@@ -219,7 +239,8 @@ static int resolve(const struct gtt_env *env, const char *dev, char *spec, size_
 	} else if (!gtt_strncmp(dev, "sim:", 4)) {
 		plat = dev + 4;
 	} else {
-		return gtt_err_set(err, GTT_EINVAL, "unknown device '%s': sim[:PLATFORM], pci:SSSS:BB:DD.F or auto", dev);
+		return gtt_err_set(err, GTT_EINVAL, "unknown device '%s': sim[:PLATFORM], pci:SSSS:BB:DD.F, auto or vgpu:sim[:PLATFORM][,KEY=VALUE...]",
+				   dev);
 	}
 	const struct gtt_platform *p = gtt_platform_by_name(plat);
 	if (!p)
@@ -356,16 +377,18 @@ static EFI_STATUS run_ivshmem(EFI_HANDLE image, const struct args *a)
 static EFI_STATUS open_device(EFI_HANDLE image, const struct gtt_env *env, const struct args *a,
 			      const struct check **sel, size_t *n, struct efi_journal *ej, struct hw_device **dev)
 {
-	static const struct hw_backend_factory *const backends[] = { &hw_efi_backend };
+	/* a journal names a PCI function (efi:); a device is one, or a vGPU over the model */
+	static const struct hw_backend_factory *const journaled[] = { &hw_efi_backend };
+	static const struct hw_backend_factory *const backends[] = { &hw_efi_backend, &dom0_guest_device_backend };
 	struct gtt_err err = { 0 };
 	struct hw_open_opts oo = { 0 };
-	char spec[64];
+	char spec[128];
 	bool model = false, restored_at_boot;
 
 	if (runner_select(a->run, sel, 64, n, &err) || resolve(env, a->device, spec, sizeof(spec), &model, &err))
 		return refuse(image, a, err.msg, EXIT_ERROR, EFI_DEVICE_ERROR);
 	/* a journal left by a run that did not restore goes back before anything else */
-	if (efi_journal_restore(image, env, backends, 1, &restored_at_boot, &err)) {
+	if (efi_journal_restore(image, env, journaled, 1, &restored_at_boot, &err)) {
 		efi_printf("gttlab: ABORT: %s is left from an earlier run and could not be restored: %s\n", EFI_JOURNAL_PATH,
 			   err.msg);
 		efi_write_file(image, RESULTS_DIR, "error.txt", err.msg, gtt_strlen(err.msg));
@@ -373,12 +396,12 @@ static EFI_STATUS open_device(EFI_HANDLE image, const struct gtt_env *env, const
 		return EFI_DEVICE_ERROR;
 	}
 	/* a real device (the model too under --journal-model, a test) is journaled from its open on */
-	if (!model || a->journal_model) {
+	if (!model || (a->journal_model && !is_vgpu(a->device))) {
 		if (efi_journal_create(image, ej, &err))
 			return refuse(image, a, err.msg, EXIT_ERROR, EFI_DEVICE_ERROR);
 		oo.journal = &ej->sink;
 	}
-	if (hw_open(env, spec, backends, 1, &oo, dev, &err)) {
+	if (hw_open(env, spec, backends, sizeof(backends) / sizeof(backends[0]), &oo, dev, &err)) {
 		efi_journal_close(ej, true);
 		return refuse(image, a, err.msg, EXIT_ERROR, EFI_DEVICE_ERROR);
 	}
@@ -494,7 +517,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		efi_printf("gttlab: test fault injected: %s\n", a.fault);
 	}
 	/* the runner keeps every check off the scanout surfaces; the GOP framebuffer is this front-end's to add */
-	if (!hw_sim_model(dev))
+	if (!hw_sim_model(dev) && !is_vgpu(a.device))
 		gop_exclusion(dev, &o);
 	struct run_totals t;
 	run_checks(image, env, &a, dev, &o, sel, n, &t);

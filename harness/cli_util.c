@@ -103,7 +103,7 @@ int cli_journal_begin(struct cli *c, struct hw_device *dev, struct journal_file 
 	jf->fd = -1;
 	if (c->journal && !c->journal[0])
 		return cli_error("--journal: the file name is empty");
-	if (!hw_sim_model(dev) && geteuid() != 0)
+	if (!dev->ops->in_process && geteuid() != 0)
 		return cli_error("writing the real device %s needs root (it writes the GGTT, fences and config space)",
 				 dev->name);
 	if (journal_begin(dev, c->journal, &c->opts, jf, &err))

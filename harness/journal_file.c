@@ -273,10 +273,10 @@ int journal_begin(struct hw_device *dev, const char *path, const struct hw_open_
 	int rc;
 
 	jf->fd = -1;
-	if (hw_sim_model(dev)) {
+	if (dev->ops->in_process) {
 		if (path)
 			return gtt_err_set(err, GTT_EINVAL,
-					   "journal '%s': the simulated device %s keeps no journal (it dies with the process)",
+					   "journal '%s': %s lives in this process and keeps no journal (it dies with the process)",
 					   path, dev->name);
 		return GTT_OK;
 	}

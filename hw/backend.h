@@ -25,6 +25,12 @@ struct hw_page {
 
 struct hw_backend_ops {
 	const char *name;
+	/*
+	 * The device lives in this process (the model, a vGPU over it): it
+	 * touches nothing of the machine, so it needs no root and keeps no
+	 * crash journal.
+	 */
+	bool in_process;
 	/* PCI configuration space; width 1, 2 or 4. */
 	int (*cfg_read)(void *ctx, unsigned off, unsigned width, uint32_t *val);
 	int (*cfg_write)(void *ctx, unsigned off, unsigned width, uint32_t val);
@@ -63,6 +69,14 @@ struct hw_backend_ops {
 	int (*location)(void *ctx, char *spec, size_t n);
 	/* Optional: the simulated device behind this backend, for its trace and fault injection. */
 	struct sim_device *(*model)(void *ctx);
+	/*
+	 * Optional, for a mediated device whose host runs in this process (vgpu:):
+	 * whether everything outside the guest is as the mediator promises (its
+	 * peers' bytes, GGTT entries and fences outside the guest's ranges, the
+	 * peers' scratch pages). GTT_OK, or nonzero with why (naming the entry,
+	 * register or peer) in why. NULL on every other backend.
+	 */
+	int (*host_audit)(void *ctx, char *why, size_t n);
 	void (*close)(void *ctx);
 };
 
@@ -74,6 +88,8 @@ struct hw_open_opts {
 	size_t sim_mmio_seed_len;
 	/* Journal every write from the start, BAR sizing included (hw/journal.h); NULL: none. */
 	const struct hw_journal_sink *journal;
+	/* vgpu: deliberate mediator bugs for the host runtime, a struct dom0_faults (tests only); NULL: none. */
+	const void *host_faults;
 };
 
 /*

@@ -85,6 +85,7 @@ static void s_close(void *ctx)
 
 static const struct hw_backend_ops sim_ops = {
 	.name = "sim",
+	.in_process = true,
 	.cfg_read = s_cfg_read,
 	.cfg_write = s_cfg_write,
 	.mmio_read32 = s_read32,

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A vGPU of our own Dom0 runtime, opened as a device (design.md, "A vGPU is
+ * also a device"): vgpu:sim[:PLATFORM][,KEY=VALUE...] opens the model as the
+ * host, starts the runtime on it, creates the guest's vGPU beside busy peers,
+ * and gives hw/ the guest's view with GVT-g's semantics (docs/hardware.md
+ * §6.3): every access goes through the runtime's traps; only read-only
+ * register reads reach the host.
+ */
+#ifndef DOM0_GUEST_DEVICE_H
+#define DOM0_GUEST_DEVICE_H
+
+#include "hw/backend.h"
+
+struct dom0_runtime;
+struct hw_device;
+
+/*
+ * Opens "vgpu:sim[:PLATFORM][,edram][,KEY=VALUE...]": tokens after the host
+ * spec split on ','; one with '=' is an option of the vGPU, any other belongs
+ * to the host spec. Options: low=MIB (the guest's aperture slice, default
+ * 32), high=SLOTS (1), fences=N (4), mem=PAGES (its memory, 1024), peers=N
+ * (busy peer vGPUs, 2), switch=N (the host switches the render owner every N
+ * trapped guest accesses, round-robin over guest and peers, 16; 0 never).
+ * opts->host_faults, when set, is the runtime's struct dom0_faults.
+ */
+extern const struct hw_backend_factory dom0_guest_device_backend;
+
+/*
+ * Behind a vgpu: device, for tests and checks that look at the host side:
+ * the host runtime (its device, dom0_device(), is the model with its trace)
+ * and, in *guest_id when given, the guest's vGPU id. NULL when dev is no
+ * vgpu: device.
+ */
+struct dom0_runtime *dom0_guest_device_runtime(struct hw_device *dev, int *guest_id);
+
+/*
+ * The busy peers' vGPU ids behind a vgpu: device: how many there are (0 for
+ * any other device); the first `max` of them in ids.
+ */
+unsigned dom0_guest_device_peers(struct hw_device *dev, int *ids, unsigned max);
+
+#endif

@@ -1,0 +1,345 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The host side of a vgpu: device: its options, the model it runs on, the
+ * Dom0 runtime over it, the guest's vGPU and its busy peers (each maps its
+ * own pages over its whole low range, which overlaps the start of the
+ * guest's as gScale's shared low graphics memory does, and over the first
+ * pages of its high range, with tagged bytes and a fence of its own: data a
+ * faulty mediator could damage), and the render-owner switches between the
+ * guest's accesses.
+ */
+#include "dom0/guest_device_internal.h"
+#include "dom0/guest_gtt.h"
+#include "dom0/ladder.h"
+#include "dom0/ops.h"
+#include "dom0/runtime.h"
+#include "dom0/state.h"
+#include "dom0/switch.h"
+#include "dom0/vgpu.h"
+#include "env/fmt.h"
+#include "env/num.h"
+#include "hw/backend_sim.h"
+#include "hw/fence.h"
+#include "hw/pte.h"
+
+#define MiB (1ull << 20)
+
+/* The options: name, limits and what the value means (the rule an error names). */
+static const struct gd_key {
+	const char *name;
+	uint64_t min, max;
+	const char *rule;
+} gd_keys[] = {
+	{ "low", 1, 4096, "the guest's aperture slice in MiB" },
+	{ "high", 0, 1024, "the guest's high graphics memory in slots" },
+	{ "fences", 0, DOM0_MAX_GUEST_FENCES, "the guest's fences (GVT-g traps 16)" },
+	{ "mem", 1, 1u << 18, "the guest's memory in 4 KiB pages, each one host memory of the model" },
+	{ "peers", 0, GD_MAX_PEERS, "busy peer vGPUs beside the guest (GVT-g runs 8 vGPUs)" },
+	{ "switch", 0, 1u << 30, "trapped guest accesses between render-owner switches, 0 never" },
+};
+#define GD_NKEYS (sizeof(gd_keys) / sizeof(gd_keys[0]))
+
+/* KEY=VALUE into the option it names; `seen` refuses a key given twice. */
+static int parse_option(const char *tok, uint64_t *vals, bool *seen, struct gtt_err *err)
+{
+	size_t eq = 0;
+	const char *why;
+	uint64_t v;
+
+	while (tok[eq] != '=')
+		eq++;
+	for (unsigned k = 0; k < GD_NKEYS; k++) {
+		const struct gd_key *key = &gd_keys[k];
+		if (gtt_strlen(key->name) != eq || gtt_strncmp(tok, key->name, eq))
+			continue;
+		if (seen[k])
+			return gtt_err_set(err, GTT_EINVAL, "vgpu: option '%s': %s is given twice", tok, key->name);
+		if (gtt_parse_u64(tok + eq + 1, &v, &why))
+			return gtt_err_set(err, GTT_EINVAL, "vgpu: option '%s': '%s' %s", tok, tok + eq + 1, why);
+		if (v < key->min || v > key->max)
+			return gtt_err_set(err, GTT_EINVAL, "vgpu: option '%s': %s is %s, %llu to %llu", tok, key->name,
+					   key->rule, (unsigned long long)key->min, (unsigned long long)key->max);
+		seen[k] = true;
+		vals[k] = v;
+		return GTT_OK;
+	}
+	return gtt_err_set(err, GTT_EINVAL, "vgpu: option '%s': no such option (low, high, fences, mem, peers, switch)", tok);
+}
+
+/* A token without '=' belongs to the host's spec: sim, sim:PLATFORM, then its own options (edram). */
+static int host_token(struct gd_opts *o, const char *tok, struct gtt_err *err)
+{
+	size_t at = gtt_strlen(o->host), len = gtt_strlen(tok);
+
+	if (!at && gtt_strcmp(tok, "sim") && gtt_strncmp(tok, "sim:", 4))
+		return gtt_err_set(err, GTT_EINVAL, "vgpu:%s: the host must be the model, sim[:PLATFORM] (a real GVT-g host is out of scope)",
+				   tok);
+	if (at + !!at + len >= sizeof(o->host))
+		return gtt_err_set(err, GTT_EINVAL, "vgpu: host spec '%s,%s' is longer than %zu characters", o->host, tok,
+				   sizeof(o->host) - 1);
+	if (at)
+		o->host[at++] = ',';
+	gtt_memcpy(o->host + at, tok, len + 1);
+	return GTT_OK;
+}
+
+int gd_parse(const char *arg, struct gd_opts *o, struct gtt_err *err)
+{
+	uint64_t vals[GD_NKEYS] = { 32, 1, 4, 1024, 2, 16 };
+	bool seen[GD_NKEYS] = { false };
+	char tok[64];
+	int rc;
+
+	*o = (struct gd_opts){ 0 };
+	if (!*arg)
+		return gtt_err_set(err, GTT_EINVAL, "vgpu: name the host: vgpu:sim[:PLATFORM][,KEY=VALUE...]");
+	for (const char *s = arg;; s++) {
+		size_t n = 0;
+		bool opt = false;
+		for (; s[n] && s[n] != ','; n++)
+			opt |= s[n] == '=';
+		if (!n)
+			return gtt_err_set(err, GTT_EINVAL, "vgpu:%s: an empty token; write vgpu:sim[:PLATFORM][,KEY=VALUE...]", arg);
+		if (n >= sizeof(tok))
+			return gtt_err_set(err, GTT_EINVAL, "vgpu: token '%.*s...' is longer than %zu characters", 24, s,
+					   sizeof(tok) - 1);
+		gtt_memcpy(tok, s, n);
+		tok[n] = '\0';
+		if (opt && !o->host[0])
+			return gtt_err_set(err, GTT_EINVAL, "vgpu:%s: name the host before option '%s' (vgpu:sim[:PLATFORM][,KEY=VALUE...])",
+					   arg, tok);
+		if ((rc = opt ? parse_option(tok, vals, seen, err) : host_token(o, tok, err)))
+			return rc;
+		s += n;
+		if (!*s)
+			break;
+	}
+	o->low_mib = vals[0];
+	o->high = (unsigned)vals[1];
+	o->fences = (unsigned)vals[2];
+	o->mem = (unsigned)vals[3];
+	o->peers = (unsigned)vals[4];
+	o->every = (unsigned)vals[5];
+	return GTT_OK;
+}
+
+/* The options against the host's layout: what the runtime would refuse, said in the options' words. */
+static int check_fit(const struct guest_dev *g, const struct dom0_layout *l, struct gtt_err *err)
+{
+	const char *plat = g->host->info.plat->name;
+
+	if (g->o.low_mib * MiB > l->guest_low_size)
+		return gtt_err_set(err, GTT_EINVAL, "vgpu: option 'low=%llu': the guest low area of a %s is %llu MiB (low=1 to %llu)",
+				   (unsigned long long)g->o.low_mib, plat, (unsigned long long)(l->guest_low_size / MiB),
+				   (unsigned long long)(l->guest_low_size / MiB));
+	if (g->o.high > l->num_slots)
+		return gtt_err_set(err, GTT_EINVAL, "vgpu: option 'high=%u': high graphics memory of a %s has %u slots",
+				   g->o.high, plat, l->num_slots);
+	if (g->o.fences + g->o.peers > l->guest_fences)
+		return gtt_err_set(err, GTT_EINVAL, "vgpu: option 'fences=%u': a %s leaves %u physical fences to vGPUs and the %u peers hold one each",
+				   g->o.fences, plat, l->guest_fences, g->o.peers);
+	return GTT_OK;
+}
+
+void gd_peer_page(unsigned k, uint64_t gm, uint64_t *words)
+{
+	/* "PE", the peer, the word's graphics address: a byte that moves or changes shows */
+	for (unsigned w = 0; w < 512; w++)
+		words[w] = 0x5045ull << 48 | (uint64_t)(k + 1) << 40 | ((gm >> 3) + w);
+}
+
+/* A guest PTE of vGPU id naming its page gfn, written through the trap as the peer's driver would. */
+static int peer_pte(struct guest_dev *g, int id, uint64_t index, uint64_t gfn, struct gtt_err *err)
+{
+	uint64_t pte;
+	int rc = hw_pte_encode_for(&g->host->info, gfn << 12, HW_CACHE_LLC, &pte, err);
+
+	return rc ? rc : dom0_guest_pte_write(g->rt, id, index, pte, err);
+}
+
+/* Peer k's fence: two X-tile rows at the start of its low range, re-homed by the runtime into the pool. */
+static int peer_fence(struct guest_dev *g, int id, const struct dom0_vgpu_info *in, struct gtt_err *err)
+{
+	struct hw_fence f = { .start = in->low_base, .size = GD_PEER_FENCE_SIZE, .stride = GD_PEER_FENCE_STRIDE,
+			      .tiling = HW_TILING_X, .valid = true };
+	uint64_t val;
+	int rc = hw_fence_encode(g->host->info.plat, g->host->info.aperture_size, &f, &val, err);
+
+	return rc ? rc : dom0_guest_fence_write(g->rt, id, 0, val, err);
+}
+
+/*
+ * Peer k's pages mapped, its fence set and its bytes tagged. Its PTEs go in
+ * before it is switched in (one copy, one invalidate); its low range is
+ * written through its own aperture view, so the fenced part holds what the
+ * detiled path gives back; its high pages through their CPU mapping.
+ */
+static int peer_setup(struct guest_dev *g, unsigned k, struct gtt_err *err)
+{
+	int id = g->peer[k];
+	struct dom0_vgpu_info in;
+	uint64_t *words = g->work[0];
+	struct hw_page pg;
+	int rc = dom0_vgpu_info(g->rt, id, &in);
+	uint64_t low_pages = in.low_size >> 12;
+
+	for (uint64_t p = 0; !rc && p < low_pages; p++)
+		rc = peer_pte(g, id, (in.low_base >> 12) + p, p, err);
+	for (uint64_t j = 0; !rc && j < GD_PEER_HIGH_PAGES && j < in.high_size >> 12; j++)
+		rc = peer_pte(g, id, (in.high_base >> 12) + j, low_pages + j, err);
+	if (rc || (rc = dom0_switch(g->rt, id, NULL, err)) || (rc = peer_fence(g, id, &in, err)))
+		return rc;
+	for (uint64_t p = 0; !rc && p < low_pages; p++) {
+		gd_peer_page(k, in.low_base + p * 4096, words);
+		rc = dom0_guest_aperture_write(g->rt, id, in.low_base + p * 4096, words, 4096, err);
+	}
+	for (uint64_t j = 0; !rc && j < GD_PEER_HIGH_PAGES && j < in.high_size >> 12; j++) {
+		gd_peer_page(k, in.high_base + j * 4096, words);
+		if (!(rc = dom0_guest_page(g->rt, id, low_pages + j, &pg)))
+			gtt_memcpy(pg.cpu, words, 4096);
+	}
+	return rc;
+}
+
+/*
+ * The guest's vGPU, then the peers, each with one fence, the guest's low
+ * size up to GD_PEER_LOW_MAX (every peer page is host memory of the model:
+ * seven peers over a 384 MiB slice would take 2.7 GiB) and one slot, at the
+ * top of high memory: what the guest's high range grows into and gives back
+ * at its end is its own alone, so a released slot the mediator leaves mapped
+ * stays for the audit to see instead of being overwritten at the next
+ * switch of a peer sharing it.
+ */
+static int make_vgpus(struct guest_dev *g, const struct dom0_layout *l, struct gtt_err *err)
+{
+	struct dom0_vgpu_params p = { .low_size = g->o.low_mib * MiB, .high_slots = g->o.high, .fences = g->o.fences,
+				      .mem_pages = g->o.mem };
+	uint64_t peer_low = p.low_size < GD_PEER_LOW_MAX ? p.low_size : GD_PEER_LOW_MAX;
+	int rc = dom0_vgpu_create(g->rt, &p, &g->guest, err);
+
+	for (unsigned k = 0; !rc && k < g->o.peers; k++) {
+		struct dom0_vgpu_params q = { .low_size = peer_low, .high_slots = 1, .fences = 1,
+					      .mem_pages = (unsigned)(peer_low >> 12) + GD_PEER_HIGH_PAGES,
+					      .place = true, .at_slot = l->num_slots > k ? l->num_slots - 1 - k : 0 };
+		if (!(rc = dom0_vgpu_create(g->rt, &q, &g->peer[k], err))) {
+			g->n_peers++;
+			rc = peer_setup(g, k, err);
+		}
+	}
+	return rc ? rc : dom0_switch(g->rt, g->guest, NULL, err);
+}
+
+/* Let a[r] sink to its place in the max-heap a[0..n). */
+static void sift(uint64_t *a, size_t r, size_t n)
+{
+	for (size_t c; (c = 2 * r + 1) < n; r = c) {
+		if (c + 1 < n && a[c + 1] > a[c])
+			c++;
+		if (a[r] >= a[c])
+			return;
+		uint64_t t = a[r];
+		a[r] = a[c];
+		a[c] = t;
+	}
+}
+
+/* Ascending, in place (heapsort: no recursion, no allocation). */
+static void sort_u64(uint64_t *a, size_t n)
+{
+	for (size_t i = n / 2; i-- > 0;)
+		sift(a, i, n);
+	for (size_t end = n; end-- > 1;) {
+		uint64_t t = a[0];
+		a[0] = a[end];
+		a[end] = t;
+		sift(a, 0, end);
+	}
+}
+
+/*
+ * What the audit compares with: the physical fences once the peers are set
+ * up, each peer's scratch page (read on the model, whose memory the test
+ * pages are), and the host addresses of the guest's pages.
+ */
+static int snapshots(struct guest_dev *g, struct gtt_err *err)
+{
+	struct sim_device *model = hw_sim_model(g->host);
+	struct dom0_vgpu_info in;
+	struct hw_page pg;
+	int rc = GTT_OK;
+
+	for (unsigned i = 0; !rc && i < g->host->info.num_fences; i++)
+		rc = hw_fence_read(g->host, i, &g->fence_setup[i], err);
+	g->peer_scratch = gtt_calloc(g->env, g->n_peers ? g->n_peers : 1, 4096);
+	g->gfn_used = gtt_calloc(g->env, g->o.mem, 1);
+	g->guest_phys = gtt_calloc(g->env, g->o.mem, sizeof(uint64_t));
+	if (!g->peer_scratch || !g->gfn_used || !g->guest_phys)
+		return gtt_err_set(err, GTT_ENOMEM, "vgpu: out of memory for the state of %u guest pages and %u peers",
+				   g->o.mem, g->n_peers);
+	for (unsigned k = 0; !rc && k < g->n_peers; k++)
+		if (!(rc = dom0_vgpu_info(g->rt, g->peer[k], &in)))
+			sim_mem_read(model, in.scratch_phys, g->peer_scratch + (size_t)k * 4096, 4096);
+	for (unsigned gfn = 0; !rc && gfn < g->o.mem; gfn++)
+		if (!(rc = dom0_guest_page(g->rt, g->guest, gfn, &pg)))
+			g->guest_phys[gfn] = pg.phys;
+	if (rc)
+		return gtt_err_set(err, rc, "vgpu: the host runtime does not show the vGPUs it just created");
+	sort_u64(g->guest_phys, g->o.mem);
+	return GTT_OK;
+}
+
+int gd_host_open(struct guest_dev *g, const struct hw_open_opts *opts, struct gtt_err *err)
+{
+	static const struct hw_backend_factory *const model[] = { &hw_sim_backend };
+	struct hw_open_opts ho = { .sim_mmio_seed = opts->sim_mmio_seed, .sim_mmio_seed_len = opts->sim_mmio_seed_len };
+	struct dom0_config cfg = { 0 };
+	struct dom0_layout lay;
+	int rc;
+
+	if (opts->host_faults)
+		cfg.faults = *(const struct dom0_faults *)opts->host_faults;
+	if ((rc = hw_open(g->env, g->o.host, model, 1, &ho, &g->host, err)))
+		return rc;
+	if ((rc = dom0_layout_for(&g->host->info, &cfg, &lay, err)) || (rc = check_fit(g, &lay, err)) ||
+	    (rc = dom0_init(g->host, &cfg, &g->rt, err)) || (rc = make_vgpus(g, &lay, err)) || (rc = snapshots(g, err))) {
+		gd_host_close(g);
+		return rc;
+	}
+	return GTT_OK;
+}
+
+void gd_host_close(struct guest_dev *g)
+{
+	struct gtt_err err = { 0 };
+
+	/* the runtime puts back every PTE and fence it wrote and reads them back; a close cannot fail, so it is said */
+	if (g->rt && dom0_fini(g->rt, &err))
+		gtt_log(g->env, GTT_LOG_WARN, "vgpu: the host runtime did not restore the model: %s", err.msg);
+	if (g->host && hw_undo_restore(g->host, &err))
+		gtt_log(g->env, GTT_LOG_WARN, "vgpu: the model's undo log did not read back: %s", err.msg);
+	hw_close(g->host);
+	g->env->free(g->env, g->peer_scratch);
+	g->env->free(g->env, g->gfn_used);
+	g->env->free(g->env, g->guest_phys);
+	g->rt = NULL;
+	g->host = NULL;
+	g->peer_scratch = g->gfn_used = NULL;
+	g->guest_phys = NULL;
+}
+
+void gd_trapped(struct guest_dev *g)
+{
+	struct gtt_err err = { 0 };
+	int cur, next;
+
+	if (!g->o.every || ++g->traps % g->o.every)
+		return;
+	/* round-robin over guest, peer 0, peer 1, ...: whoever owns it now hands over to the next */
+	cur = dom0_render_owner(g->rt);
+	next = g->n_peers && cur == g->guest ? g->peer[0] : g->guest;
+	for (unsigned k = 0; k < g->n_peers; k++)
+		if (cur == g->peer[k])
+			next = k + 1 < g->n_peers ? g->peer[k + 1] : g->guest;
+	if (next != cur && dom0_switch(g->rt, next, NULL, &err))
+		gtt_log(g->env, GTT_LOG_WARN, "vgpu: switching vGPU %d in refused: %s", next, err.msg);
+}

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The vgpu: device's state (dom0/guest_device.h), shared by the files of
+ * the device only: guest_device.c (the operations table, config space,
+ * aperture, GPU side, guest pages), guest_device_mmio.c (BAR0's traps),
+ * guest_device_host.c (options, the host runtime, its peers, switching) and
+ * guest_device_audit.c (the host's side, checked).
+ */
+#ifndef DOM0_GUEST_DEVICE_INTERNAL_H
+#define DOM0_GUEST_DEVICE_INTERNAL_H
+
+#include "dom0/types.h"
+#include "regs/pci_config.h"
+
+#define GD_MAX_PEERS		7	/* GVT_MAX_VGPU is 8: the guest and seven others */
+#define GD_PEER_LOW_MAX		(32ull << 20)	/* a peer's low range: the guest's, up to this */
+#define GD_PEER_HIGH_PAGES	16	/* pages a peer maps at the start of its high range */
+#define GD_PEER_FENCE_SIZE	0x10000	/* a peer's fence: two X-tile rows of a 4 KiB stride */
+#define GD_PEER_FENCE_STRIDE	4096
+#define GD_VREGS		256	/* registers a guest may write besides the trapped ones */
+#define GD_PARTIALS		16	/* 32-bit halves of gen8 PTEs waiting for their other half */
+
+/* The options of vgpu:sim[:PLATFORM][,KEY=VALUE...], defaults filled in. */
+struct gd_opts {
+	char host[48];			/* the host's device string: sim[:PLATFORM][,edram] */
+	uint64_t low_mib;		/* low=: the guest's aperture slice */
+	unsigned high;			/* high=: its high slots */
+	unsigned fences;		/* fences=: its fences */
+	unsigned mem;			/* mem=: its memory pages */
+	unsigned peers;			/* peers=: busy vGPUs beside it */
+	unsigned every;			/* switch=: trapped accesses between render-owner switches; 0 never */
+};
+
+/* A register the guest wrote that the host never sees (GVT-g's vreg). */
+struct gd_vreg {
+	uint32_t off, val;
+};
+
+/* The first 32-bit half of a gen8 PTE, held until the other half arrives (GVT-g's partial_pte_list). */
+struct gd_partial {
+	bool used;
+	unsigned half;			/* 0: bits 31:0 were written, 1: bits 63:32 */
+	uint64_t index, val, age;	/* val: the guest's entry with the half merged in */
+};
+
+struct guest_dev {
+	const struct gtt_env *env;
+	struct gd_opts o;
+	struct hw_device *host;		/* the model the runtime mediates */
+	struct dom0_runtime *rt;
+	int guest;			/* the vGPU this device is */
+	unsigned n_peers;
+	int peer[GD_MAX_PEERS];
+	uint8_t cfg[PCI_CFG_SIZE];	/* the emulated config space */
+	uint64_t bar_size[2];		/* BAR0 and BAR2 */
+	uint64_t fence_vreg[DOM0_MAX_GUEST_FENCES];
+	struct gd_vreg vreg[GD_VREGS];
+	unsigned n_vregs;
+	struct gd_partial partial[GD_PARTIALS];
+	uint64_t partial_age;
+	uint8_t *gfn_used;		/* per guest page: handed out by alloc_pages */
+	uint64_t *guest_phys;		/* host addresses of the guest's pages, ascending (the audit's lookup) */
+	uint8_t *peer_scratch;		/* each peer's scratch page as it was at open, 4 KiB each */
+	uint64_t fence_setup[I915_MAX_NUM_FENCES];	/* the physical fences once the peers were set up */
+	uint64_t traps;			/* trapped guest accesses so far */
+	uint64_t work[2][512];		/* pages of tags: what the audit read and expects, what the setup writes */
+};
+
+/* guest_device_host.c */
+/* Parse the argument after "vgpu:" into *o; GTT_EINVAL naming the token and its rule. */
+int gd_parse(const char *arg, struct gd_opts *o, struct gtt_err *err);
+/* Open the host, start the runtime, create the guest and its busy peers, take the snapshots. */
+int gd_host_open(struct guest_dev *g, const struct hw_open_opts *opts, struct gtt_err *err);
+/* Stop the runtime (restoring the host), close the host and free what the host side holds. */
+void gd_host_close(struct guest_dev *g);
+/* One trapped guest access: every `switch=` of them, the next of guest and peers owns the render engine. */
+void gd_trapped(struct guest_dev *g);
+/* The 512 tag words of a peer's page at graphics address gm (what its bytes must stay). */
+void gd_peer_page(unsigned k, uint64_t gm, uint64_t *words);
+
+/* guest_device_mmio.c: BAR0 as the guest sees it (hw_backend_ops' mmio_*). */
+uint32_t gd_mmio_read32(void *ctx, uint32_t off);
+void gd_mmio_write32(void *ctx, uint32_t off, uint32_t val);
+uint64_t gd_mmio_read64(void *ctx, uint32_t off);
+void gd_mmio_write64(void *ctx, uint32_t off, uint64_t val);
+
+/* guest_device_audit.c: hw_backend_ops.host_audit. */
+int gd_host_audit(void *ctx, char *why, size_t n);
+
+#endif
