@@ -37,7 +37,8 @@ CORE_SRCS := env/fmt.c env/err.c env/num.c regs/platform.c regs/reg_names.c \
 	dom0/slots.c dom0/slots_select.c dom0/sched.c dom0/pvinfo.c dom0/gm_request.c dom0/policy.c dom0/admission.c dom0/ops.c dom0/migrate.c \
 	dom0/guest_device.c dom0/guest_device_mmio.c dom0/guest_device_host.c dom0/guest_device_audit.c \
 	harness/check_ctx.c harness/check_table.c harness/checks_ggtt.c harness/checks_fence.c \
-	harness/checks_dom0.c harness/checks_dom0_common.c harness/checks_policy.c harness/checks_admission.c harness/checks_migration.c harness/runner.c harness/report.c harness/report_igt.c harness/test_faults.c
+	harness/checks_dom0.c harness/checks_dom0_common.c harness/checks_policy.c harness/checks_admission.c harness/checks_migration.c \
+	harness/checks_guest.c harness/checks_guest_common.c harness/checks_guest_outside.c harness/checks_guest_resize.c harness/runner.c harness/report.c harness/report_igt.c harness/test_faults.c
 # Hosted pieces: the POSIX environment and the linux backend.
 POSIX_SRCS := env/env_posix.c hw/linux/backend_linux.c hw/linux/linux_discover.c hw/linux/linux_sysfs.c hw/linux/linux_map.c hw/linux/linux_pages.c \
 	harness/backends.c \
@@ -55,7 +56,7 @@ CLI_OBJS   := $(CLI_SRCS:%.c=$(BUILD)/%.o)
 TEST_OBJS  := $(TEST_SRCS:%.c=$(BUILD)/%.o)
 FREE_OBJS  := $(CORE_SRCS:%.c=$(BUILD)/freestanding/%.o)
 
-IGT_BINS := gtt_ggtt gtt_fence gtt_aperture gtt_shadow_copy gtt_fence_pool gtt_slot_resize gtt_slot_policy gtt_admission gtt_migration
+IGT_BINS := gtt_ggtt gtt_fence gtt_aperture gtt_shadow_copy gtt_fence_pool gtt_slot_resize gtt_slot_policy gtt_admission gtt_migration gtt_guest
 IGT_DIR  := $(BUILD)/igt
 IGT_PROGS := $(IGT_BINS:%=$(IGT_DIR)/%)
 IGT_OBJS := $(BUILD)/igt-tests/igt_frontend.o $(IGT_BINS:%=$(BUILD)/igt-tests/%.o)

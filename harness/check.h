@@ -31,6 +31,8 @@ enum check_req {
 	REQ_MODEL = 1 << 2,		/* the model's access trace */
 	REQ_WHOLE_GGTT = 1 << 3,	/* runs the Dom0 runtime over the guest areas */
 	REQ_PAGE_ABOVE_4G = 1 << 4,	/* a test page above 4 GiB */
+	REQ_NATIVE = 1 << 5,		/* the GGTT as the hardware has it, not a vGPU's slice of it (guest mode skips) */
+	REQ_GUEST = 1 << 6,		/* runs inside a vGPU: a PVINFO page (guest mode); claims its whole slices */
 	/* every check reaches the GGTT through the aperture: a part without one skips them all */
 };
 
@@ -57,6 +59,7 @@ struct check_ctx {
 	uint64_t seed;
 	uint64_t claim_gm;		/* first claimed GGTT address */
 	uint64_t claim_pages;
+	uint64_t claim_high_gm, claim_high_pages;	/* REQ_GUEST: the vGPU's non-mappable slice too */
 	unsigned claim_fence_first, claim_fences;
 	const struct check_faults *faults;
 	int (*open_peer)(void *peer_ctx, const struct gtt_platform *plat, struct hw_device **out, struct gtt_err *err);
@@ -84,6 +87,17 @@ int ck_pte_read(struct check_ctx *c, uint64_t index, uint64_t *pte);
 int ck_fence_write(struct check_ctx *c, unsigned fence, uint64_t val);
 int ck_aperture_read(struct check_ctx *c, uint64_t gm, void *buf, size_t len);
 int ck_aperture_write(struct check_ctx *c, uint64_t gm, const void *buf, size_t len);
+/*
+ * Guest checks only (REQ_GUEST): a write a guest must not be able to make
+ * land — a PTE outside its slices, a fence at or above fence_num, aperture
+ * bytes outside its slice. It goes through the undo log like any other, is
+ * refused (GTT_EPERM, failing the check) outside guest mode, and returns the
+ * device's answer without failing the check: the mediator may refuse it or
+ * drop it, and the check looks at what it changed.
+ */
+int ck_hostile_pte_write(struct check_ctx *c, uint64_t index, uint64_t pte);
+int ck_hostile_fence_write(struct check_ctx *c, unsigned fence, uint64_t val);
+int ck_hostile_aperture_write(struct check_ctx *c, uint64_t gm, const void *buf, size_t len);
 /*
  * A second device of the same platform (the front-end's, or a model from the
  * core's sim backend), for checks that move state between two; close it with

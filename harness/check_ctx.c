@@ -59,9 +59,15 @@ static int outside(struct check_ctx *c, const char *what, uint64_t v)
 	return GTT_EPERM;
 }
 
+static bool in_window(uint64_t first, uint64_t pages, uint64_t gm, uint64_t len)
+{
+	return gm >= first && len <= pages * 4096 && gm - first <= pages * 4096 - len;
+}
+
 static bool in_claim(const struct check_ctx *c, uint64_t gm, uint64_t len)
 {
-	return gm >= c->claim_gm && len <= c->claim_pages * 4096 && gm - c->claim_gm <= c->claim_pages * 4096 - len;
+	return in_window(c->claim_gm, c->claim_pages, gm, len) ||
+	       in_window(c->claim_high_gm, c->claim_high_pages, gm, len);
 }
 
 int ck_pte_write(struct check_ctx *c, uint64_t index, uint64_t pte)
@@ -221,4 +227,37 @@ int ck_swizzle_mode(struct check_ctx *c, int tiling)
 	if (c0 != c1)
 		return I915_BIT_6_SWIZZLE_NONE;
 	return tiling == 1 ? I915_BIT_6_SWIZZLE_9_10 : I915_BIT_6_SWIZZLE_9;
+}
+
+static int not_guest(struct check_ctx *c, const char *what)
+{
+	ck_fail(c, "%s: a deliberate write outside the claim is for guest checks on a vGPU only", what);
+	return GTT_EPERM;
+}
+
+int ck_hostile_pte_write(struct check_ctx *c, uint64_t index, uint64_t pte)
+{
+	struct gtt_err err = { 0 };
+
+	if (!(c->check->requires & REQ_GUEST) || !c->dev->info.pvinfo.active)
+		return not_guest(c, "hostile PTE write");
+	return hw_ggtt_write_pte(c->dev, index, pte, &err);
+}
+
+int ck_hostile_fence_write(struct check_ctx *c, unsigned fence, uint64_t val)
+{
+	struct gtt_err err = { 0 };
+
+	if (!(c->check->requires & REQ_GUEST) || !c->dev->info.pvinfo.active)
+		return not_guest(c, "hostile fence write");
+	return hw_fence_write(c->dev, fence, val, &err);
+}
+
+int ck_hostile_aperture_write(struct check_ctx *c, uint64_t gm, const void *buf, size_t len)
+{
+	struct gtt_err err = { 0 };
+
+	if (!(c->check->requires & REQ_GUEST) || !c->dev->info.pvinfo.active)
+		return not_guest(c, "hostile aperture write");
+	return hw_aperture_write(c->dev, gm, buf, len, &err);
 }

@@ -27,5 +27,20 @@ enum check_status check_admission_policies(struct check_ctx *c);
 enum check_status check_admission_channel(struct check_ctx *c);
 enum check_status check_migration_slots(struct check_ctx *c);
 enum check_status check_migration_device(struct check_ctx *c);
+enum check_status check_guest_pvinfo(struct check_ctx *c);
+enum check_status check_guest_pte_ranges(struct check_ctx *c);
+enum check_status check_guest_data_paths(struct check_ctx *c);
+enum check_status check_guest_fences(struct check_ctx *c);
+enum check_status check_guest_outside(struct check_ctx *c);
+enum check_status check_guest_resize(struct check_ctx *c);
+
+/*
+ * Shared with the guest suite: a CHECK_SURF_PAGES-page surface at GGTT gm,
+ * already mapped to pg, through `fence` (X or Y tiling, pitch): read and
+ * written linearly through the aperture against the reference tile layout.
+ */
+#define CHECK_SURF_PAGES 16
+enum check_status check_fence_surface(struct check_ctx *c, unsigned fence, uint64_t gm, const struct hw_page *pg, bool y,
+				      uint32_t pitch);
 
 #endif

@@ -4,6 +4,7 @@
 #include "hw/backend_sim.h"
 #include "hw/fence.h"
 #include "hw/scanout.h"
+#include "regs/pvinfo.h"
 
 const char *check_status_name(enum check_status s)
 {
@@ -71,6 +72,31 @@ int runner_select(const char *spec, const struct check **out, size_t cap, size_t
 	return GTT_OK;
 }
 
+/*
+ * Guest mode: the aperture below and above the vGPU's slice belongs to others,
+ * as i915's intel_vgt_balloon reserves it. Written from out[at]; returns how many.
+ */
+static size_t ballooned(const struct hw_device *dev, struct runner_exclusion *out, size_t at, size_t max)
+{
+	const struct hw_pvinfo *pv = &dev->info.pvinfo;
+	uint64_t end = pv->mappable_base + pv->mappable_size, ap = dev->info.aperture_size;
+	size_t n = 0;
+
+	if (!pv->active)
+		return 0;
+	if (pv->mappable_base) {
+		if (at + n < max)
+			out[at + n] = (struct runner_exclusion){ 0, pv->mappable_base, "ballooned (PVINFO: not this vGPU's aperture slice)", -1 };
+		n++;
+	}
+	if (end < ap) {
+		if (at + n < max)
+			out[at + n] = (struct runner_exclusion){ end, ap, "ballooned (PVINFO: not this vGPU's aperture slice)", -1 };
+		n++;
+	}
+	return n;
+}
+
 size_t runner_exclusions(struct hw_device *dev, const struct runner_opts *o, struct runner_exclusion *out, size_t max)
 {
 	struct hw_scanout sc[HW_SCANOUT_MAX];
@@ -84,7 +110,7 @@ size_t runner_exclusions(struct hw_device *dev, const struct runner_opts *o, str
 		out[i] = (struct runner_exclusion){ sc[i].start, sc[i].end, sc[i].what, (int)sc[i].pipe };
 	for (unsigned i = 0; i < o->n_extra && i < RUNNER_MAX_EXTRA && n + i < max; i++)
 		out[n + i] = o->extra[i];
-	return total;
+	return total + ballooned(dev, out, total, max);
 }
 
 void runner_exclusion_text(const struct runner_exclusion *x, char *buf, size_t size)
@@ -98,7 +124,7 @@ void runner_exclusion_text(const struct runner_exclusion *x, char *buf, size_t s
 }
 
 struct keep_off {
-	struct runner_exclusion r[RUNNER_MAX_EXCLUDE + RUNNER_MAX_EXTRA];
+	struct runner_exclusion r[RUNNER_MAX_EXCLUDE + RUNNER_MAX_EXTRA + RUNNER_MAX_BALLOON];
 	size_t n;
 };
 
@@ -140,6 +166,13 @@ static enum check_status unmet(struct hw_device *dev, const struct check *k, con
 			       dev->name);
 	if (k->claim_fences && !dev->info.num_fences)
 		return ck_skip(c, "%s has no fence registers (i915 gives a part without an aperture none)", dev->name);
+	if (dev->info.pvinfo.active && (k->requires & (REQ_NATIVE | REQ_WHOLE_GGTT)))
+		return ck_skip(c, "guest mode: needs the whole GPU, and this vGPU has GM 0x%llx+0x%llx and 0x%llx+0x%llx, fences 0..%d (PVINFO)",
+			       (unsigned long long)dev->info.pvinfo.mappable_base, (unsigned long long)dev->info.pvinfo.mappable_size,
+			       (unsigned long long)dev->info.pvinfo.nonmappable_base,
+			       (unsigned long long)dev->info.pvinfo.nonmappable_size, (int)dev->info.pvinfo.fence_num - 1);
+	if ((k->requires & REQ_GUEST) && !dev->info.pvinfo.active)
+		return ck_skip(c, "not a vGPU: %s has no PVINFO page at 0x%x (VGT_MAGIC absent)", dev->name, VGT_PVINFO_PAGE);
 	if ((k->requires & (REQ_GPU_ACCESS | REQ_MODEL)) && !hw_sim_model(dev))
 		return ck_skip(c, "needs the simulated device's %s (the %s backend has none)",
 			       k->requires & REQ_MODEL ? "access trace" : "GPU-side accessor", dev->ops->name);
@@ -172,6 +205,31 @@ uint64_t runner_check_seed(uint64_t run_seed, const char *name)
 	return z ^ (z >> 31);
 }
 
+/*
+ * A guest check claims the vGPU's slices whole (PVINFO): its aperture slice
+ * and its non-mappable slice, where no scanout surface may lie.
+ */
+static enum check_status claim_slices(struct hw_device *dev, const struct keep_off *keep, struct check_ctx *c)
+{
+	const struct hw_pvinfo *pv = &dev->info.pvinfo;
+	uint64_t lo = pv->mappable_base, lo_end = lo + pv->mappable_size;
+	uint64_t hi = pv->nonmappable_base, hi_end = hi + pv->nonmappable_size;
+
+	for (size_t i = 0; i < keep->n; i++) {
+		const struct runner_exclusion *x = &keep->r[i];
+		if ((x->start < lo_end && lo < x->end) || (x->start < hi_end && hi < x->end)) {
+			char what[160];
+			runner_exclusion_text(x, what, sizeof(what));
+			return ck_skip(c, "a surface lies in this vGPU's slices (%s)", what);
+		}
+	}
+	c->claim_gm = lo;
+	c->claim_pages = pv->mappable_size / 4096;
+	c->claim_high_gm = hi;
+	c->claim_high_pages = pv->nonmappable_size / 4096;
+	return CHECK_PASS;
+}
+
 /* Checks the requirements, places the claim clear of the surfaces kept off, runs the check. */
 static enum check_status run_claimed(struct hw_device *dev, const struct check *k, const struct keep_off *keep,
 				     struct check_ctx *c, struct check_result *r)
@@ -179,14 +237,18 @@ static enum check_status run_claimed(struct hw_device *dev, const struct check *
 	enum check_status st = unmet(dev, k, keep, c);
 	if (st != CHECK_PASS)
 		return st;
+	unsigned fences = dev->info.pvinfo.active ? dev->info.pvinfo.fence_num : dev->info.num_fences;
 	c->claim_pages = k->claim_pages;
 	c->claim_fence_first = 0;
-	c->claim_fences = k->claim_fences == ~0u ? dev->info.num_fences
-			: k->claim_fences < dev->info.num_fences ? k->claim_fences : dev->info.num_fences;
-	if (!place_claim(dev, keep, k->claim_pages, &c->claim_gm))
-		return ck_skip(c, "no %u-page window of the aperture is clear of the scanout surfaces", k->claim_pages);
+	c->claim_fences = k->claim_fences == ~0u ? fences : k->claim_fences < fences ? k->claim_fences : fences;
+	if (k->requires & REQ_GUEST)
+		st = claim_slices(dev, keep, c);
+	else if (!place_claim(dev, keep, k->claim_pages, &c->claim_gm))
+		st = ck_skip(c, "no %u-page window of the aperture is clear of the scanout surfaces", k->claim_pages);
+	if (st != CHECK_PASS)
+		return st;
 	r->claim_gm = c->claim_gm;
-	r->claim_pages = k->claim_pages;
+	r->claim_pages = (unsigned)c->claim_pages;
 	return k->run(c);
 }
 

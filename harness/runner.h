@@ -29,6 +29,8 @@ struct check_result {
  */
 #define RUNNER_MAX_EXCLUDE HW_SCANOUT_MAX
 #define RUNNER_MAX_EXTRA 4
+/* In guest mode, the aperture below and above the vGPU's slice (i915's intel_vgt_balloon). */
+#define RUNNER_MAX_BALLOON 2
 
 /* A GGTT range no check may claim. */
 struct runner_exclusion {
@@ -74,7 +76,8 @@ uint64_t runner_check_seed(uint64_t run_seed, const char *name);
  * Every range the runner keeps the checks off: the scanout surfaces of the
  * enabled planes, sprites and cursors, read from the device's registers
  * (hw_scanout_scan, on every device: the model's planes are off unless a
- * test or an MMIO seed enables one), then the front-end's extra ranges. The
+ * test or an MMIO seed enables one), then the front-end's extra ranges,
+ * then in guest mode the aperture outside the vGPU's slice (PVINFO). The
  * same list runner_run uses, for the front-ends to say what they keep off.
  * Returns how many ranges there are; when that is more than max, only max
  * were written and nothing may run (runner_run refuses, saying so).

@@ -218,7 +218,10 @@ static void run_check(struct fe *f, const struct check *c)
 	count(f, r.status);
 }
 
-/* The suite on every simulated platform, one dynamic subtest each. */
+/*
+ * The suite on every simulated platform, one dynamic subtest each: on the
+ * model, or for the guest suite inside a vGPU of the Dom0 runtime on it.
+ */
 static void run_platforms(struct fe *f, const char *dyn)
 {
 	unsigned p = 0, fl = 0, ran = 0;
@@ -242,11 +245,12 @@ static void run_platforms(struct fe *f, const char *dyn)
 		ran++;
 		marker(f, "Starting dynamic subtest: %s", pl->name);
 		char spec[32];
+		const char *host = strcmp(f->suite, "guest") ? "" : "vgpu:";
 		struct hw_device *dev = NULL;
 		struct gtt_err err = { 0 };
 		enum check_status st = CHECK_SKIP;
 		uint64_t ns = 0;
-		snprintf(spec, sizeof(spec), "sim:%s", pl->name);
+		snprintf(spec, sizeof(spec), "%ssim:%s", host, pl->name);
 		if (hw_open(gtt_env_posix(GTT_LOG_ERROR), spec, gtt_posix_backends, gtt_num_posix_backends, NULL, &dev, &err)) {
 			report_failure(pl->name, err.msg);
 			st = CHECK_FAIL;
@@ -261,7 +265,7 @@ static void run_platforms(struct fe *f, const char *dyn)
 					st = CHECK_PASS;	/* a pass needs at least one check that passed */
 				if (r[k].status == CHECK_FAIL || r[k].status == CHECK_ABORT) {
 					char what[96];
-					snprintf(what, sizeof(what), "%s on sim:%s", r[k].check->name, pl->name);
+					snprintf(what, sizeof(what), "%s on %s", r[k].check->name, spec);
 					report_failure(what, r[k].reason);
 					if (st != CHECK_ABORT)
 						st = r[k].status;
@@ -274,7 +278,7 @@ static void run_platforms(struct fe *f, const char *dyn)
 		fl += st == CHECK_FAIL || st == CHECK_ABORT;
 		f->aborted += st == CHECK_ABORT;
 		if (st == CHECK_SKIP)
-			printf("Test requirement not met: every check skipped on sim:%s\n", pl->name);
+			printf("Test requirement not met: every check skipped on %s\n", spec);
 		marker(f, "Dynamic subtest %s: %s (%llu.%03llus)", pl->name, word(st), (unsigned long long)(ns / 1000000000u),
 		       (unsigned long long)(ns / 1000000u % 1000u));
 	}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/* The guest suite's shared helpers (harness/checks_guest_common.h). */
+#include "harness/checks_guest_common.h"
+#include "hw/pte.h"
+#include "regs/pvinfo.h"
+
+unsigned guest_slices(const struct check_ctx *c, struct guest_slice sl[2])
+{
+	unsigned n = 0;
+
+	if (c->claim_pages)
+		sl[n++] = (struct guest_slice){ "mappable", c->claim_gm / 4096, c->claim_pages };
+	if (c->claim_high_pages)
+		sl[n++] = (struct guest_slice){ "non-mappable", c->claim_high_gm / 4096, c->claim_high_pages };
+	return n;
+}
+
+int guest_pte_for(struct check_ctx *c, const struct hw_page *page, uint64_t *pte)
+{
+	struct gtt_err err = { 0 };
+	int rc = hw_pte_encode_for(&c->dev->info, page->phys, HW_CACHE_NONE, pte, &err);
+
+	if (rc)
+		ck_error(c, "PTE encode", &err);
+	return rc;
+}
+
+uint8_t guest_tag(uint64_t tag, size_t b, uint64_t seed)
+{
+	uint32_t x = (uint32_t)(tag * 0x9e3779b1u) ^ (uint32_t)b ^ (uint32_t)seed;
+
+	return (uint8_t)((x * 2654435761u) >> 24);
+}
+
+void guest_fill(const struct hw_page *page, uint64_t tag, uint64_t seed)
+{
+	for (size_t b = 0; b < 4096; b++)
+		((uint8_t *)page->cpu)[b] = guest_tag(tag, b, seed);
+}
+
+void guest_churn(struct check_ctx *c, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		(void)hw_mmio_read32(c->dev, VGT_IF_VGT_ID);
+}
+
+enum check_status guest_audit(struct check_ctx *c, const char *after)
+{
+	char why[200];
+
+	if (!c->dev->ops->host_audit)
+		return CHECK_PASS;
+	why[0] = '\0';
+	if (c->dev->ops->host_audit(c->dev->ctx, why, sizeof(why)))
+		return ck_fail(c, "after %s, the host side changed: %s", after, why[0] ? why : "(no reason given)");
+	return CHECK_PASS;
+}

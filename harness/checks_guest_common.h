@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/* What the guest suite's checks share: the vGPU's slices, page tags, churn, the host's audit. */
+#ifndef HARNESS_CHECKS_GUEST_COMMON_H
+#define HARNESS_CHECKS_GUEST_COMMON_H
+
+#include "harness/check.h"
+
+/* One of the vGPU's slices as the check claims it (PVINFO's ranges), in GGTT pages. */
+struct guest_slice {
+	const char *name;		/* "mappable", "non-mappable" */
+	uint64_t first, pages;
+};
+
+/* The claimed slices with pages in them, mappable first; returns how many (0..2). */
+unsigned guest_slices(const struct check_ctx *c, struct guest_slice sl[2]);
+/* A valid, uncached PTE naming the page (hw_pte_encode_for); nonzero with the failure recorded. */
+int guest_pte_for(struct check_ctx *c, const struct hw_page *page, uint64_t *pte);
+/* Byte b of the page tagged `tag`: what fill writes and the checks expect. */
+uint8_t guest_tag(uint64_t tag, size_t b, uint64_t seed);
+void guest_fill(const struct hw_page *page, uint64_t tag, uint64_t seed);
+/*
+ * n harmless trapped accesses (PVINFO vgt_id reads): a mediator that switches
+ * its vGPUs by time or by traps gets its turn to switch the peers in between.
+ */
+void guest_churn(struct check_ctx *c, unsigned n);
+/*
+ * The host's side of a vgpu: device (hw_backend_ops.host_audit): CHECK_PASS
+ * when everything outside this guest is as the mediator promises, or where
+ * the device shows no host side; otherwise the failure naming what changed.
+ */
+enum check_status guest_audit(struct check_ctx *c, const char *after);
+
+#endif

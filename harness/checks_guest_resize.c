@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * guest-resize: slot resizing seen from inside (gBalloon §3, over gttlab's
+ * request channel in PVINFO, regs/pvinfo.h). A malformed request is refused
+ * and changes nothing; an expansion by one slot is answered GRANTED with
+ * PVINFO's non-mappable range one slot larger around the old one, whose
+ * entries and bytes stay; a reduction by one slot gives the range back to
+ * its old size, the kept part keeps its bytes, and the released part is out
+ * of reach: its entries do not take writes and the GPU side does not reach
+ * the guest's pages there. The device's PVINFO view follows the answers.
+ */
+#include "harness/check.h"
+#include "harness/check_suites.h"
+#include "harness/checks_guest_common.h"
+#include "hw/detect_pvinfo.h"
+#include "hw/ggtt.h"
+#include "regs/pvinfo.h"
+
+#define POLLS 100000
+
+static const char *status_name(uint32_t st)
+{
+	static const char *const names[] = { "IDLE", "PENDING", "GRANTED", "NOTED", "REFUSED_POLICY", "REFUSED_ROOM",
+					     "BAD_CODE", "BAD_COUNT", "BAD_WRITE", "BUSY", "PAUSED", "WITHDRAWN" };
+
+	return st < sizeof(names) / sizeof(names[0]) ? names[st] : "unknown";
+}
+
+/*
+ * One request: CODE, COUNT and SEQ through the logged write path (the runner
+ * puts them back), then the doorbell — unlogged, since putting a doorbell
+ * "back" would ring it again — then poll STATUS until ANSWER_SEQ is ours
+ * and the answer is final.
+ */
+static int request(struct check_ctx *c, uint32_t code, uint32_t count, uint32_t *status)
+{
+	struct hw_device *d = c->dev;
+	uint32_t seq = hw_mmio_read32(d, GTTLAB_IF_GM_SEQ) + 1;
+
+	if (!seq)
+		seq = 1;
+	if (hw_mmio_write32(d, GTTLAB_IF_GM_CODE, code) || hw_mmio_write32(d, GTTLAB_IF_GM_COUNT, count) ||
+	    hw_mmio_write32(d, GTTLAB_IF_GM_SEQ, seq)) {
+		ck_fail(c, "request channel: writing CODE/COUNT/SEQ at 0x%x refused: %s", GTTLAB_IF_GM_CODE, hw_write_refused(d));
+		return GTT_EIO;
+	}
+	hw_raw_mmio_put(d, VGT_IF_G2V_NOTIFY, 4, GTTLAB_G2V_GM_REQUEST);
+	for (unsigned i = 0; i < POLLS; i++) {
+		uint32_t st = hw_mmio_read32(d, GTTLAB_IF_GM_STATUS);
+		if (hw_mmio_read32(d, GTTLAB_IF_GM_ANSWER_SEQ) == seq && st != GTTLAB_GM_ST_PENDING && st != GTTLAB_GM_ST_PAUSED) {
+			*status = st;
+			return GTT_OK;
+		}
+	}
+	ck_fail(c, "request channel: code %u count %u (SEQ %u) not answered after %u polls of STATUS at 0x%x", code, count,
+		seq, POLLS, GTTLAB_IF_GM_STATUS);
+	return GTT_EIO;
+}
+
+static int reread(struct check_ctx *c, struct hw_pvinfo *pv)
+{
+	struct gtt_err err = { 0 };
+	int rc = hw_detect_pvinfo(c->dev, pv, &err);
+
+	if (rc)
+		ck_error(c, "PVINFO re-read", &err);
+	return rc;
+}
+
+static bool inside(const struct hw_pvinfo *pv, uint64_t gm)
+{
+	return gm >= pv->nonmappable_base && gm - pv->nonmappable_base < pv->nonmappable_size;
+}
+
+/* Tagged pages that are still inside pv's range: same PTE, same bytes GPU-side. */
+static enum check_status kept(struct check_ctx *c, const struct hw_pvinfo *pv, const uint64_t *gm, const uint64_t *pte,
+			      unsigned n, const char *after)
+{
+	uint8_t buf[4096];
+	struct gtt_err err = { 0 };
+	uint64_t got;
+
+	for (unsigned k = 0; k < n; k++) {
+		if (!inside(pv, gm[k]))
+			continue;
+		if (ck_pte_read(c, gm[k] / 4096, &got))
+			return CHECK_FAIL;
+		if (got != pte[k])
+			return ck_fail(c, "after %s, PTE index %llu (GM 0x%llx, kept) reads 0x%llx, was 0x%llx", after,
+				       (unsigned long long)(gm[k] / 4096), (unsigned long long)gm[k], (unsigned long long)got,
+				       (unsigned long long)pte[k]);
+		if (!c->dev->ops->gpu_read)
+			continue;
+		if (hw_gpu_read(c->dev, gm[k], buf, sizeof(buf), &err))
+			return ck_error(c, "GPU-side read", &err);
+		for (size_t b = 0; b < sizeof(buf); b++)
+			if (buf[b] != guest_tag(k, b, c->seed))
+				return ck_fail(c, "after %s, GM 0x%llx byte 0x%zx (kept) reads 0x%02x GPU-side, its page holds 0x%02x",
+					       after, (unsigned long long)gm[k], b, buf[b], guest_tag(k, b, c->seed));
+	}
+	return CHECK_PASS;
+}
+
+/* The answer and PVINFO after it: GRANTED, the size as asked, the old range inside the new one when growing. */
+static enum check_status answered(struct check_ctx *c, uint32_t code, uint32_t st, const struct hw_pvinfo *was,
+				  struct hw_pvinfo *now)
+{
+	uint64_t slot = was->slot_size, want = code == GTTLAB_GM_REQ_EXPAND ? was->nonmappable_size + slot
+									     : was->nonmappable_size - slot;
+	const char *what = code == GTTLAB_GM_REQ_EXPAND ? "an expansion" : "a reduction";
+
+	if (st != GTTLAB_GM_ST_GRANTED)
+		return ck_fail(c, "%s by one slot was answered %s (STATUS %u at 0x%x), not GRANTED", what, status_name(st), st,
+			       GTTLAB_IF_GM_STATUS);
+	if (reread(c, now))
+		return CHECK_FAIL;
+	if (now->nonmappable_size != want)
+		return ck_fail(c, "after %s by one slot GRANTED, PVINFO avail_rs.nonmappable_gmadr.size (0x%x) is 0x%llx, not 0x%llx",
+			       what, VGT_IF_NONMAPPABLE_SIZE, (unsigned long long)now->nonmappable_size,
+			       (unsigned long long)want);
+	const struct hw_pvinfo *big = code == GTTLAB_GM_REQ_EXPAND ? now : was, *small = big == now ? was : now;
+	if (small->nonmappable_base < big->nonmappable_base ||
+	    small->nonmappable_base + small->nonmappable_size > big->nonmappable_base + big->nonmappable_size)
+		return ck_fail(c, "after %s, PVINFO's non-mappable range 0x%llx+0x%llx and the one before, 0x%llx+0x%llx, are not one inside the other",
+			       what, (unsigned long long)now->nonmappable_base, (unsigned long long)now->nonmappable_size,
+			       (unsigned long long)was->nonmappable_base, (unsigned long long)was->nonmappable_size);
+	return CHECK_PASS;
+}
+
+/* The released part: no write there takes, and the GPU side does not reach the guest's page there. */
+static enum check_status released(struct check_ctx *c, const struct hw_pvinfo *big, const struct hw_pvinfo *now,
+				  const struct hw_page *pg, uint64_t pte)
+{
+	uint64_t gm = now->nonmappable_base > big->nonmappable_base ? big->nonmappable_base
+								       : now->nonmappable_base + now->nonmappable_size;
+	uint8_t buf[4096];
+	struct gtt_err err = { 0 };
+	uint64_t got;
+
+	(void)ck_hostile_pte_write(c, gm / 4096, pte);
+	(void)hw_ggtt_invalidate(c->dev);
+	if (ck_pte_read(c, gm / 4096, &got))
+		return CHECK_FAIL;
+	if (got == pte)
+		return ck_fail(c, "PTE index %llu (GM 0x%llx) in the slot just released took a write (reads 0x%llx)",
+			       (unsigned long long)(gm / 4096), (unsigned long long)gm, (unsigned long long)got);
+	if (c->dev->ops->gpu_read && !hw_gpu_read(c->dev, gm, buf, sizeof(buf), &err) &&
+	    !gtt_memcmp(buf, pg->cpu, sizeof(buf)))
+		return ck_fail(c, "GM 0x%llx in the slot just released still reaches this vGPU's page GPU-side",
+			       (unsigned long long)gm);
+	return guest_audit(c, "a reduction by one slot");
+}
+
+enum check_status check_guest_resize(struct check_ctx *c)
+{
+	struct hw_pvinfo was = c->dev->info.pvinfo, big, now;
+	uint64_t gm[3], pte[3];
+	struct hw_page *pg;
+	uint32_t st;
+	enum check_status r;
+
+	if (!was.gm_channel || !was.slot_size)
+		return ck_skip(c, "the mediator offers no request channel (GTTLAB_IF_GM_MAGIC at 0x%x)", GTTLAB_IF_GM_MAGIC);
+	if (was.nonmappable_size < was.slot_size)
+		return ck_skip(c, "the vGPU holds no whole slot of high memory to resize");
+	if (request(c, GTTLAB_GM_REQ_EXPAND, 0, &st))
+		return CHECK_FAIL;
+	if (st != GTTLAB_GM_ST_BAD_COUNT)
+		return ck_fail(c, "an expansion by 0 slots was answered %s (STATUS %u), not BAD_COUNT", status_name(st), st);
+	if (reread(c, &now))
+		return CHECK_FAIL;
+	if (now.nonmappable_base != was.nonmappable_base || now.nonmappable_size != was.nonmappable_size)
+		return ck_fail(c, "a refused request moved PVINFO's non-mappable range to 0x%llx+0x%llx",
+			       (unsigned long long)now.nonmappable_base, (unsigned long long)now.nonmappable_size);
+	/* tags at both ends of the high range */
+	if (ck_pages(c, 3, &pg))
+		return CHECK_FAIL;
+	gm[0] = was.nonmappable_base;
+	gm[1] = was.nonmappable_base + was.nonmappable_size - 4096;
+	for (unsigned k = 0; k < 3; k++) {
+		guest_fill(&pg[k], k, c->seed);
+		if (guest_pte_for(c, &pg[k], &pte[k]) || (k < 2 && ck_map(c, gm[k], &pg[k], 1)))
+			return CHECK_FAIL;
+	}
+	if (request(c, GTTLAB_GM_REQ_EXPAND, 1, &st))
+		return CHECK_FAIL;
+	if (st == GTTLAB_GM_ST_REFUSED_ROOM || st == GTTLAB_GM_ST_REFUSED_POLICY)
+		return ck_skip(c, "the mediator refused an expansion by one slot (%s): nothing to resize", status_name(st));
+	if ((r = answered(c, GTTLAB_GM_REQ_EXPAND, st, &was, &big)) != CHECK_PASS ||
+	    (r = kept(c, &big, gm, pte, 2, "an expansion")) != CHECK_PASS)
+		return r;
+	/* the new slot takes entries and reaches its page */
+	c->claim_high_gm = big.nonmappable_base;
+	c->claim_high_pages = big.nonmappable_size / 4096;
+	gm[2] = big.nonmappable_base == was.nonmappable_base ? was.nonmappable_base + was.nonmappable_size
+							     : big.nonmappable_base;
+	if (ck_map(c, gm[2], &pg[2], 1) || (r = kept(c, &big, gm, pte, 3, "mapping the new slot")) != CHECK_PASS)
+		return r == CHECK_PASS ? CHECK_FAIL : r;
+	if (request(c, GTTLAB_GM_REQ_REDUCE, 1, &st))
+		return CHECK_FAIL;
+	if ((r = answered(c, GTTLAB_GM_REQ_REDUCE, st, &big, &now)) != CHECK_PASS)
+		return r;
+	/* from here the vGPU's view is the new one, whatever the rest finds */
+	c->dev->info.pvinfo = now;
+	c->claim_high_gm = now.nonmappable_base;
+	c->claim_high_pages = now.nonmappable_size / 4096;
+	if ((r = kept(c, &now, gm, pte, 3, "a reduction")) != CHECK_PASS)
+		return r;
+	return released(c, &big, &now, &pg[0], pte[0]);
+}

@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The mediator fault matrix: every deliberate bug of struct dom0_faults set
+ * in the host runtime behind a vgpu: device, and the guest suite run inside
+ * it. Each guest-visible fault must make the check the README's table names
+ * fail, with a reason that names an entry, a register or a peer; with no
+ * fault every guest check passes. A fault added to struct dom0_faults without
+ * a row here, or a row the README does not list, fails the matrix.
+ */
+#include <criterion/criterion.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "env/env_posix.h"
+#include "harness/backends.h"
+#include "harness/runner.h"
+
+struct fault_row {
+	const char *name;
+	size_t off;			/* the bool in struct dom0_faults */
+	const char *caught_by;		/* the check that fails */
+};
+
+#define ROW(f, by) { #f, offsetof(struct dom0_faults, f), by }
+
+/* Seen from inside the guest: the guest suite through vgpu: catches them. */
+static const struct fault_row guest_rows[] = {
+	ROW(swap_copy_pair, "guest-data-paths"),
+	ROW(keep_released_slots, "guest-resize"),
+	ROW(corrupt_pool_pitch, "guest-fences"),
+	ROW(no_ladder, "guest-data-paths"),
+	ROW(stale_pvinfo_answer, "guest-resize"),
+	ROW(unchecked_request_count, "guest-resize"),
+	ROW(shared_scratch, "guest-outside"),
+	ROW(accept_pte_outside, "guest-outside"),
+	ROW(honour_high_fence, "guest-outside"),
+	ROW(pvinfo_slot_too_large, "guest-pte-ranges"),
+	ROW(pvinfo_of_owner, "guest-pvinfo"),
+};
+
+/*
+ * Choices among vGPUs (which side to grow, which vGPU to reduce or admit,
+ * what a migration does): no guest can judge them from its own view alone.
+ * The host checks named here catch them (tests/harness/test_check_faults.c).
+ */
+static const struct fault_row host_rows[] = {
+	ROW(swap_resize_sides, "slot-resize-algorithm"),
+	ROW(policy_ignore_class, "slot-policy-classes"),
+	ROW(policy_reduce_busiest, "slot-policy-classes"),
+	ROW(admit_newest, "admission-policies"),
+	ROW(run_paused, "admission-channel"),
+	ROW(admit_short, "admission-policies"),
+	ROW(migrate_no_release, "migration-slots"),
+	ROW(migrate_skip_copy, "migration-device"),
+	ROW(migrate_no_rollback, "migration-device"),
+};
+
+#define N_GUEST (sizeof(guest_rows) / sizeof(guest_rows[0]))
+#define N_HOST (sizeof(host_rows) / sizeof(host_rows[0]))
+
+/* Run the checks `run` selects on `spec` with the fault (NULL: none); results by check. */
+static size_t run_guest(const char *spec, const char *run, const struct dom0_faults *f, struct check_result *r,
+			const struct check **sel)
+{
+	struct hw_open_opts oo = { .host_faults = f };
+	struct runner_opts o = { .seed = 7 };
+	struct hw_device *dev = NULL;
+	struct gtt_err err = { 0 };
+	size_t n = 0;
+
+	cr_assert_eq(runner_select(run, sel, 64, &n, &err), 0, "%s", err.msg);
+	cr_assert_eq(hw_open(gtt_env_posix(GTT_LOG_ERROR), spec, gtt_posix_backends, gtt_num_posix_backends, &oo, &dev, &err),
+		     0, "%s: %s", spec, err.msg);
+	cr_assert(dev->info.pvinfo.active, "%s is not in guest mode", spec);
+	cr_assert_eq(runner_run(dev, sel, n, &o, r), n);
+	hw_close(dev);
+	return n;
+}
+
+static const struct check_result *result_of(const struct check_result *r, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(r[i].check->name, name))
+			return &r[i];
+	cr_assert_fail("no check named %s in the guest suite", name);
+	return NULL;
+}
+
+/* A reason that names what it found: an entry, a register, a PVINFO word, a fence, a peer or a GGTT address. */
+static bool names_something(const char *why)
+{
+	static const char *const words[] = { "PTE index", "GM 0x", "fence", "PVINFO", "STATUS", "peer", "GGTT entry", "avail_rs" };
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strstr(why, words[i]))
+			return true;
+	return false;
+}
+
+static void clean(const char *spec)
+{
+	struct check_result r[64];
+	const struct check *sel[64];
+	size_t n = run_guest(spec, "guest", NULL, r, sel);
+
+	cr_assert_geq(n, 6);
+	for (size_t i = 0; i < n; i++)
+		cr_expect_eq(r[i].status, CHECK_PASS, "%s on %s: %s %s", r[i].check->name, spec, check_status_name(r[i].status),
+			     r[i].reason);
+}
+
+Test(guest_faults, every_guest_check_passes_on_a_correct_mediator_skl) { clean("vgpu:sim:skl"); }
+Test(guest_faults, every_guest_check_passes_on_a_correct_mediator_hsw) { clean("vgpu:sim:hsw"); }
+
+static void caught(const char *spec, const struct fault_row *row)
+{
+	struct dom0_faults f;
+	struct check_result r[64];
+	const struct check *sel[64];
+
+	memset(&f, 0, sizeof(f));
+	((bool *)&f)[row->off / sizeof(bool)] = true;
+	/* the catching check alone: a fault may also leave another check unable to restore (abort) */
+	size_t n = run_guest(spec, row->caught_by, &f, r, sel);
+	const struct check_result *c = result_of(r, n, row->caught_by);
+	cr_expect_eq(c->status, CHECK_FAIL, "fault %s on %s: %s is %s (%s), it must fail", row->name, spec, row->caught_by,
+		     check_status_name(c->status), c->reason);
+	cr_expect(names_something(c->reason), "fault %s: the reason names no entry or register: %s", row->name, c->reason);
+}
+
+Test(guest_faults, every_guest_visible_fault_is_caught_skl)
+{
+	for (size_t i = 0; i < N_GUEST; i++)
+		caught("vgpu:sim:skl", &guest_rows[i]);
+}
+
+Test(guest_faults, every_guest_visible_fault_is_caught_hsw)
+{
+	for (size_t i = 0; i < N_GUEST; i++)
+		caught("vgpu:sim:hsw", &guest_rows[i]);
+}
+
+/* Every bool of struct dom0_faults has exactly one row, here or in the host list. */
+Test(guest_faults, the_matrix_is_complete)
+{
+	cr_assert_eq(sizeof(struct dom0_faults) % sizeof(bool), 0);
+	for (size_t off = 0; off < sizeof(struct dom0_faults); off += sizeof(bool)) {
+		unsigned rows = 0;
+		for (size_t i = 0; i < N_GUEST; i++)
+			rows += guest_rows[i].off == off;
+		for (size_t i = 0; i < N_HOST; i++)
+			rows += host_rows[i].off == off;
+		cr_expect_eq(rows, 1, "the bool at offset %zu of struct dom0_faults has %u rows in the fault matrix", off, rows);
+	}
+}
+
+/* The README's table lists every row with the check that catches it. */
+Test(guest_faults, the_readme_table_matches)
+{
+	FILE *fp = fopen("README.md", "r");
+	char line[512];
+	unsigned found[N_GUEST + N_HOST] = { 0 };
+
+	cr_assert(fp, "README.md not readable from the source root");
+	while (fgets(line, sizeof(line), fp)) {
+		char want[96];
+		for (size_t i = 0; i < N_GUEST + N_HOST; i++) {
+			const struct fault_row *row = i < N_GUEST ? &guest_rows[i] : &host_rows[i - N_GUEST];
+			snprintf(want, sizeof(want), "| `%s` |", row->name);
+			if (strstr(line, want) && strstr(line, row->caught_by))
+				found[i]++;
+		}
+	}
+	fclose(fp);
+	for (size_t i = 0; i < N_GUEST + N_HOST; i++)
+		cr_expect_eq(found[i], 1, "README.md's fault matrix has %u rows for %s naming %s", found[i],
+			     i < N_GUEST ? guest_rows[i].name : host_rows[i - N_GUEST].name,
+			     i < N_GUEST ? guest_rows[i].caught_by : host_rows[i - N_GUEST].caught_by);
+}
