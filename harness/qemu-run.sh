@@ -4,7 +4,10 @@
 # For each platform: a FAT image made with mtools holding EFI/BOOT/BOOTX64.EFI and a gttlab.cfg
 # (--device sim:PLATFORM --debug-exit), booted under timeout with OVMF (accel=tcg: KVM is not
 # assumed); QEMU's exit status comes from isa-debug-exit ((value << 1) | 1: 33 pass, 35 fail,
-# 37 error, 39 abort); the results are copied back with mcopy and checked. Then one boot with an
+# 37 error, 39 abort); the results are copied back with mcopy and checked. A platform word
+# vgpu-PLATFORM is a guest-mode boot instead: --device vgpu:sim:PLATFORM --run guest, a vGPU of
+# the application's own Dom0 runtime, whose results must hold the six guest checks, every one
+# passed (a skip means guest mode did not happen, and fails naming the check). Then one boot with an
 # ivshmem-plain device backed by a host file: the application writes a GGTT-shaped pattern into
 # its BAR through the efi backend's BAR path, and this script finds those bytes in the file. Then a
 # pair of boots on one image: a journaled run reset in its middle, and the boot that restores it.
@@ -91,15 +94,43 @@ after_reset() {
 		fail "$label: \\gttlab\\journal.bin is still there after the boot"
 }
 
+# The guest suite, in the order of the check table: a guest-mode boot must report exactly these.
+guest_checks=(guest-pvinfo guest-pte-ranges guest-data-paths guest-fences guest-outside guest-resize)
+
+# guest_results LABEL DIR: DIR/results.tap and results.json hold the six guest checks, all passed
+guest_results() {
+	local label=$1 dir=$2 c line
+	[ -f "$dir/results.tap" ] || return 0	# already failed: not written to the ESP
+	local plan
+	plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$dir/results.tap")
+	[ "$plan" = ${#guest_checks[@]} ] ||
+		fail "$label: ${plan:-no} checks reported, the guest suite has ${#guest_checks[@]}"
+	for c in "${guest_checks[@]}"; do
+		line=$(grep -E "^(not )?ok [0-9]+ - $c( |\$)" "$dir/results.tap")
+		case $line in
+		'') fail "$label: $c is missing from results.tap" ;;
+		*'# SKIP'*) fail "$label: $c skipped, so guest mode did not happen: ${line#*# SKIP }" ;;
+		'not ok'*) fail "$label: $c failed" ;;
+		esac
+	done
+	[ -f "$dir/results.json" ] && ! grep -q "\"root\":{\"crash\":0,\"pass\":${#guest_checks[@]},[^}]*\"skip\":0," "$dir/results.json" &&
+		fail "$label: results.json does not count ${#guest_checks[@]} passed and none skipped"
+	return 0
+}
+
 for p in ${platforms[@]+"${platforms[@]}"}; do
 	img="$work/esp-$p.img"
 	out="$work/$p"
 	rm -rf "$out"
 	mkdir -p "$out"
-	make_esp "$img" "--device sim:$p --debug-exit $extra" || { fail "$p: cannot build the FAT image"; continue; }
-	echo "qemu-run: booting gttlab.efi for sim:$p"
+	case $p in
+	vgpu-*) dev="vgpu:sim:${p#vgpu-}" cfg="--device vgpu:sim:${p#vgpu-} --run guest --debug-exit $extra" ;;
+	*) dev="sim:$p" cfg="--device sim:$p --debug-exit $extra" ;;
+	esac
+	make_esp "$img" "$cfg" || { fail "$p: cannot build the FAT image"; continue; }
+	echo "qemu-run: booting gttlab.efi for $dev"
 	boot "$img" "$out/serial.log"
-	echo "qemu-run: sim:$p: $(verdict_of $status), boot to verdict ${elapsed}s"
+	echo "qemu-run: $dev: $(verdict_of $status), boot to verdict ${elapsed}s"
 	for f in summary.txt results.tap results.json; do
 		mcopy -n -i "$img" "::/gttlab/$f" "$out/$f" 2>/dev/null || fail "$p: $f was not written to the ESP"
 	done
@@ -120,6 +151,7 @@ for p in ${platforms[@]+"${platforms[@]}"}; do
 				fail "$p: results.json is not valid JSON"
 		fi
 	fi
+	case $p in vgpu-*) guest_results "$p" "$out" ;; esac
 done
 
 # the ivshmem boot: bytes written through the efi backend's BAR path, verified in the host file

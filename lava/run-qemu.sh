@@ -1,37 +1,65 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# lava/run-qemu.sh EFI_APP WORKDIR [--fault NAME]: the QEMU job under lava-run, standalone (no
-# server, no network), judged by lava/gate.sh. The ESP (made with mtools: EFI/BOOT/BOOTX64.EFI and a
-# gttlab.cfg with --device sim:skl --debug-exit, plus --fault NAME, the application's test-only
-# fault, when given) and a copy of OVMF's vars go to WORKDIR; the jobs of every template are made
-# from lava/ and all four validated (lava-run --validate); then the QEMU job runs. Exit: the gate's.
+# lava/run-qemu.sh EFI_APP WORKDIR [--fault NAME]: the QEMU jobs under lava-run, standalone (no
+# server, no network), judged by lava/gate.sh. The ESPs are made with mtools (EFI/BOOT/BOOTX64.EFI
+# and a gttlab.cfg): esp.img with --device sim:skl --debug-exit, plus --fault NAME, the application's
+# test-only fault, when given; esp-vgpu.img with --device vgpu:sim:skl --run guest --debug-exit (a vGPU
+# of the application's own Dom0 runtime); esp-gvtg-guest.img with --device auto --run guest, for the
+# GVT-g guest template. They and a copy of OVMF's vars go to WORKDIR; the jobs of every template are
+# made from lava/ and all five validated (lava-run --validate, and LAVA's job schema as a server
+# applies it); then the sim:skl job runs and is gated, and (without --fault) the vgpu:sim:skl job,
+# gated the same way and also failed when a guest check skipped (guest mode did not happen).
+# Exit: 0 when every gate passed.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 app=$1 work=$2
 shift 2
-extra=""
-[ "${1:-}" = --fault ] && extra="--fault $2"
+extra="" fault=""
+[ "${1:-}" = --fault ] && extra="--fault $2" fault=$2
 for t in lava-run qemu-system-x86_64 mformat mcopy mmd timeout; do
 	command -v "$t" >/dev/null || { echo "lava: $t is not installed (make deps)"; exit 2; }
 done
 rm -rf "$work" && mkdir -p "$work"
-esp=$work/esp.img
-truncate -s 64M "$esp"
-mformat -i "$esp" -F -v GTTLAB :: >/dev/null && mmd -i "$esp" ::/EFI ::/EFI/BOOT && mcopy -i "$esp" "$app" ::/EFI/BOOT/BOOTX64.EFI &&
-	printf -- '--device sim:skl --debug-exit %s\n' "$extra" > "$work/gttlab.cfg" && mcopy -i "$esp" "$work/gttlab.cfg" ::/EFI/BOOT/gttlab.cfg ||
-	{ echo "lava: cannot make the ESP image"; exit 2; }
+
+# make_esp IMAGE CFG-TEXT
+make_esp() {
+	truncate -s 64M "$1" && mformat -i "$1" -F -v GTTLAB :: >/dev/null && mmd -i "$1" ::/EFI ::/EFI/BOOT &&
+		mcopy -i "$1" "$app" ::/EFI/BOOT/BOOTX64.EFI && printf -- '%s\n' "$2" > "$work/gttlab.cfg" &&
+		mcopy -i "$1" "$work/gttlab.cfg" ::/EFI/BOOT/gttlab.cfg
+}
+esp=$work/esp.img vgpu_esp=$work/esp-vgpu.img guest_esp=$work/esp-gvtg-guest.img
+make_esp "$esp" "--device sim:skl --debug-exit${extra:+ $extra}" &&
+	make_esp "$vgpu_esp" "--device vgpu:sim:skl --run guest --debug-exit" &&
+	make_esp "$guest_esp" "--device auto --run guest" ||
+	{ echo "lava: cannot make the ESP images"; exit 2; }
 cp /usr/share/OVMF/OVMF_VARS_4M.fd "$work/vars.fd"
-"$here/make-jobs.sh" "$work/jobs" "$app" "$esp" "$work/vars.fd" "gttlab.efi on sim:skl${extra:+ with $extra}" ||
+"$here/make-jobs.sh" "$work/jobs" "$app" "$esp" "$work/vars.fd" "gttlab.efi on sim:skl${extra:+ with $extra}" "$guest_esp" &&
+	"$here/make-jobs.sh" "$work/jobs-vgpu" "$app" "$vgpu_esp" "$work/vars.fd" "gttlab.efi on vgpu:sim:skl" ||
 	{ echo "lava: cannot make the jobs"; exit 2; }
-for t in qemu x86-ipxe x86-grub x86-flasher; do
+for t in qemu x86-ipxe x86-grub x86-flasher gvtg-guest; do
+	dict=$here/devices/gttlab-$t.yaml
+	note=""
+	# the GVT-g host's dictionary boots with KVM, and lava-run refuses -enable-kvm where there is none
+	if [ "$t" = gvtg-guest ] && [ ! -e /sys/class/misc/kvm ]; then
+		sed -e '/^ *- -cpu host$/d' -e '/^ *- -enable-kvm$/d' "$dict" > "$work/gttlab-gvtg-guest-nokvm.yaml"
+		dict=$work/gttlab-gvtg-guest-nokvm.yaml
+		note=" (its KVM lines left out: no /sys/class/misc/kvm here)"
+	fi
 	if ! timeout 300 lava-run --job-id 1 --output-dir "$work/validate-$t" --validate "$work/jobs/$t.yaml" \
-		--device "$here/devices/gttlab-$t.yaml" > "$work/validate-$t.log" 2>&1 ||
+		--device "$dict" > "$work/validate-$t.log" 2>&1 ||
 	   ! grep -q '^result: pass' "$work/validate-$t/result.yaml"; then
 		echo "lava: $t.yaml does not validate: $(grep -m1 '"error_msg"' "$work/validate-$t.log" | cut -c1-300)"
 		exit 1
 	fi
-	echo "lava: $t.yaml validates against lava/devices/gttlab-$t.yaml"
+	echo "lava: $t.yaml validates against lava/devices/gttlab-$t.yaml$note"
 done
+# the job schema a server applies at submission (strict: the context keys too, which lava-run ignores)
+if ! /usr/bin/python3 -c 'import sys, yaml; from lava_common.schemas import validate
+for f in sys.argv[1:]: validate(yaml.safe_load(open(f)), strict=True)' "$work"/jobs/*.yaml 2>"$work/schema.err"; then
+	echo "lava: a job does not pass LAVA's job schema: $(tail -1 "$work/schema.err")"
+	exit 1
+fi
+echo "lava: every job passes LAVA's job schema (strict, as a server submits it)"
 # the Lava-Test-Shell definition against LAVA's own schema (the dispatcher's python)
 if ! /usr/bin/python3 -c 'import sys, yaml; from lava_common.schemas.test.testdef import validate; validate(yaml.safe_load(open(sys.argv[1])))' \
 	"$here/lava-test-shell/gttlab-igt.yaml" 2>"$work/testdef.err"; then
@@ -44,3 +72,27 @@ timeout 900 lava-run --job-id 1 --output-dir "$work/out" "$work/jobs/qemu.yaml" 
 	> "$work/lava-run.log" 2>&1
 echo "lava: lava-run exited $? after $(( $(date +%s) - t0 )) s (log: $work/lava-run.log)"
 "$here/gate.sh" "$work/lava-run.log" "$work/out"
+rc=$?
+# the test-only fault is the model's: the guest job has nothing to prove with it
+[ -n "$fault" ] && exit "$rc"
+
+# the guest job: the guest suite inside a vGPU of the application's own Dom0 runtime
+t0=$(date +%s)
+timeout 600 lava-run --job-id 2 --output-dir "$work/out-vgpu" "$work/jobs-vgpu/qemu.yaml" --device "$here/devices/gttlab-qemu.yaml" \
+	> "$work/lava-run-vgpu.log" 2>&1
+echo "lava: vgpu:sim:skl guest job: lava-run exited $? after $(( $(date +%s) - t0 )) s (log: $work/lava-run-vgpu.log)"
+"$here/gate.sh" "$work/lava-run-vgpu.log" "$work/out-vgpu" || rc=1
+# the gate passes skips; here a skip means guest mode did not happen, and the suite has six checks
+cases=$(grep '"lvl": "results"' "$work/lava-run-vgpu.log" | grep '"definition": "gttlab"')
+n=$(printf '%s' "$cases" | grep -c . || true)
+skipped=$(printf '%s\n' "$cases" | grep '"result": "skip"' | sed -n 's/.*"test_case_id": "\([^"]*\)".*/\1/p' | tr '\n' ' ')
+if [ -n "$skipped" ]; then
+	echo "lava: vgpu:sim:skl guest job: skipped, so guest mode did not happen: $skipped"
+	rc=1
+elif [ "$n" != 6 ]; then
+	echo "lava: vgpu:sim:skl guest job: $n test cases recorded, the guest suite has 6"
+	rc=1
+else
+	echo "lava: vgpu:sim:skl guest job: all 6 guest checks passed in guest mode"
+fi
+exit "$rc"
