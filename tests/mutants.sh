@@ -12,6 +12,16 @@ trap 'rm -rf "$work"' EXIT
 # a filter that names no test any more costs time, never a caught mutant. The filters are the
 # tests the whole suite first failed on (suite::test as mutants.sh prints it, written suite/test).
 mutants=(
+"hw/detect_pvinfo.c~s/if (pv->nonmappable_base < ap)/if (0)/~guest mode: a non-mappable slice inside the aperture taken~pvinfo_detect/a_nonmappable_base_inside_the_aperture_is_refused"
+"hw/detect_pvinfo.c~s/if (pv->mappable_size > ap - pv->mappable_base)/if (0)/~guest mode: a mappable slice past the aperture taken~pvinfo_detect/a_mappable_end_beyond_the_aperture_is_refused"
+"hw/detect_pvinfo.c~s/if (pv->fence_num > in->num_fences)/if (0)/~guest mode: a fence_num beyond the platform's fences taken~pvinfo_detect/a_fence_num_beyond_the_platforms_fences_is_refused"
+"harness/runner.c~s/^	if (!pv->active)$/	if (1)/~guest mode: the aperture outside the vGPU's slice not kept off~guest_faults/the_whole_table_keeps_inside_the_vgpu_skl"
+"harness/runner.c~s/unsigned fences = dev->info.pvinfo.active ? dev->info.pvinfo.fence_num : dev->info.num_fences;/unsigned fences = dev->info.num_fences;/~guest mode: checks claim fences at or above fence_num~guest_faults/the_whole_table_keeps_inside_the_vgpu_skl"
+"harness/runner.c~s/if ((k->requires \& REQ_GUEST) \&\& !dev->info.pvinfo.active)/if (0)/~guest checks run on a native device~runner/no_aperture_or_no_fences_skips_with_the_reason"
+"harness/checks_guest_common.c~s/	if (!c->dev->ops->host_audit)/	if (1)/~guest checks never ask the host side~guest_faults/every_guest_visible_fault_is_caught_skl"
+"harness/checks_guest_resize.c~s/	if (st != GTTLAB_GM_ST_BAD_COUNT)/	if (0)/~guest-resize takes any answer to a request for 0 slots~guest_faults/every_guest_visible_fault_is_caught_skl"
+"dom0/guest_device.c~s/if (!inside(gm, len, in.low_base, in.low_size) \&\& /if (0 \&\& /~vgpu: GPU-side access outside the guest's ranges allowed~guest_device/*"
+"dom0/guest_device_audit.c~s/		rc = audit_scratch(g, why, n);/		rc = 0 * audit_scratch(g, why, n);/~vgpu: the audit skips the peers' scratch pages~guest_faults/every_guest_visible_fault_is_caught_skl"
 "hw/pte.c~s/hi_bits << 4/hi_bits << 3/~gen6/7 PTE: high address bits one place off~check_faults/admission_policies_admitted_before_it_fits"
 "hw/pte.c~s/PTE_FORMAT_HSW ? 7 : 8/PTE_FORMAT_HSW ? 8 : 8/~HSW PTE decode takes bit 11 as an address bit~pte/decode_invalid_and_cache_names"
 "hw/fence.c~s|f->stride / FENCE_PITCH_UNIT - 1)|f->stride / FENCE_PITCH_UNIT)|g~fence pitch field off by one~check_faults/admission_channel_paused_vgpu_runs"
