@@ -168,7 +168,7 @@ $(BUILD)/efi/obj/%.o: %.c
 	$(CC) $(EFI_CFLAGS) -c $< -o $@
 
 $(BUILD)/efi/gttlab.so: $(EFI_OBJS)
-	$(LD) -nostdlib -znocombreloc -T $(EFI_LIB)/elf_x86_64_efi.lds -shared -Bsymbolic -L$(EFI_LIB) \
+	$(LD) -nostdlib -znocombreloc -T $(EFI_LIB)/elf_x86_64_efi.lds -shared -Bsymbolic -z defs -L$(EFI_LIB) \
 		$(EFI_LIB)/crt0-efi-x86_64.o $(EFI_OBJS) -lefi -lgnuefi -o $@
 
 $(EFI_APP): $(BUILD)/efi/gttlab.so
@@ -259,6 +259,7 @@ test-lane-vm:
 	$(PHASE) vm tests/igt-conformance.sh $(IGT_DIR)
 	$(PHASE) vm tests/igt-conformance-selftest.sh
 	$(PHASE) vm tests/scanout-frontends.sh $(BUILD)
+	$(PHASE) vm tests/guest-fake-tree.sh $(BUILD)
 	$(PHASE) vm tests/svg-render.sh $(BUILD)
 	$(PHASE) vm $(MAKE) --no-print-directory lava
 	$(PHASE) vm tests/bad-input.sh $(BUILD)
@@ -368,7 +369,7 @@ $(BENCH): $(BENCH_OBJS) $(LIB)
 	$(CC) $(ALL_CFLAGS) $(BENCH_OBJS) $(LIB) $(LDLIBS) -lm -o $@
 
 $(BUILD)/bench/efi-floor.so: $(BUILD)/efi/obj/bench/efi/floor.o
-	$(LD) -nostdlib -znocombreloc -T $(EFI_LIB)/elf_x86_64_efi.lds -shared -Bsymbolic -L$(EFI_LIB) \
+	$(LD) -nostdlib -znocombreloc -T $(EFI_LIB)/elf_x86_64_efi.lds -shared -Bsymbolic -z defs -L$(EFI_LIB) \
 		$(EFI_LIB)/crt0-efi-x86_64.o $< -lefi -lgnuefi -o $@
 
 $(BENCH_FLOOR): $(BUILD)/bench/efi-floor.so

@@ -2,8 +2,9 @@
 # The QEMU pipeline must fail when it should: a check that fails inside the EFI application, a
 # device that cannot be restored (verdict ABORT, isa-debug-exit 0x13), a
 # run that never reaches a verdict (timeout), results that are never written, and ivshmem bytes
-# that differ from what the application wrote, and a journal lost between a reset and the next
-# boot. Each case runs harness/qemu-run.sh and requires
+# that differ from what the application wrote, a journal lost between a reset and the next
+# boot, and a guest-mode boot whose guest suite skipped (the device was no vGPU). Each case runs
+# harness/qemu-run.sh and requires
 # a non-zero exit with the reason.
 #   tests/qemu-selftest.sh EFI_APP WORKDIR
 set -u
@@ -36,5 +37,8 @@ expect_failure no-results "results.json was not written" GTTLAB_QEMU_NO_IVSHMEM=
 PLATFORMS=none expect_failure ivshmem-bytes "backing file differs" GTTLAB_QEMU_INJECT=ivshmem-byte
 PLATFORMS=none expect_failure journal-lost "restore.txt missing" GTTLAB_QEMU_NO_JOURNAL= GTTLAB_QEMU_NO_IVSHMEM=1 \
 	GTTLAB_QEMU_INJECT=journal-lost
+# the later --device in gttlab.cfg wins: the application opens sim:skl and every guest check skips
+PLATFORMS=vgpu-skl expect_failure guest-skipped "so guest mode did not happen" GTTLAB_QEMU_NO_IVSHMEM=1 \
+	"GTTLAB_QEMU_ARGS=--device sim:skl"
 echo "qemu-selftest: $passed of $((passed + failed)) failure modes caught"
 [ "$failed" -eq 0 ]
