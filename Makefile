@@ -67,7 +67,7 @@ GTTLAB  := $(BUILD)/gttlab
 UNIT    := $(BUILD)/tests/unit
 LDLIBS  := -lpci -pthread
 
-.PHONY: asan asan-build all run test test-lane-mutants test-lane-vm deps deps-build deps-efi install-packages check-freestanding mutants efi qemu qemu-selftest igt install clean lava structure
+.PHONY: asan asan-build all run test test-lane-mutants test-lane-vm deps deps-build deps-efi install-packages check-freestanding mutants efi qemu qemu-selftest igt install clean lava structure guest-fake-tree
 all: $(GTTLAB) $(UNIT) igt
 
 $(BUILD)/%.o: %.c
@@ -202,6 +202,12 @@ lava: $(EFI_APP)
 # Mutation check: each mutant breaks one fact in hw/ or the model; the tests must catch it.
 mutants: $(UNIT)
 	tests/mutants.sh
+
+# Guest mode on the real-device path: a fake GVT-g guest tree whose resource0 holds a PVINFO page
+# (tests/guest-fake-tree.sh): info shows it, check claims only inside the mappable slice and leaves
+# every byte it does not own as it was.
+guest-fake-tree: $(GTTLAB)
+	tests/guest-fake-tree.sh $(BUILD)
 
 # The QEMU pipeline's own failure modes must be caught (tests/qemu-selftest.sh).
 qemu-selftest: $(EFI_APP)

@@ -51,3 +51,33 @@ EOR
 	truncate -s 16M "$dir/resource0"
 	truncate -s "${ap_mib}M" "$dir/resource2"
 }
+
+# put_le32 FILE OFFSET VALUE: a little-endian dword into FILE at OFFSET, the rest of FILE untouched
+put_le32() {
+	local v=$(($3))
+	printf "$(printf '\\x%02x\\x%02x\\x%02x\\x%02x' $((v & 255)) $((v >> 8 & 255)) $((v >> 16 & 255)) $((v >> 24 & 255)))" |
+		dd of="$1" bs=1 seek=$(($2)) conv=notrunc status=none
+}
+
+# fake_pvinfo DIR MAP_BASE MAP_SIZE HIGH_BASE HIGH_SIZE FENCE_NUM [VGT_ID [CAPS [MAJOR [SLOT_SIZE]]]]:
+# a GVT-g PVINFO page (docs/hardware.md §6.1) at 0x78000 in DIR/resource0, DIR a GPU of fake_device
+# (ROOT/bus/pci/devices/BDF): the magic, version MAJOR.0 (default 1), vgt_id (default 1), caps
+# (default 0x1c: FULL_PPGTT, HWSP_EMULATION, HUGE_GTT) and avail_rs. SLOT_SIZE given and nonzero:
+# gttlab's request channel is offered (its magic at 0x78100, the slot size at 0x7811c).
+fake_pvinfo() {
+	local f=$1/resource0 pv=$((0x78000))
+	put_le32 "$f" $pv 0x76544776				# magic, low dword of "vGTvGTvG"
+	put_le32 "$f" $((pv + 0x04)) 0x47765447
+	put_le32 "$f" $((pv + 0x08)) "${9:-1}"			# version_major (u16), minor 0 above it
+	put_le32 "$f" $((pv + 0x0c)) "${7:-1}"			# vgt_id
+	put_le32 "$f" $((pv + 0x10)) "${8:-0x1c}"		# vgt_caps
+	put_le32 "$f" $((pv + 0x40)) "$2"			# avail_rs.mappable_gmadr.base
+	put_le32 "$f" $((pv + 0x44)) "$3"			# .size
+	put_le32 "$f" $((pv + 0x48)) "$4"			# avail_rs.nonmappable_gmadr.base
+	put_le32 "$f" $((pv + 0x4c)) "$5"			# .size
+	put_le32 "$f" $((pv + 0x50)) "$6"			# avail_rs.fence_num
+	if [ "${10:-0}" != 0 ]; then
+		put_le32 "$f" $((pv + 0x100)) 0x6d4d6767	# GTTLAB_GM_MAGIC "ggMm"
+		put_le32 "$f" $((pv + 0x11c)) "${10}"		# GTTLAB_IF_GM_SLOT_SIZE
+	fi
+}
