@@ -166,11 +166,14 @@ static enum check_status unmet(struct hw_device *dev, const struct check *k, con
 			       dev->name);
 	if (k->claim_fences && !dev->info.num_fences)
 		return ck_skip(c, "%s has no fence registers (i915 gives a part without an aperture none)", dev->name);
+	/* the guest checks say themselves what they do without fences (guest-outside: all are foreign) */
+	if (k->claim_fences && dev->info.pvinfo.active && !dev->info.pvinfo.fence_num && !(k->requires & REQ_GUEST))
+		return ck_skip(c, "guest mode: PVINFO gives this vGPU no fences (avail_rs.fence_num is 0)");
 	if (dev->info.pvinfo.active && (k->requires & (REQ_NATIVE | REQ_WHOLE_GGTT)))
-		return ck_skip(c, "guest mode: needs the whole GPU, and this vGPU has GM 0x%llx+0x%llx and 0x%llx+0x%llx, fences 0..%d (PVINFO)",
+		return ck_skip(c, "guest mode: needs the whole GPU, and this vGPU has GM 0x%llx+0x%llx and 0x%llx+0x%llx, %u fences (PVINFO)",
 			       (unsigned long long)dev->info.pvinfo.mappable_base, (unsigned long long)dev->info.pvinfo.mappable_size,
 			       (unsigned long long)dev->info.pvinfo.nonmappable_base,
-			       (unsigned long long)dev->info.pvinfo.nonmappable_size, (int)dev->info.pvinfo.fence_num - 1);
+			       (unsigned long long)dev->info.pvinfo.nonmappable_size, dev->info.pvinfo.fence_num);
 	if ((k->requires & REQ_GUEST) && !dev->info.pvinfo.active)
 		return ck_skip(c, "not a vGPU: %s has no PVINFO page at 0x%x (VGT_MAGIC absent)", dev->name, VGT_PVINFO_PAGE);
 	if ((k->requires & (REQ_GPU_ACCESS | REQ_MODEL)) && !hw_sim_model(dev))
