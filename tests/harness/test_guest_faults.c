@@ -15,6 +15,7 @@
 #include "env/env_posix.h"
 #include "harness/backends.h"
 #include "harness/runner.h"
+#include "tests/helpers.h"
 
 struct fault_row {
 	const char *name;
@@ -208,3 +209,26 @@ Test(guest_faults, the_whole_table_keeps_inside_the_vgpu_skl) { whole_table("vgp
 Test(guest_faults, the_whole_table_keeps_inside_the_vgpu_hsw) { whole_table("vgpu:sim:hsw", 14); }
 /* no fence of its own: the fence checks skip saying so, guest-outside finds every fence foreign */
 Test(guest_faults, a_vgpu_without_fences_skips_the_fence_checks) { whole_table("vgpu:sim:skl,fences=0", 9); }
+
+/* The front-ends run the same suite inside the same device: the CLI and an IGT binary (GTTLAB_DEVICE). */
+static void front_ends(const char *plat)
+{
+	static char out[1 << 16];
+	char cmd[256];
+
+	snprintf(cmd, sizeof(cmd), "./build/gttlab check --device vgpu:sim:%s --run guest 2>&1", plat);
+	cr_assert_eq(t_run(cmd, out, sizeof(out)), 0, "%s", out);
+	cr_expect(strstr(out, "6 passed, 0 failed, 0 skipped"), "%s", out);
+	snprintf(cmd, sizeof(cmd), "GTTLAB_DEVICE=vgpu:sim:%s ./build/igt/gtt_guest 2>&1", plat);
+	cr_assert_eq(t_run(cmd, out, sizeof(out)), 0, "%s", out);
+	static const char *const subs[] = { "guest-pvinfo", "guest-pte-ranges", "guest-data-paths", "guest-fences",
+					    "guest-outside", "guest-resize" };
+	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++) {
+		char want[96];
+		snprintf(want, sizeof(want), "Subtest %s: SUCCESS", subs[i]);
+		cr_expect(strstr(out, want), "%s missing from:\n%s", want, out);
+	}
+}
+
+Test(guest_faults, the_cli_and_gtt_guest_run_the_suite_in_vgpu_skl, .timeout = 120) { front_ends("skl"); }
+Test(guest_faults, the_cli_and_gtt_guest_run_the_suite_in_vgpu_hsw, .timeout = 120) { front_ends("hsw"); }
