@@ -142,6 +142,33 @@ Test(guest_faults, every_guest_visible_fault_is_caught_hsw)
 		caught("vgpu:sim:hsw", &guest_rows[i]);
 }
 
+/*
+ * The host rows: each fault makes the host check named fail on the model
+ * (the full reasons are asserted in tests/harness/test_check_faults.c), so
+ * no row of the matrix is a claim nobody tests.
+ */
+Test(guest_faults, every_host_row_is_caught_by_its_host_check, .timeout = 120)
+{
+	for (size_t i = 0; i < N_HOST; i++) {
+		struct check_faults f;
+		const struct check *sel[64];
+		struct check_result r;
+		struct gtt_err err = { 0 };
+		size_t n = 0;
+
+		memset(&f, 0, sizeof(f));
+		((bool *)&f.dom0)[host_rows[i].off / sizeof(bool)] = true;
+		cr_assert_eq(runner_select(host_rows[i].caught_by, sel, 64, &n, &err), 0, "%s", err.msg);
+		cr_assert_eq(n, 1);
+		struct hw_device *dev = t_open("sim:skl");
+		struct runner_opts o = { .faults = &f };
+		cr_assert_eq(runner_run(dev, sel, 1, &o, &r), 1);
+		hw_close(dev);
+		cr_expect_eq(r.status, CHECK_FAIL, "fault %s: %s is %s (%s), it must fail", host_rows[i].name,
+			     host_rows[i].caught_by, check_status_name(r.status), r.reason);
+	}
+}
+
 /* Every bool of struct dom0_faults has exactly one row, here or in the host list. */
 Test(guest_faults, the_matrix_is_complete)
 {
