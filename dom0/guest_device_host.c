@@ -11,6 +11,7 @@
 #include "dom0/guest_device_internal.h"
 #include "dom0/guest_gtt.h"
 #include "dom0/ladder.h"
+#include "dom0/migrate.h"
 #include "dom0/ops.h"
 #include "dom0/runtime.h"
 #include "dom0/state.h"
@@ -36,6 +37,7 @@ static const struct gd_key {
 	{ "mem", 1, 1u << 18, "the guest's memory in 4 KiB pages, each one host memory of the model" },
 	{ "peers", 0, GD_MAX_PEERS, "busy peer vGPUs beside the guest (GVT-g runs 8 vGPUs)" },
 	{ "switch", 0, 1u << 30, "trapped guest accesses between render-owner switches, 0 never" },
+	{ "migrate", 0, 1u << 30, "reads of PVINFO's EPOCH between host moves of the guest's high range, 0 never" },
 };
 #define GD_NKEYS (sizeof(gd_keys) / sizeof(gd_keys[0]))
 
@@ -63,7 +65,7 @@ static int parse_option(const char *tok, uint64_t *vals, bool *seen, struct gtt_
 		vals[k] = v;
 		return GTT_OK;
 	}
-	return gtt_err_set(err, GTT_EINVAL, "vgpu: option '%s': no such option (low, high, fences, mem, peers, switch)", tok);
+	return gtt_err_set(err, GTT_EINVAL, "vgpu: option '%s': no such option (low, high, fences, mem, peers, switch, migrate)", tok);
 }
 
 /* A token without '=' belongs to the host's spec: sim, sim:PLATFORM, then its own options (edram). */
@@ -85,7 +87,7 @@ static int host_token(struct gd_opts *o, const char *tok, struct gtt_err *err)
 
 int gd_parse(const char *arg, struct gd_opts *o, struct gtt_err *err)
 {
-	uint64_t vals[GD_NKEYS] = { 32, 1, 4, 1024, 2, 16 };
+	uint64_t vals[GD_NKEYS] = { 32, 1, 4, 1024, 2, 16, 4 };
 	bool seen[GD_NKEYS] = { false };
 	char tok[64];
 	int rc;
@@ -120,6 +122,7 @@ int gd_parse(const char *arg, struct gd_opts *o, struct gtt_err *err)
 	o->mem = (unsigned)vals[3];
 	o->peers = (unsigned)vals[4];
 	o->every = (unsigned)vals[5];
+	o->migrate = (unsigned)vals[6];
 	return GTT_OK;
 }
 
@@ -342,4 +345,28 @@ void gd_trapped(struct guest_dev *g)
 			next = k + 1 < g->n_peers ? g->peer[k + 1] : g->guest;
 	if (next != cur && dom0_switch(g->rt, next, NULL, &err))
 		gtt_log(g->env, GTT_LOG_WARN, "vgpu: switching vGPU %d in refused: %s", next, err.msg);
+}
+
+/*
+ * A read of PVINFO's EPOCH is where a gBalloon-aware guest looks for range
+ * changes the host made on its own, so it is where this host makes them:
+ * every `migrate=` such reads it moves the guest's high range to other slots
+ * (dom0_migrate, VOCL's steps), trying the runs after the current one first.
+ * A refusal (nothing fits, a slot at the share limit) moves nothing.
+ */
+void gd_epoch_read(struct guest_dev *g)
+{
+	const struct dom0_layout *l = dom0_layout(g->rt);
+	struct dom0_vgpu_info in;
+	struct gtt_err err = { 0 };
+
+	if (!g->o.migrate || ++g->epoch_reads % g->o.migrate || dom0_vgpu_info(g->rt, g->guest, &in) || !in.slots ||
+	    in.slots > l->num_slots)
+		return;
+	for (unsigned k = 1; k <= l->num_slots - in.slots; k++) {
+		unsigned to = (in.first_slot + k) % (l->num_slots - in.slots + 1);
+		if (to != in.first_slot && !dom0_migrate(g->rt, g->guest, to, NULL, &err))
+			return;
+	}
+	gtt_log(g->env, GTT_LOG_DEBUG, "vgpu: no slot run took vGPU %d's high range: %s", g->guest, err.msg);
 }

@@ -29,6 +29,7 @@ struct gd_opts {
 	unsigned mem;			/* mem=: its memory pages */
 	unsigned peers;			/* peers=: busy vGPUs beside it */
 	unsigned every;			/* switch=: trapped accesses between render-owner switches; 0 never */
+	unsigned migrate;		/* migrate=: EPOCH reads between host moves of the guest's high range; 0 never */
 };
 
 /* A register the guest wrote that the host never sees (GVT-g's vreg). */
@@ -63,6 +64,7 @@ struct guest_dev {
 	uint8_t *peer_scratch;		/* each peer's scratch page as it was at open, 4 KiB each */
 	uint64_t fence_setup[I915_MAX_NUM_FENCES];	/* the physical fences once the peers were set up */
 	uint64_t traps;			/* trapped guest accesses so far */
+	uint64_t epoch_reads;		/* reads of PVINFO's EPOCH so far (migrate=) */
 	uint64_t work[2][512];		/* pages of tags: what the audit read and expects, what the setup writes */
 };
 
@@ -75,6 +77,8 @@ int gd_host_open(struct guest_dev *g, const struct hw_open_opts *opts, struct gt
 void gd_host_close(struct guest_dev *g);
 /* One trapped guest access: every `switch=` of them, the next of guest and peers owns the render engine. */
 void gd_trapped(struct guest_dev *g);
+/* A guest read of PVINFO's EPOCH: every migrate= of them the host moves the guest's high range. */
+void gd_epoch_read(struct guest_dev *g);
 /* The 512 tag words of a peer's page at graphics address gm (what its bytes must stay). */
 void gd_peer_page(unsigned k, uint64_t gm, uint64_t *words);
 

@@ -215,6 +215,8 @@ uint32_t gd_mmio_read32(void *ctx, uint32_t off)
 
 	switch (region(g, off, 4)) {
 	case GD_PVINFO:
+		if (off == GTTLAB_IF_GM_EPOCH)
+			gd_epoch_read(g);
 		if (dom0_pvinfo_read(g->rt, g->guest, off - VGT_PVINFO_PAGE, &v, &err))
 			v = 0;
 		break;

@@ -33,6 +33,7 @@ enum check_status check_guest_data_paths(struct check_ctx *c);
 enum check_status check_guest_fences(struct check_ctx *c);
 enum check_status check_guest_outside(struct check_ctx *c);
 enum check_status check_guest_resize(struct check_ctx *c);
+enum check_status check_guest_migration(struct check_ctx *c);
 
 /*
  * Shared with the guest suite: a CHECK_SURF_PAGES-page surface at GGTT gm,

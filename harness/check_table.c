@@ -62,6 +62,8 @@ const struct check gtt_checks[] = {
 	  REQ_GUEST | REQ_TEST_PAGES, 0, ALL_FENCES, check_guest_outside },
 	{ "guest-resize", "guest", "inside a vGPU: over the request channel a slot is granted and given back; PVINFO follows, kept bytes stay, the released slot is out of reach",
 	  REQ_GUEST | REQ_TEST_PAGES, 0, 0, check_guest_resize },
+	{ "guest-migration", "guest", "inside a vGPU: a move of its high range the host makes on its own (EPOCH) keeps the size, entries and bytes at their offsets, and leaves the old range out of reach",
+	  REQ_GUEST | REQ_TEST_PAGES, 0, 0, check_guest_migration },
 };
 
 const size_t gtt_num_checks = sizeof(gtt_checks) / sizeof(gtt_checks[0]);

@@ -6,7 +6,7 @@
 # assumed); QEMU's exit status comes from isa-debug-exit ((value << 1) | 1: 33 pass, 35 fail,
 # 37 error, 39 abort); the results are copied back with mcopy and checked. A platform word
 # vgpu-PLATFORM is a guest-mode boot instead: --device vgpu:sim:PLATFORM --run guest, a vGPU of
-# the application's own Dom0 runtime, whose results must hold the six guest checks, every one
+# the application's own Dom0 runtime, whose results must hold the seven guest checks, every one
 # passed (a skip means guest mode did not happen, and fails naming the check). Then one boot with an
 # ivshmem-plain device backed by a host file: the application writes a GGTT-shaped pattern into
 # its BAR through the efi backend's BAR path, and this script finds those bytes in the file. Then a
@@ -95,9 +95,9 @@ after_reset() {
 }
 
 # The guest suite, in the order of the check table: a guest-mode boot must report exactly these.
-guest_checks=(guest-pvinfo guest-pte-ranges guest-data-paths guest-fences guest-outside guest-resize)
+guest_checks=(guest-pvinfo guest-pte-ranges guest-data-paths guest-fences guest-outside guest-resize guest-migration)
 
-# guest_results LABEL DIR: DIR/results.tap and results.json hold the six guest checks, all passed
+# guest_results LABEL DIR: DIR/results.tap and results.json hold the seven guest checks, all passed
 guest_results() {
 	local label=$1 dir=$2 c line
 	[ -f "$dir/results.tap" ] || return 0	# already failed: not written to the ESP

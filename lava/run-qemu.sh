@@ -82,17 +82,17 @@ timeout 600 lava-run --job-id 2 --output-dir "$work/out-vgpu" "$work/jobs-vgpu/q
 	> "$work/lava-run-vgpu.log" 2>&1
 echo "lava: vgpu:sim:skl guest job: lava-run exited $? after $(( $(date +%s) - t0 )) s (log: $work/lava-run-vgpu.log)"
 "$here/gate.sh" "$work/lava-run-vgpu.log" "$work/out-vgpu" || rc=1
-# the gate passes skips; here a skip means guest mode did not happen, and the suite has six checks
+# the gate passes skips; here a skip means guest mode did not happen, and the suite has seven checks
 cases=$(grep '"lvl": "results"' "$work/lava-run-vgpu.log" | grep '"definition": "gttlab"')
 n=$(printf '%s' "$cases" | grep -c . || true)
 skipped=$(printf '%s\n' "$cases" | grep '"result": "skip"' | sed -n 's/.*"test_case_id": "\([^"]*\)".*/\1/p' | tr '\n' ' ')
 if [ -n "$skipped" ]; then
 	echo "lava: vgpu:sim:skl guest job: skipped, so guest mode did not happen: $skipped"
 	rc=1
-elif [ "$n" != 6 ]; then
-	echo "lava: vgpu:sim:skl guest job: $n test cases recorded, the guest suite has 6"
+elif [ "$n" != 7 ]; then
+	echo "lava: vgpu:sim:skl guest job: $n test cases recorded, the guest suite has 7"
 	rc=1
 else
-	echo "lava: vgpu:sim:skl guest job: all 6 guest checks passed in guest mode"
+	echo "lava: vgpu:sim:skl guest job: all 7 guest checks passed in guest mode"
 fi
 exit "$rc"

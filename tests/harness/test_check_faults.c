@@ -261,6 +261,7 @@ Test(check_faults, every_check_has_a_fault_test)
 		"admission-channel", "migration-slots", "migration-device",
 		/* the guest suite's: the mediator fault matrix, tests/harness/test_guest_faults.c */
 		"guest-pvinfo", "guest-pte-ranges", "guest-data-paths", "guest-fences", "guest-outside", "guest-resize",
+		"guest-migration",
 	};
 	for (size_t i = 0; i < gtt_num_checks; i++) {
 		bool found = false;
