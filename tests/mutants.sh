@@ -59,7 +59,7 @@ mutants=(
 "regs/fence_reg.h~s/#define GEN6_FENCE_PITCH_MASK		0xfffu/#define GEN6_FENCE_PITCH_MASK		0x3ffu/~regs: fence pitch field two bits short~cli/decode_fence_says_what_no_encoder_writes"
 "hw/undo.c~s/			if (mmio_get(dev, e) != e->old)/			if (0)/~restore does not read back what it wrote~runner/a_restore_that_does_not_read_back_is_an_abort_that_ends_the_run"
 "harness/runner.c~s/			return i + 1;	\/\* nothing more runs/			(void)0;	\/* nothing more runs/~the run goes on after an abort~runner/a_restore_that_does_not_read_back_is_an_abort_that_ends_the_run"
-"harness/check_ctx.c~s/ \&\& gm - c->claim_gm <= c->claim_pages \* 4096 - len;/;/~claim enforcement lets a check write past its claim~runner/a_check_cannot_touch_below_its_claim_or_beyond_its_fences"
+"harness/check_ctx.c~s/ \&\& gm - first <= pages \* 4096 - len;/;/~claim enforcement lets a check write past its claim~runner/a_check_cannot_touch_below_its_claim_or_beyond_its_fences"
 "harness/scenario_parse.c~s/	if (memchr(buf, '\\\\0', len)) {/	if (0) {/~a NUL byte in a scenario ends it silently~num/scenario_files_that_are_not_text_are_refused"
 "hw/journal_write.c~s/bool orig = now == pte_original(dev, p);/bool orig = true;/~journal: aperture bytes written through a test page put back through the original translation~journal/a_crash_anywhere_is_put_back_from_the_journal_alone_hsw"
 "hw/journal_write.c~s/^	if (!dev->ptes_unflushed)$/	if (1)/~journal: the PTE in effect read from the register while the TLB is stale~journal/a_crash_anywhere_is_put_back_from_the_journal_alone_hsw"
