@@ -42,6 +42,8 @@ static const char usage[] =
 	"global options:\n"
 	"  --device D        sim, sim:PLATFORM (snb ivb hsw bdw skl kbl cfl icl tgl adlp),\n"
 	"                    sim:PLATFORM,edram (Haswell and later, with eDRAM),\n"
+	"                    vgpu:sim:PLATFORM[,KEY=VALUE...] (a vGPU of the Dom0 runtime\n"
+	"                    on the model: guest mode; keys in docs/guest.md),\n"
 	"                    pci:DDDD:BB:DD.F, or auto (the first Intel display device);\n"
 	"                    default sim:skl\n"
 	"  --json            machine-readable output\n"
