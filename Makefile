@@ -216,7 +216,7 @@ qemu-selftest: $(EFI_APP)
 # ---- sanitizers: the CLI, the IGT binaries and the Criterion suite under ASan+UBSan ----
 # The same sources and rules in build/asan/ with gcc's AddressSanitizer (leak checking on)
 # and UndefinedBehaviorSanitizer, every error fatal. The suite runs from build/asan/root/,
-# where build/ is build/asan/ and the source folders are links, so every test that runs
+# where build/ is build/asan/ and the source folders (and README.md) are links, so every test that runs
 # ./build/gttlab or build/igt/* runs the sanitized binary. Every report of any process
 # goes to build/asan/reports/; a single one fails the run.
 ASAN_DIR   := $(BUILD)/asan
@@ -231,7 +231,7 @@ asan-build:
 asan: asan-build
 	@rm -rf $(ASAN_DIR)/reports $(ASAN_DIR)/root && mkdir -p $(ASAN_DIR)/reports $(ASAN_DIR)/root
 	@ln -s .. $(ASAN_DIR)/root/build
-	@for d in scenarios regs tests docs; do ln -s $(abspath $$d) $(ASAN_DIR)/root/$$d; done
+	@for d in scenarios regs tests docs README.md; do ln -s $(abspath $$d) $(ASAN_DIR)/root/$$d; done
 	cd $(ASAN_DIR)/root && $(ASAN_ENV) ./build/tests/unit --jobs 2
 	$(ASAN_ENV) tests/bad-input.sh $(ASAN_DIR)
 	@if ls $(ASAN_DIR)/reports/* >/dev/null 2>&1; then \
