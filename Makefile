@@ -185,7 +185,7 @@ deps-efi:
 # vgpu:sim:hsw (the guest suite), and once with ivshmem (harness/qemu-run.sh).
 qemu: deps
 	$(MAKE) --no-print-directory $(EFI_APP)
-	harness/qemu-run.sh $(EFI_APP) $(BUILD)/qemu skl hsw tgl vgpu-skl vgpu-hsw
+	harness/qemu-run.sh $(EFI_APP) $(BUILD)/qemu skl hsw tgl hsw-edram vgpu-skl vgpu-hsw
 
 # ---- LAVA (lava/, docs/lava.md): every job template validated, the QEMU job run under lava-run with
 # the gate, and the gate proven on a run with the application's test-only fault ----
@@ -260,7 +260,7 @@ test-lane-mutants:
 	$(PHASE) mutants $(MAKE) --no-print-directory mutants
 
 test-lane-vm:
-	$(PHASE) vm harness/qemu-run.sh $(EFI_APP) $(BUILD)/qemu skl hsw tgl vgpu-skl vgpu-hsw
+	$(PHASE) vm harness/qemu-run.sh $(EFI_APP) $(BUILD)/qemu skl hsw tgl hsw-edram vgpu-skl vgpu-hsw
 	$(PHASE) vm $(MAKE) --no-print-directory qemu-selftest
 	$(PHASE) vm tests/igt-conformance.sh $(IGT_DIR)
 	$(PHASE) vm tests/igt-conformance-selftest.sh

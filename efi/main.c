@@ -45,7 +45,7 @@ struct args {
 };
 
 static const char usage[] =
-	"usage: gttlab.efi [--device sim[:PLATFORM]|pci:SSSS:BB:DD.F|auto|vgpu:sim[:PLATFORM][,KEY=VALUE...]]\n"
+	"usage: gttlab.efi [--device sim[:PLATFORM[,edram]]|pci:SSSS:BB:DD.F|auto|vgpu:sim[:PLATFORM][,KEY=VALUE...]]\n"
 	"                  [--run PATTERNS] [--seed N] [--debug-exit] [--no-shutdown] [--ivshmem-check]\n"
 	"A real device is journaled in \\gttlab\\journal.bin; a journal left there is restored at the\n"
 	"next boot, before anything else (\\gttlab\\restore.txt says what went back).\n"
@@ -182,7 +182,7 @@ static int open_peer(void *ctx, const struct gtt_platform *plat, struct hw_devic
 
 	if (!p->plat) {
 		EFI_HANDLE h;
-		int rc = pciio_sim_install_at(p->env, plat, PCIIO_SIM_PEER_SEGMENT, &h, err);
+		int rc = pciio_sim_install_at(p->env, plat, NULL, PCIIO_SIM_PEER_SEGMENT, &h, err);
 		if (rc)
 			return rc;
 		p->plat = plat;
@@ -239,14 +239,28 @@ static int resolve(const struct gtt_env *env, const char *dev, char *spec, size_
 	} else if (!gtt_strncmp(dev, "sim:", 4)) {
 		plat = dev + 4;
 	} else {
-		return gtt_err_set(err, GTT_EINVAL, "unknown device '%s': sim[:PLATFORM], pci:SSSS:BB:DD.F, auto or vgpu:sim[:PLATFORM][,KEY=VALUE...]",
+		return gtt_err_set(err, GTT_EINVAL, "unknown device '%s': sim[:PLATFORM[,edram]], pci:SSSS:BB:DD.F, auto or vgpu:sim[:PLATFORM][,KEY=VALUE...]",
 				   dev);
 	}
-	const struct gtt_platform *p = gtt_platform_by_name(plat);
+	/* sim:PLATFORM,edram as the hosted sim backend takes it: the model with eDRAM */
+	struct sim_params sp = { 0 };
+	char name[32];
+	size_t len = 0;
+	while (plat[len] && plat[len] != ',')
+		len++;
+	if (len >= sizeof(name))
+		return gtt_err_set(err, GTT_EINVAL, "unknown platform in --device %.40s", dev);
+	gtt_memcpy(name, plat, len);
+	name[len] = '\0';
+	if (plat[len] && gtt_strcmp(plat + len + 1, "edram"))
+		return gtt_err_set(err, GTT_EINVAL, "--device %s: '%s' is not an option of the model (sim:PLATFORM[,edram])", dev,
+				   plat + len + 1);
+	sp.edram = plat[len] != '\0';
+	const struct gtt_platform *p = gtt_platform_by_name(name);
 	if (!p)
-		return gtt_err_set(err, GTT_EINVAL, "unknown platform '%s' in --device %s", plat, dev);
+		return gtt_err_set(err, GTT_EINVAL, "unknown platform '%s' in --device %s", name, dev);
 	EFI_HANDLE h;
-	int rc = pciio_sim_install(env, p, &h, err);
+	int rc = pciio_sim_install(env, p, &sp, &h, err);
 	if (rc)
 		return rc;
 	*model = true;

@@ -152,21 +152,21 @@ static EFI_STATUS EFIAPI unsupported(void)
 	return EFI_UNSUPPORTED;
 }
 
-int pciio_sim_install(const struct gtt_env *env, const struct gtt_platform *plat, EFI_HANDLE *handle,
-		      struct gtt_err *err)
+int pciio_sim_install(const struct gtt_env *env, const struct gtt_platform *plat, const struct sim_params *params,
+		      EFI_HANDLE *handle, struct gtt_err *err)
 {
-	return pciio_sim_install_at(env, plat, PCIIO_SIM_SEGMENT, handle, err);
+	return pciio_sim_install_at(env, plat, params, PCIIO_SIM_SEGMENT, handle, err);
 }
 
-int pciio_sim_install_at(const struct gtt_env *env, const struct gtt_platform *plat, unsigned segment,
-			 EFI_HANDLE *handle, struct gtt_err *err)
+int pciio_sim_install_at(const struct gtt_env *env, const struct gtt_platform *plat, const struct sim_params *params,
+			 unsigned segment, EFI_HANDLE *handle, struct gtt_err *err)
 {
 	struct pciio_sim *ps = env->alloc(env, sizeof(*ps));
 	int rc;
 
 	if (!ps)
 		return gtt_err_set(err, GTT_ENOMEM, "out of memory");
-	if ((rc = sim_create(env, plat, NULL, &ps->sim, err))) {
+	if ((rc = sim_create(env, plat, params, &ps->sim, err))) {
 		env->free(env, ps);
 		return rc;
 	}

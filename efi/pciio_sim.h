@@ -18,12 +18,12 @@
 /* The second instance, a migration's target device (harness/checks_migration.c). */
 #define PCIIO_SIM_PEER_SEGMENT 0xfffe
 
-/* Create the model and install the protocol on a new handle. */
-int pciio_sim_install(const struct gtt_env *env, const struct gtt_platform *plat, EFI_HANDLE *handle,
-		      struct gtt_err *err);
+/* Create the model (params may be NULL: sim_create's) and install the protocol on a new handle. */
+int pciio_sim_install(const struct gtt_env *env, const struct gtt_platform *plat, const struct sim_params *params,
+		      EFI_HANDLE *handle, struct gtt_err *err);
 /* The same, reporting PCI segment `segment` (SSSS:00:02.0). */
-int pciio_sim_install_at(const struct gtt_env *env, const struct gtt_platform *plat, unsigned segment,
-			 EFI_HANDLE *handle, struct gtt_err *err);
+int pciio_sim_install_at(const struct gtt_env *env, const struct gtt_platform *plat, const struct sim_params *params,
+			 unsigned segment, EFI_HANDLE *handle, struct gtt_err *err);
 /* The model behind an EFI_PCI_IO_PROTOCOL, if it is one of ours; NULL otherwise. */
 struct sim_device *pciio_sim_model(EFI_PCI_IO_PROTOCOL *p);
 

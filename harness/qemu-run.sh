@@ -7,7 +7,8 @@
 # 37 error, 39 abort); the results are copied back with mcopy and checked. A platform word
 # vgpu-PLATFORM is a guest-mode boot instead: --device vgpu:sim:PLATFORM --run guest, a vGPU of
 # the application's own Dom0 runtime, whose results must hold the seven guest checks, every one
-# passed (a skip means guest mode did not happen, and fails naming the check). Then one boot with an
+# passed (a skip means guest mode did not happen, and fails naming the check); PLATFORM-edram boots
+# --device sim:PLATFORM,edram (a comma cannot be in the word: QEMU's -drive would split on it). Then one boot with an
 # ivshmem-plain device backed by a host file: the application writes a GGTT-shaped pattern into
 # its BAR through the efi backend's BAR path, and this script finds those bytes in the file. Then a
 # pair of boots on one image: a journaled run reset in its middle, and the boot that restores it.
@@ -125,6 +126,7 @@ for p in ${platforms[@]+"${platforms[@]}"}; do
 	mkdir -p "$out"
 	case $p in
 	vgpu-*) dev="vgpu:sim:${p#vgpu-}" cfg="--device vgpu:sim:${p#vgpu-} --run guest --debug-exit $extra" ;;
+	*-edram) dev="sim:${p%-edram},edram" cfg="--device sim:${p%-edram},edram --debug-exit $extra" ;;
 	*) dev="sim:$p" cfg="--device sim:$p --debug-exit $extra" ;;
 	esac
 	make_esp "$img" "$cfg" || { fail "$p: cannot build the FAT image"; continue; }
