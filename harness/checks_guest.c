@@ -57,7 +57,7 @@ enum check_status check_guest_pvinfo(struct check_ctx *c)
 		return ck_fail(c, "PVINFO version_major at 0x%x is %u, i915_pvinfo.h's is %u", VGT_IF_VERSION,
 			       pv->version_major, VGT_VERSION_MAJOR);
 	/* intel_vgt_balloon's rules: the slices lie in the aperture and above it, inside the GGTT */
-	if (pv->mappable_base + pv->mappable_size > in->aperture_size)
+	if (pv->mappable_size && pv->mappable_base + pv->mappable_size > in->aperture_size)
 		return ck_fail(c, "avail_rs.mappable_gmadr 0x%llx+0x%llx ends beyond the 0x%llx-byte aperture",
 			       (unsigned long long)pv->mappable_base, (unsigned long long)pv->mappable_size,
 			       (unsigned long long)in->aperture_size);

@@ -81,6 +81,10 @@ static int check_page(const struct hw_device *dev, const struct hw_pvinfo *pv, s
 	if (pv->fence_num > in->num_fences)
 		return gtt_err_set(err, GTT_EINVAL, "PVINFO avail_rs.fence_num (0x%05x) is %u: more than the %u fences of this %s",
 				   VGT_IF_FENCE_NUM, pv->fence_num, in->num_fences, in->plat->name);
+	/* gttlab's channel resizes by whole slots of whole GGTT pages: a slot of 0 bytes resizes nothing */
+	if (pv->gm_channel && (!pv->slot_size || pv->slot_size % 4096))
+		return gtt_err_set(err, GTT_EINVAL, "PVINFO GM_SLOT_SIZE (0x%05x) is 0x%08x: the request channel is offered, so a slot must be a non-zero multiple of 4 KiB",
+				   GTTLAB_IF_GM_SLOT_SIZE, pv->slot_size);
 	return GTT_OK;
 }
 

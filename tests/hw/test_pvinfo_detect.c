@@ -448,6 +448,17 @@ Test(pvinfo_detect, a_fence_num_beyond_the_platforms_fences_is_refused)
 	refused(&p, "fence_num", "is 33", "32 fences");
 }
 
+/* gttlab's channel offered with a slot that resizes nothing, or not by whole GGTT pages. */
+Test(pvinfo_detect, a_channel_slot_size_of_zero_or_not_page_aligned_is_refused)
+{
+	struct page p = guest;
+
+	p.slot_size = 0;
+	refused(&p, "GM_SLOT_SIZE", "is 0x00000000", "non-zero multiple of 4 KiB");
+	p.slot_size = 64 * MiB + 512;
+	refused(&p, "GM_SLOT_SIZE", "is 0x04000200", "non-zero multiple of 4 KiB");
+}
+
 /* On the model too, and where the GGTT ends below 4 GiB (sim:hsw, 2 GiB) a base can lie past it. */
 Test(pvinfo_detect, the_model_refuses_a_nonmappable_base_past_its_ggtt)
 {
