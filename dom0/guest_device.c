@@ -159,7 +159,10 @@ static int gpu_begin(struct guest_dev *g, uint64_t gm, size_t len)
 			(unsigned long long)in.low_size, (unsigned long long)in.high_base, (unsigned long long)in.high_size);
 		return GTT_ERANGE;
 	}
-	if (dom0_render_owner(g->rt) != g->guest && (rc = dom0_switch(g->rt, g->guest, NULL, &err)))
+	/* new work of a guest whose request waits for admission is the runtime's to allow even when the
+	 * guest still owns the engine: a paused vGPU is not run (dom0_switch says so) */
+	if ((dom0_render_owner(g->rt) != g->guest || dom0_vgpu_paused(g->rt, g->guest)) &&
+	    (rc = dom0_switch(g->rt, g->guest, NULL, &err)))
 		gtt_log(g->env, GTT_LOG_WARN, "vgpu: switching the guest in for its GPU work refused: %s", err.msg);
 	return rc;
 }

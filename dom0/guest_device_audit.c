@@ -7,7 +7,9 @@
  * the physical fences other than the guest's pool fences are as the setup
  * left them; and each peer's tagged bytes are intact, read as the peer
  * reads them, switched in (its low range through its aperture view, its
- * high pages GPU-side on the host). The render owner is put back after.
+ * high pages GPU-side on the host). Where the host promised each slot to
+ * one vGPU (hog=, share limit 1), no slot of the guest's is another's. The
+ * render owner is put back after.
  */
 #include <stdarg.h>
 
@@ -193,6 +195,31 @@ static int audit_peer(struct guest_dev *g, unsigned k, char *why, size_t n)
 	return rc;
 }
 
+/* (5) hog=: the share limit is 1, so the guest's slots are held by no other vGPU (ConVGPU's admission waits for them). */
+static int audit_exclusive(struct guest_dev *g, char *why, size_t n)
+{
+	struct dom0_vgpu_info in, o;
+	int ids[GD_MAX_PEERS + GD_HOGS];
+	unsigned k = 0;
+
+	if (!g->o.hog || dom0_vgpu_info(g->rt, g->guest, &in) || !in.slots)
+		return GTT_OK;
+	for (unsigned i = 0; i < g->n_peers; i++)
+		ids[k++] = g->peer[i];
+	for (unsigned i = g->hogs_released; i < g->n_hogs; i++)
+		ids[k++] = g->hog[i];
+	for (unsigned i = 0; i < k; i++) {
+		if (dom0_vgpu_info(g->rt, ids[i], &o) || !o.slots)
+			continue;
+		if (o.first_slot < in.first_slot + in.slots && in.first_slot < o.first_slot + o.slots)
+			return fail(why, n, "vGPU %d holds slots %u-%u (GM 0x%llx+0x%llx) and vGPU %d slots %u-%u (GM 0x%llx+0x%llx): the share limit is 1 (GVT-g's exclusive slots)",
+				    g->guest, in.first_slot, in.first_slot + in.slots - 1, (unsigned long long)in.high_base,
+				    (unsigned long long)in.high_size, ids[i], o.first_slot, o.first_slot + o.slots - 1,
+				    (unsigned long long)o.high_base, (unsigned long long)o.high_size);
+	}
+	return GTT_OK;
+}
+
 int gd_host_audit(void *ctx, char *why, size_t n)
 {
 	struct guest_dev *g = ctx;
@@ -204,7 +231,9 @@ int gd_host_audit(void *ctx, char *why, size_t n)
 		why[0] = '\0';
 	/* the physical state the guest's accesses left, before the audit's own switches change it */
 	guest_holds(g, &h);
-	rc = audit_ptes(g, &h, why, n);
+	rc = audit_exclusive(g, why, n);
+	if (!rc)
+		rc = audit_ptes(g, &h, why, n);
 	if (!rc)
 		rc = audit_scratch(g, why, n);
 	if (!rc)

@@ -38,6 +38,7 @@ static const struct gd_key {
 	{ "peers", 0, GD_MAX_PEERS, "busy peer vGPUs beside the guest (GVT-g runs 8 vGPUs)" },
 	{ "switch", 0, 1u << 30, "trapped guest accesses between render-owner switches, 0 never" },
 	{ "migrate", 0, 1u << 30, "reads of PVINFO's EPOCH between host moves of the guest's high range, 0 never" },
+	{ "hog", 0, 1u << 20, "trapped accesses between the host's releases while a request waits (ConVGPU admission, GVT-g's exclusive slots), 0 off" },
 };
 #define GD_NKEYS (sizeof(gd_keys) / sizeof(gd_keys[0]))
 
@@ -65,7 +66,7 @@ static int parse_option(const char *tok, uint64_t *vals, bool *seen, struct gtt_
 		vals[k] = v;
 		return GTT_OK;
 	}
-	return gtt_err_set(err, GTT_EINVAL, "vgpu: option '%s': no such option (low, high, fences, mem, peers, switch, migrate)", tok);
+	return gtt_err_set(err, GTT_EINVAL, "vgpu: option '%s': no such option (low, high, fences, mem, peers, switch, migrate, hog)", tok);
 }
 
 /* A token without '=' belongs to the host's spec: sim, sim:PLATFORM, then its own options (edram). */
@@ -87,7 +88,7 @@ static int host_token(struct gd_opts *o, const char *tok, struct gtt_err *err)
 
 int gd_parse(const char *arg, struct gd_opts *o, struct gtt_err *err)
 {
-	uint64_t vals[GD_NKEYS] = { 32, 1, 4, 1024, 2, 16, 4 };
+	uint64_t vals[GD_NKEYS] = { 32, 1, 4, 1024, 2, 16, 4, 0 };
 	bool seen[GD_NKEYS] = { false };
 	char tok[64];
 	int rc;
@@ -123,6 +124,7 @@ int gd_parse(const char *arg, struct gd_opts *o, struct gtt_err *err)
 	o->peers = (unsigned)vals[4];
 	o->every = (unsigned)vals[5];
 	o->migrate = (unsigned)vals[6];
+	o->hog = (unsigned)vals[7];
 	return GTT_OK;
 }
 
@@ -213,6 +215,30 @@ static int peer_setup(struct guest_dev *g, unsigned k, struct gtt_err *err)
  * stays for the audit to see instead of being overwritten at the next
  * switch of a peer sharing it.
  */
+/*
+ * hog=: the host's other tenants hold the two slots right of the guest's
+ * high range and the one left of it, each alone (share limit 1, GVT-g's
+ * partitioning), so an expansion of the guest by up to two slots waits for
+ * admission (FIFO) until they are released, one every `hog` trapped accesses
+ * while a request waits (gd_trapped): the first release alone is not enough.
+ */
+static int make_hogs(struct guest_dev *g, const struct dom0_layout *l, struct gtt_err *err)
+{
+	struct dom0_vgpu_info in;
+	int rc = dom0_vgpu_info(g->rt, g->guest, &in);
+	unsigned at[GD_HOGS] = { in.first_slot + in.slots, in.first_slot + in.slots + 1, in.first_slot - 1 };
+
+	for (unsigned k = 0; !rc && k < GD_HOGS; k++) {
+		struct dom0_vgpu_params q = { .low_size = 4096, .high_slots = 1, .mem_pages = 1, .place = true, .at_slot = at[k] };
+		/* a side the guest's range touches the end of high memory on, or a peer's slot, has no hog */
+		if ((k == 2 && !in.first_slot) || at[k] >= l->num_slots - g->n_peers)
+			continue;
+		if (!(rc = dom0_vgpu_create(g->rt, &q, &g->hog[g->n_hogs], err)))
+			g->n_hogs++;
+	}
+	return rc;
+}
+
 static int make_vgpus(struct guest_dev *g, const struct dom0_layout *l, struct gtt_err *err)
 {
 	struct dom0_vgpu_params p = { .low_size = g->o.low_mib * MiB, .high_slots = g->o.high, .fences = g->o.fences,
@@ -229,6 +255,8 @@ static int make_vgpus(struct guest_dev *g, const struct dom0_layout *l, struct g
 			rc = peer_setup(g, k, err);
 		}
 	}
+	if (!rc && g->o.hog)
+		rc = make_hogs(g, l, err);
 	return rc ? rc : dom0_switch(g->rt, g->guest, NULL, err);
 }
 
@@ -301,6 +329,10 @@ int gd_host_open(struct guest_dev *g, const struct hw_open_opts *opts, struct gt
 
 	if (opts->host_faults)
 		cfg.faults = *(const struct dom0_faults *)opts->host_faults;
+	if (g->o.hog) {
+		cfg.admission = DOM0_ADMIT_FIFO;
+		cfg.share_limit = 1;
+	}
 	if ((rc = hw_open(g->env, g->o.host, model, 1, &ho, &g->host, err)))
 		return rc;
 	if ((rc = dom0_layout_for(&g->host->info, &cfg, &lay, err)) || (rc = check_fit(g, &lay, err)) ||
@@ -330,11 +362,25 @@ void gd_host_close(struct guest_dev *g)
 	g->guest_phys = NULL;
 }
 
+/* hog=: while any request waits for admission, a tenant is destroyed every `hog` trapped accesses. */
+static void release_hog(struct guest_dev *g)
+{
+	struct gtt_err err = { 0 };
+
+	if (!g->o.hog || g->hogs_released >= g->n_hogs || !dom0_paused_count(g->rt) || ++g->hog_traps % g->o.hog)
+		return;
+	if (dom0_vgpu_destroy(g->rt, g->hog[g->hogs_released], &err))
+		gtt_log(g->env, GTT_LOG_WARN, "vgpu: releasing the host's tenant vGPU %d refused: %s", g->hog[g->hogs_released],
+			err.msg);
+	g->hogs_released++;
+}
+
 void gd_trapped(struct guest_dev *g)
 {
 	struct gtt_err err = { 0 };
 	int cur, next;
 
+	release_hog(g);
 	if (!g->o.every || ++g->traps % g->o.every)
 		return;
 	/* round-robin over guest, peer 0, peer 1, ...: whoever owns it now hands over to the next */

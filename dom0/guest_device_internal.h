@@ -18,7 +18,8 @@
 #define GD_PEER_FENCE_SIZE	0x10000	/* a peer's fence: two X-tile rows of a 4 KiB stride */
 #define GD_PEER_FENCE_STRIDE	4096
 #define GD_VREGS		256	/* registers a guest may write besides the trapped ones */
-#define GD_PARTIALS		16	/* 32-bit halves of gen8 PTEs waiting for their other half */
+#define GD_PARTIALS		16
+#define GD_HOGS			3	/* hog=: two slots right of the guest's high range, one left */	/* 32-bit halves of gen8 PTEs waiting for their other half */
 
 /* The options of vgpu:sim[:PLATFORM][,KEY=VALUE...], defaults filled in. */
 struct gd_opts {
@@ -30,6 +31,7 @@ struct gd_opts {
 	unsigned peers;			/* peers=: busy vGPUs beside it */
 	unsigned every;			/* switch=: trapped accesses between render-owner switches; 0 never */
 	unsigned migrate;		/* migrate=: EPOCH reads between host moves of the guest's high range; 0 never */
+	unsigned hog;			/* hog=: trapped accesses between releases of the host's tenants; 0 none */
 };
 
 /* A register the guest wrote that the host never sees (GVT-g's vreg). */
@@ -52,6 +54,9 @@ struct guest_dev {
 	int guest;			/* the vGPU this device is */
 	unsigned n_peers;
 	int peer[GD_MAX_PEERS];
+	int hog[GD_HOGS];		/* hog=: the host's tenants beside the guest's high range */
+	unsigned n_hogs, hogs_released;
+	uint64_t hog_traps;
 	uint8_t cfg[PCI_CFG_SIZE];	/* the emulated config space */
 	uint64_t bar_size[2];		/* BAR0 and BAR2 */
 	uint64_t fence_vreg[DOM0_MAX_GUEST_FENCES];

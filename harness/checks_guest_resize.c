@@ -2,9 +2,11 @@
 /*
  * guest-resize: slot resizing seen from inside (gBalloon §3, over gttlab's
  * request channel in PVINFO, regs/pvinfo.h). A malformed request is refused
- * and changes nothing; an expansion by one slot is answered GRANTED with
- * PVINFO's non-mappable range one slot larger around the old one, whose
- * entries and bytes stay; a reduction by one slot gives the range back to
+ * and changes nothing; an expansion by two slots is answered GRANTED with
+ * PVINFO's non-mappable range two slots larger around the old one, whose
+ * entries and bytes stay — where the host makes it wait for admission
+ * (PAUSED, ConVGPU), the vGPU's GPU work does not run until it is granted;
+ * a reduction by two slots gives the range back to
  * its old size, the kept part keeps its bytes, and the released part is out
  * of reach: its entries do not take writes and the GPU side does not reach
  * the guest's pages there. The device's PVINFO view follows the answers.
@@ -17,6 +19,7 @@
 #include "regs/pvinfo.h"
 
 #define POLLS 100000
+#define GROW 2		/* slots asked for: more than one release must come before a waiting request fits */
 
 static const char *status_name(uint32_t st)
 {
@@ -30,12 +33,17 @@ static const char *status_name(uint32_t st)
  * One request: CODE, COUNT and SEQ through the logged write path (the runner
  * puts them back), then the doorbell — unlogged, since putting a doorbell
  * "back" would ring it again — then poll STATUS until ANSWER_SEQ is ours
- * and the answer is final.
+ * and the answer is final. While the answer is PAUSED, GPU work at `probe`
+ * (a page of its own; 0: none) must not run: a read that completes while
+ * STATUS still says PAUSED afterwards is recorded in *ran_paused.
  */
-static int request(struct check_ctx *c, uint32_t code, uint32_t count, uint32_t *status)
+static int request(struct check_ctx *c, uint32_t code, uint32_t count, uint64_t probe, bool *ran_paused,
+		   uint32_t *status)
 {
 	struct hw_device *d = c->dev;
 	uint32_t seq = hw_mmio_read32(d, GTTLAB_IF_GM_SEQ) + 1;
+	struct gtt_err err = { 0 };
+	uint8_t buf[64];
 
 	if (!seq)
 		seq = 1;
@@ -47,10 +55,14 @@ static int request(struct check_ctx *c, uint32_t code, uint32_t count, uint32_t 
 	hw_raw_mmio_put(d, VGT_IF_G2V_NOTIFY, 4, GTTLAB_G2V_GM_REQUEST);
 	for (unsigned i = 0; i < POLLS; i++) {
 		uint32_t st = hw_mmio_read32(d, GTTLAB_IF_GM_STATUS);
-		if (hw_mmio_read32(d, GTTLAB_IF_GM_ANSWER_SEQ) == seq && st != GTTLAB_GM_ST_PENDING && st != GTTLAB_GM_ST_PAUSED) {
+		bool ours = hw_mmio_read32(d, GTTLAB_IF_GM_ANSWER_SEQ) == seq;
+		if (ours && st != GTTLAB_GM_ST_PENDING && st != GTTLAB_GM_ST_PAUSED) {
 			*status = st;
 			return GTT_OK;
 		}
+		if (ours && st == GTTLAB_GM_ST_PAUSED && probe && d->ops->gpu_read && ran_paused && !*ran_paused &&
+		    !hw_gpu_read(d, probe, buf, sizeof(buf), &err) && hw_mmio_read32(d, GTTLAB_IF_GM_STATUS) == GTTLAB_GM_ST_PAUSED)
+			*ran_paused = true;
 	}
 	ck_fail(c, "request channel: code %u count %u (SEQ %u) not answered after %u polls of STATUS at 0x%x", code, count,
 		seq, POLLS, GTTLAB_IF_GM_STATUS);
@@ -105,18 +117,18 @@ static enum check_status kept(struct check_ctx *c, const struct hw_pvinfo *pv, c
 static enum check_status answered(struct check_ctx *c, uint32_t code, uint32_t st, const struct hw_pvinfo *was,
 				  struct hw_pvinfo *now)
 {
-	uint64_t slot = was->slot_size, want = code == GTTLAB_GM_REQ_EXPAND ? was->nonmappable_size + slot
-									     : was->nonmappable_size - slot;
+	uint64_t slot = GROW * (uint64_t)was->slot_size, want = code == GTTLAB_GM_REQ_EXPAND ? was->nonmappable_size + slot
+											: was->nonmappable_size - slot;
 	const char *what = code == GTTLAB_GM_REQ_EXPAND ? "an expansion" : "a reduction";
 
 	if (st != GTTLAB_GM_ST_GRANTED)
-		return ck_fail(c, "%s by one slot was answered %s (STATUS %u at 0x%x), not GRANTED", what, status_name(st), st,
+		return ck_fail(c, "%s by %u slots was answered %s (STATUS %u at 0x%x), not GRANTED", what, GROW, status_name(st), st,
 			       GTTLAB_IF_GM_STATUS);
 	if (reread(c, now))
 		return CHECK_FAIL;
 	if (now->nonmappable_size != want)
-		return ck_fail(c, "after %s by one slot GRANTED, PVINFO avail_rs.nonmappable_gmadr.size (0x%x) is 0x%llx, not 0x%llx",
-			       what, VGT_IF_NONMAPPABLE_SIZE, (unsigned long long)now->nonmappable_size,
+		return ck_fail(c, "after %s by %u slots GRANTED, PVINFO avail_rs.nonmappable_gmadr.size (0x%x) is 0x%llx, not 0x%llx",
+			       what, GROW, VGT_IF_NONMAPPABLE_SIZE, (unsigned long long)now->nonmappable_size,
 			       (unsigned long long)want);
 	const struct hw_pvinfo *big = code == GTTLAB_GM_REQ_EXPAND ? now : was, *small = big == now ? was : now;
 	if (small->nonmappable_base < big->nonmappable_base ||
@@ -148,7 +160,7 @@ static enum check_status released(struct check_ctx *c, const struct hw_pvinfo *b
 	    !gtt_memcmp(buf, pg->cpu, sizeof(buf)))
 		return ck_fail(c, "GM 0x%llx in the slot just released still reaches this vGPU's page GPU-side",
 			       (unsigned long long)gm);
-	return guest_audit(c, "a reduction by one slot");
+	return guest_audit(c, "a reduction");
 }
 
 enum check_status check_guest_resize(struct check_ctx *c)
@@ -163,7 +175,7 @@ enum check_status check_guest_resize(struct check_ctx *c)
 		return ck_skip(c, "the mediator offers no request channel (GTTLAB_IF_GM_MAGIC at 0x%x)", GTTLAB_IF_GM_MAGIC);
 	if (was.nonmappable_size < was.slot_size)
 		return ck_skip(c, "the vGPU holds no whole slot of high memory to resize");
-	if (request(c, GTTLAB_GM_REQ_EXPAND, 0, &st))
+	if (request(c, GTTLAB_GM_REQ_EXPAND, 0, 0, NULL, &st))
 		return CHECK_FAIL;
 	if (st != GTTLAB_GM_ST_BAD_COUNT)
 		return ck_fail(c, "an expansion by 0 slots was answered %s (STATUS %u), not BAD_COUNT", status_name(st), st);
@@ -182,12 +194,16 @@ enum check_status check_guest_resize(struct check_ctx *c)
 		if (guest_pte_for(c, &pg[k], &pte[k]) || (k < 2 && ck_map(c, gm[k], &pg[k], 1)))
 			return CHECK_FAIL;
 	}
-	if (request(c, GTTLAB_GM_REQ_EXPAND, 1, &st))
+	bool ran_paused = false;
+	if (request(c, GTTLAB_GM_REQ_EXPAND, GROW, gm[0], &ran_paused, &st))
 		return CHECK_FAIL;
+	if (ran_paused)
+		return ck_fail(c, "GPU work at GM 0x%llx ran while its expansion was PAUSED (STATUS at 0x%x): a waiting vGPU is not scheduled (ConVGPU)",
+			       (unsigned long long)gm[0], GTTLAB_IF_GM_STATUS);
 	if (st == GTTLAB_GM_ST_REFUSED_ROOM || st == GTTLAB_GM_ST_REFUSED_POLICY)
-		return ck_skip(c, "the mediator refused an expansion by one slot (%s): nothing to resize", status_name(st));
+		return ck_skip(c, "the mediator refused an expansion by %u slots (%s): nothing to resize", GROW, status_name(st));
 	if ((r = answered(c, GTTLAB_GM_REQ_EXPAND, st, &was, &big)) != CHECK_PASS ||
-	    (r = kept(c, &big, gm, pte, 2, "an expansion")) != CHECK_PASS)
+	    (r = kept(c, &big, gm, pte, 2, "an expansion")) != CHECK_PASS || (r = guest_audit(c, "an expansion")) != CHECK_PASS)
 		return r;
 	/* the new slot takes entries and reaches its page */
 	c->claim_high_gm = big.nonmappable_base;
@@ -196,7 +212,7 @@ enum check_status check_guest_resize(struct check_ctx *c)
 							     : big.nonmappable_base;
 	if (ck_map(c, gm[2], &pg[2], 1) || (r = kept(c, &big, gm, pte, 3, "mapping the new slot")) != CHECK_PASS)
 		return r == CHECK_PASS ? CHECK_FAIL : r;
-	if (request(c, GTTLAB_GM_REQ_REDUCE, 1, &st))
+	if (request(c, GTTLAB_GM_REQ_REDUCE, GROW, 0, NULL, &st))
 		return CHECK_FAIL;
 	if ((r = answered(c, GTTLAB_GM_REQ_REDUCE, st, &big, &now)) != CHECK_PASS)
 		return r;

@@ -22,6 +22,8 @@ mutants=(
 "harness/checks_guest_resize.c~s/	if (st != GTTLAB_GM_ST_BAD_COUNT)/	if (0)/~guest-resize takes any answer to a request for 0 slots~guest_faults/every_guest_visible_fault_is_caught_skl"
 "dom0/guest_device.c~s/if (!inside(gm, len, in.low_base, in.low_size) \&\& /if (0 \&\& /~vgpu: GPU-side access outside the guest's ranges allowed~guest_device/*"
 "dom0/guest_device_host.c~s/	if (!g->o.migrate || ++g->epoch_reads % g->o.migrate/	if (1 || ++g->epoch_reads % g->o.migrate/~vgpu: the host never moves the guest's high range~guest_device_hostile/random_guest_writes_reach_no_one_else_hsw"
+"dom0/guest_device.c~s/if ((dom0_render_owner(g->rt) != g->guest || dom0_vgpu_paused(g->rt, g->guest)) \&\&/if ((dom0_render_owner(g->rt) != g->guest || 0) \&\&/~vgpu: new GPU work of a paused owner runs without asking the runtime~guest_faults/every_guest_check_passes_when_the_host_makes_requests_wait"
+"dom0/guest_device_audit.c~s/	if (!g->o.hog || dom0_vgpu_info(g->rt, g->guest, \&in) || !in.slots)/	if (1 || dom0_vgpu_info(g->rt, g->guest, \&in) || !in.slots)/~vgpu: the audit never checks that the guest's slots are its own~guest_faults/every_guest_visible_fault_is_caught_skl"
 "dom0/guest_device_audit.c~s/		rc = audit_scratch(g, why, n);/		rc = 0 * audit_scratch(g, why, n);/~vgpu: the audit skips the peers' scratch pages~guest_faults/every_guest_visible_fault_is_caught_skl"
 "hw/pte.c~s/hi_bits << 4/hi_bits << 3/~gen6/7 PTE: high address bits one place off~check_faults/admission_policies_admitted_before_it_fits"
 "hw/pte.c~s/PTE_FORMAT_HSW ? 7 : 8/PTE_FORMAT_HSW ? 8 : 8/~HSW PTE decode takes bit 11 as an address bit~pte/decode_invalid_and_cache_names"

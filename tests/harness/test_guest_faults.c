@@ -21,9 +21,12 @@ struct fault_row {
 	const char *name;
 	size_t off;			/* the bool in struct dom0_faults */
 	const char *caught_by;		/* the check that fails */
+	const char *opts;		/* vgpu: options the host needs to show it ("" none) */
 };
 
-#define ROW(f, by) { #f, offsetof(struct dom0_faults, f), by }
+#define ROW(f, by) { #f, offsetof(struct dom0_faults, f), by, "" }
+/* hog=: the host's tenants hold the guest's neighbouring slots and release them one at a time while it waits */
+#define ROW_HOG(f, by) { #f, offsetof(struct dom0_faults, f), by, ",hog=8" }
 
 /* Seen from inside the guest: the guest suite through vgpu: catches them. */
 static const struct fault_row guest_rows[] = {
@@ -39,12 +42,14 @@ static const struct fault_row guest_rows[] = {
 	ROW(pvinfo_slot_too_large, "guest-pte-ranges"),
 	ROW(pvinfo_of_owner, "guest-pvinfo"),
 	ROW(migrate_no_release, "guest-migration"),
+	ROW_HOG(run_paused, "guest-resize"),
+	ROW_HOG(admit_short, "guest-resize"),
 };
 
 /*
- * Choices among vGPUs (which side to grow, which vGPU to reduce, admit or
- * run while others wait) need the other vGPUs' state to judge, which no
- * guest sees; a move to another device takes the guest's memory with it,
+ * Choices among vGPUs (which side to grow, which vGPU to reduce or which
+ * waiting request to admit first) need the other vGPUs' state to judge,
+ * which no guest sees; a move to another device takes the guest's memory with it,
  * which vgpu: (whose guest pages are the host model's) cannot follow. The
  * host checks named here catch them (tests/harness/test_check_faults.c).
  */
@@ -53,8 +58,6 @@ static const struct fault_row host_rows[] = {
 	ROW(policy_ignore_class, "slot-policy-classes"),
 	ROW(policy_reduce_busiest, "slot-policy-classes"),
 	ROW(admit_newest, "admission-policies"),
-	ROW(run_paused, "admission-channel"),
-	ROW(admit_short, "admission-policies"),
 	ROW(migrate_skip_copy, "migration-device"),
 	ROW(migrate_no_rollback, "migration-device"),
 };
@@ -115,13 +118,17 @@ static void clean(const char *spec)
 
 Test(guest_faults, every_guest_check_passes_on_a_correct_mediator_skl) { clean("vgpu:sim:skl"); }
 Test(guest_faults, every_guest_check_passes_on_a_correct_mediator_hsw) { clean("vgpu:sim:hsw"); }
+/* with the host's tenants beside the guest: its expansion waits for admission, then is granted */
+Test(guest_faults, every_guest_check_passes_when_the_host_makes_requests_wait) { clean("vgpu:sim:skl,hog=8"); }
 
-static void caught(const char *spec, const struct fault_row *row)
+static void caught(const char *base, const struct fault_row *row)
 {
 	struct dom0_faults f;
 	struct check_result r[64];
 	const struct check *sel[64];
+	char spec[64];
 
+	snprintf(spec, sizeof(spec), "%s%s", base, row->opts);
 	memset(&f, 0, sizeof(f));
 	((bool *)&f)[row->off / sizeof(bool)] = true;
 	/* the catching check alone: a fault may also leave another check unable to restore (abort) */
