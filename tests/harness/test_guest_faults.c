@@ -15,7 +15,11 @@
 #include "env/env_posix.h"
 #include "harness/backends.h"
 #include "harness/runner.h"
+#include "dom0/guest_device.h"
+#include "hw/backend_sim.h"
+#include "hw/sim/sim.h"
 #include "tests/helpers.h"
+#include "tests/scanout_layout.h"
 
 struct fault_row {
 	const char *name;
@@ -268,3 +272,39 @@ static void front_ends(const char *plat)
 
 Test(guest_faults, the_cli_and_gtt_guest_run_the_suite_in_vgpu_skl, .timeout = 120) { front_ends("skl"); }
 Test(guest_faults, the_cli_and_gtt_guest_run_the_suite_in_vgpu_hsw, .timeout = 120) { front_ends("hsw"); }
+
+static void host_put32(void *ctx, uint32_t off, uint32_t val)
+{
+	sim_mmio_write32(ctx, off, val);
+}
+
+/*
+ * A surface the host scans out from inside the guest's slices: the guest
+ * checks, which claim the slices whole, skip naming it, and no check writes
+ * under any surface or outside the slice (every other check finds no room).
+ */
+Test(guest_faults, a_surface_in_the_vgpus_slices_keeps_every_check_off_it)
+{
+	struct hw_device *dev = NULL;
+	struct gtt_err err = { 0 };
+	const struct check *sel[64];
+	struct check_result r[64];
+	struct runner_opts o = { .seed = 7 };
+	struct t_surface want[32];
+	size_t n = 0;
+	int guest;
+
+	cr_assert_eq(hw_open(gtt_env_posix(GTT_LOG_ERROR), "vgpu:sim:skl", gtt_posix_backends, gtt_num_posix_backends, NULL,
+			     &dev, &err), 0, "%s", err.msg);
+	struct hw_device *host = dom0_device(dom0_guest_device_runtime(dev, &guest));
+	t_enable_every_surface(host->info.plat, host->info.aperture_size, host_put32, hw_sim_model(host), want);
+	cr_assert_eq(runner_select("*", sel, 64, &n, &err), 0);
+	cr_assert_eq(runner_run(dev, sel, n, &o, r), n);
+	for (size_t i = 0; i < n; i++) {
+		cr_expect_eq(r[i].status, CHECK_SKIP, "%s: %s %s", r[i].check->name, check_status_name(r[i].status), r[i].reason);
+		if (r[i].check->requires & REQ_GUEST)
+			cr_expect(strstr(r[i].reason, "a surface lies in this vGPU's slices"), "%s: %s", r[i].check->name,
+				  r[i].reason);
+	}
+	hw_close(dev);
+}
