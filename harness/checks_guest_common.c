@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The guest suite's shared helpers (harness/checks_guest_common.h). */
 #include "harness/checks_guest_common.h"
+#include "env/fmt.h"
+#include "hw/ggtt.h"
 #include "hw/pte.h"
 #include "regs/pvinfo.h"
 
@@ -54,4 +56,48 @@ enum check_status guest_audit(struct check_ctx *c, const char *after)
 	if (c->dev->ops->host_audit(c->dev->ctx, why, sizeof(why)))
 		return ck_fail(c, "after %s, the host side changed: %s", after, why[0] ? why : "(no reason given)");
 	return CHECK_PASS;
+}
+
+enum check_status guest_page_stays(struct check_ctx *c, uint64_t gm, uint64_t tag, uint64_t pte, const char *after)
+{
+	uint8_t buf[4096];
+	struct gtt_err err = { 0 };
+	uint64_t got;
+
+	if (ck_pte_read(c, gm / 4096, &got))
+		return CHECK_FAIL;
+	if (got != pte)
+		return ck_fail(c, "after %s, PTE index %llu (GM 0x%llx) reads 0x%llx, was 0x%llx", after,
+			       (unsigned long long)(gm / 4096), (unsigned long long)gm, (unsigned long long)got,
+			       (unsigned long long)pte);
+	if (!c->dev->ops->gpu_read)
+		return CHECK_PASS;
+	if (hw_gpu_read(c->dev, gm, buf, sizeof(buf), &err))
+		return ck_error(c, "GPU-side read", &err);
+	for (size_t b = 0; b < sizeof(buf); b++)
+		if (buf[b] != guest_tag(tag, b, c->seed))
+			return ck_fail(c, "after %s, GM 0x%llx byte 0x%zx reads 0x%02x GPU-side, its page holds 0x%02x", after,
+				       (unsigned long long)gm, b, buf[b], guest_tag(tag, b, c->seed));
+	return CHECK_PASS;
+}
+
+enum check_status guest_out_of_reach(struct check_ctx *c, uint64_t gm, const struct hw_page *pg, uint64_t pte,
+				     const char *what)
+{
+	uint8_t buf[4096];
+	char after[128];
+	struct gtt_err err = { 0 };
+	uint64_t got;
+
+	(void)ck_hostile_pte_write(c, gm / 4096, pte);
+	(void)hw_ggtt_invalidate(c->dev);
+	if (ck_pte_read(c, gm / 4096, &got))
+		return CHECK_FAIL;
+	if (got == pte)
+		return ck_fail(c, "PTE index %llu (GM 0x%llx) in %s took a write (reads 0x%llx)", (unsigned long long)(gm / 4096),
+			       (unsigned long long)gm, what, (unsigned long long)got);
+	if (c->dev->ops->gpu_read && !hw_gpu_read(c->dev, gm, buf, sizeof(buf), &err) && !gtt_memcmp(buf, pg->cpu, sizeof(buf)))
+		return ck_fail(c, "GM 0x%llx in %s still reaches this vGPU's page GPU-side", (unsigned long long)gm, what);
+	gtt_snprintf(after, sizeof(after), "giving up %s", what);
+	return guest_audit(c, after);
 }

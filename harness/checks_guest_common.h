@@ -24,6 +24,19 @@ void guest_fill(const struct hw_page *page, uint64_t tag, uint64_t seed);
  */
 void guest_churn(struct check_ctx *c, unsigned n);
 /*
+ * A page the guest mapped, tagged `tag`, still where it should be: PTE index
+ * gm / 4 KiB reads `pte`, and (where the device has a GPU side) its bytes
+ * read there. `after` says what moved around it, for the failure.
+ */
+enum check_status guest_page_stays(struct check_ctx *c, uint64_t gm, uint64_t tag, uint64_t pte, const char *after);
+/*
+ * GM gm, which the guest gave up (`what` says how), is out of its reach: a
+ * write of `pte` there does not take, and the GPU side does not reach the
+ * guest's page `pg` there; then the host's side must agree (guest_audit).
+ */
+enum check_status guest_out_of_reach(struct check_ctx *c, uint64_t gm, const struct hw_page *pg, uint64_t pte,
+				     const char *what);
+/*
  * The host's side of a vgpu: device (hw_backend_ops.host_audit): CHECK_PASS
  * when everything outside this guest is as the mediator promises, or where
  * the device shows no host side; otherwise the failure naming what changed.

@@ -21,57 +21,29 @@
 #define TAGGED 3
 
 /* Entries and bytes at the same offsets of the new range as of the old. */
-static enum check_status moved_along(struct check_ctx *c, const struct hw_pvinfo *was, const struct hw_pvinfo *now,
-				     const uint64_t *off, const uint64_t *pte)
+static enum check_status moved_along(struct check_ctx *c, const struct hw_pvinfo *now, const uint64_t *off,
+				     const uint64_t *pte)
 {
-	uint8_t buf[4096];
-	struct gtt_err err = { 0 };
-	uint64_t got;
-
 	for (unsigned k = 0; k < TAGGED; k++) {
-		uint64_t gm = now->nonmappable_base + off[k];
-		if (ck_pte_read(c, gm / 4096, &got))
-			return CHECK_FAIL;
-		if (got != pte[k])
-			return ck_fail(c, "after the host moved the non-mappable range from 0x%llx to 0x%llx, PTE index %llu (offset 0x%llx) reads 0x%llx, was 0x%llx at the old place",
-				       (unsigned long long)was->nonmappable_base, (unsigned long long)now->nonmappable_base,
-				       (unsigned long long)(gm / 4096), (unsigned long long)off[k], (unsigned long long)got,
-				       (unsigned long long)pte[k]);
-		if (!c->dev->ops->gpu_read)
-			continue;
-		if (hw_gpu_read(c->dev, gm, buf, sizeof(buf), &err))
-			return ck_error(c, "GPU-side read after the move", &err);
-		for (size_t b = 0; b < sizeof(buf); b++)
-			if (buf[b] != guest_tag(k, b, c->seed))
-				return ck_fail(c, "after the host moved the non-mappable range, GM 0x%llx byte 0x%zx reads 0x%02x GPU-side, its page holds 0x%02x",
-					       (unsigned long long)gm, b, buf[b], guest_tag(k, b, c->seed));
+		enum check_status st = guest_page_stays(c, now->nonmappable_base + off[k], k, pte[k],
+							"the host moved the non-mappable range");
+		if (st != CHECK_PASS)
+			return st;
 	}
 	return CHECK_PASS;
 }
 
-/* The old range where the new one does not cover it: no write takes, the GPU side does not reach its page. */
+/* The old range where the new one does not cover it is out of the guest's reach. */
 static enum check_status left_behind(struct check_ctx *c, const struct hw_pvinfo *was, const struct hw_pvinfo *now,
 				     const struct hw_page *pg, uint64_t pte)
 {
-	uint64_t gm = was->nonmappable_base, got;
-	uint8_t buf[4096];
-	struct gtt_err err = { 0 };
+	uint64_t gm = was->nonmappable_base;
 
 	if (gm >= now->nonmappable_base && gm < now->nonmappable_base + now->nonmappable_size)
 		gm = was->nonmappable_base + was->nonmappable_size - 4096;
 	if (gm >= now->nonmappable_base && gm < now->nonmappable_base + now->nonmappable_size)
 		return guest_audit(c, "the host moved the non-mappable range");
-	(void)ck_hostile_pte_write(c, gm / 4096, pte);
-	(void)hw_ggtt_invalidate(c->dev);
-	if (ck_pte_read(c, gm / 4096, &got))
-		return CHECK_FAIL;
-	if (got == pte)
-		return ck_fail(c, "PTE index %llu (GM 0x%llx) of the range the host moved away from still takes a write",
-			       (unsigned long long)(gm / 4096), (unsigned long long)gm);
-	if (c->dev->ops->gpu_read && !hw_gpu_read(c->dev, gm, buf, sizeof(buf), &err) && !gtt_memcmp(buf, pg->cpu, sizeof(buf)))
-		return ck_fail(c, "GM 0x%llx of the range the host moved away from still reaches this vGPU's page GPU-side",
-			       (unsigned long long)gm);
-	return guest_audit(c, "the host moved the non-mappable range");
+	return guest_out_of_reach(c, gm, pg, pte, "the range the host moved it away from");
 }
 
 /*
@@ -154,6 +126,6 @@ static enum check_status migration(struct check_ctx *c, uint64_t *off, struct hw
 	if (now.nonmappable_base == was.nonmappable_base)
 		return ck_skip(c, "EPOCH moved but the non-mappable range stayed at 0x%llx: nothing moved to look at",
 			       (unsigned long long)now.nonmappable_base);
-	enum check_status st = moved_along(c, &was, &now, off, pte);
+	enum check_status st = moved_along(c, &now, off, pte);
 	return st != CHECK_PASS ? st : left_behind(c, &was, &now, &pg[0], pte[0]);
 }

@@ -88,27 +88,10 @@ static bool inside(const struct hw_pvinfo *pv, uint64_t gm)
 static enum check_status kept(struct check_ctx *c, const struct hw_pvinfo *pv, const uint64_t *gm, const uint64_t *pte,
 			      unsigned n, const char *after)
 {
-	uint8_t buf[4096];
-	struct gtt_err err = { 0 };
-	uint64_t got;
-
 	for (unsigned k = 0; k < n; k++) {
-		if (!inside(pv, gm[k]))
-			continue;
-		if (ck_pte_read(c, gm[k] / 4096, &got))
-			return CHECK_FAIL;
-		if (got != pte[k])
-			return ck_fail(c, "after %s, PTE index %llu (GM 0x%llx, kept) reads 0x%llx, was 0x%llx", after,
-				       (unsigned long long)(gm[k] / 4096), (unsigned long long)gm[k], (unsigned long long)got,
-				       (unsigned long long)pte[k]);
-		if (!c->dev->ops->gpu_read)
-			continue;
-		if (hw_gpu_read(c->dev, gm[k], buf, sizeof(buf), &err))
-			return ck_error(c, "GPU-side read", &err);
-		for (size_t b = 0; b < sizeof(buf); b++)
-			if (buf[b] != guest_tag(k, b, c->seed))
-				return ck_fail(c, "after %s, GM 0x%llx byte 0x%zx (kept) reads 0x%02x GPU-side, its page holds 0x%02x",
-					       after, (unsigned long long)gm[k], b, buf[b], guest_tag(k, b, c->seed));
+		enum check_status st = inside(pv, gm[k]) ? guest_page_stays(c, gm[k], k, pte[k], after) : CHECK_PASS;
+		if (st != CHECK_PASS)
+			return st;
 	}
 	return CHECK_PASS;
 }
@@ -145,22 +128,8 @@ static enum check_status released(struct check_ctx *c, const struct hw_pvinfo *b
 {
 	uint64_t gm = now->nonmappable_base > big->nonmappable_base ? big->nonmappable_base
 								       : now->nonmappable_base + now->nonmappable_size;
-	uint8_t buf[4096];
-	struct gtt_err err = { 0 };
-	uint64_t got;
 
-	(void)ck_hostile_pte_write(c, gm / 4096, pte);
-	(void)hw_ggtt_invalidate(c->dev);
-	if (ck_pte_read(c, gm / 4096, &got))
-		return CHECK_FAIL;
-	if (got == pte)
-		return ck_fail(c, "PTE index %llu (GM 0x%llx) in the slot just released took a write (reads 0x%llx)",
-			       (unsigned long long)(gm / 4096), (unsigned long long)gm, (unsigned long long)got);
-	if (c->dev->ops->gpu_read && !hw_gpu_read(c->dev, gm, buf, sizeof(buf), &err) &&
-	    !gtt_memcmp(buf, pg->cpu, sizeof(buf)))
-		return ck_fail(c, "GM 0x%llx in the slot just released still reaches this vGPU's page GPU-side",
-			       (unsigned long long)gm);
-	return guest_audit(c, "a reduction");
+	return guest_out_of_reach(c, gm, pg, pte, "the slots a reduction released");
 }
 
 enum check_status check_guest_resize(struct check_ctx *c)
