@@ -308,3 +308,34 @@ Test(guest_faults, a_surface_in_the_vgpus_slices_keeps_every_check_off_it)
 	}
 	hw_close(dev);
 }
+
+/* A check that is not a guest check may not make a deliberate write outside its claim, even inside a vGPU. */
+static enum check_status not_a_guest_check(struct check_ctx *c)
+{
+	uint8_t b = 0;
+
+	if (!ck_hostile_pte_write(c, 0, 0x1001) || !ck_hostile_fence_write(c, 0, 0) || !ck_hostile_aperture_write(c, 0, &b, 1))
+		return CHECK_PASS;
+	return CHECK_FAIL;
+}
+
+Test(guest_faults, hostile_writes_are_refused_to_other_checks)
+{
+	static const struct check k = { "rogue-hostile", "test", "a deliberate write outside its claim", 0, 1, 1,
+					not_a_guest_check };
+	const struct check *sel[1] = { &k };
+	static const char *const specs[] = { "sim:skl", "vgpu:sim:skl" };
+
+	for (size_t i = 0; i < 2; i++) {
+		struct hw_device *dev = NULL;
+		struct gtt_err err = { 0 };
+		struct runner_opts o = { 0 };
+		struct check_result r;
+		cr_assert_eq(hw_open(gtt_env_posix(GTT_LOG_ERROR), specs[i], gtt_posix_backends, gtt_num_posix_backends, NULL,
+				     &dev, &err), 0, "%s", err.msg);
+		cr_assert_eq(runner_run(dev, sel, 1, &o, &r), 1);
+		cr_expect_eq(r.status, CHECK_FAIL, "%s: %s", specs[i], r.reason);
+		cr_expect(strstr(r.reason, "for guest checks on a vGPU only"), "%s: %s", specs[i], r.reason);
+		hw_close(dev);
+	}
+}
