@@ -21,7 +21,7 @@
 
 static int cfg_ok(unsigned off, unsigned width)
 {
-	return (width == 1 || width == 2 || width == 4) && off % width == 0 && off + width <= PCI_CFG_SIZE;
+	return (width == 1 || width == 2 || width == 4) && off % width == 0 && off < PCI_CFG_SIZE && width <= PCI_CFG_SIZE - off;
 }
 
 static int g_cfg_read(void *ctx, unsigned off, unsigned width, uint32_t *val)
@@ -55,13 +55,19 @@ static int g_cfg_write(void *ctx, unsigned off, unsigned width, uint32_t val)
 
 	if (!cfg_ok(off, width))
 		return GTT_EINVAL;
-	/* BAR0 and BAR2, both 64-bit: dwords 0x10..0x1f */
-	if (width == 4 && off >= PCI_CFG_BAR(0) && off < PCI_CFG_BAR(4))
-		val = bar_dword(g, off, val);
+	/* BAR0 and BAR2, both 64-bit (0x10..0x1f), sized by whole dwords; a narrower write there changes nothing */
+	if (off >= PCI_CFG_BAR(0) && off < PCI_CFG_BAR(4)) {
+		if (width == 4)
+			val = bar_dword(g, off, val);
+		else
+			return GTT_OK;
+	}
 	for (unsigned i = 0; i < width; i++) {
 		unsigned b = off + i;
-		/* identity (ids, revision, class, header type) is read-only, as on the device */
-		if (b < PCI_CFG_COMMAND || (b >= PCI_CFG_REVISION && b < PCI_CFG_CLASS_DEVICE + 2) || b == PCI_CFG_HEADER_TYPE)
+		/* as on the model (hw/sim/sim_config.c): software writes COMMAND and the interrupt line, nothing else
+		 * outside the BARs; identity, status, capabilities and GMCH control stay as the host has them */
+		if ((b < PCI_CFG_COMMAND || b >= PCI_CFG_COMMAND + 2) && b != PCI_CFG_INTERRUPT_LINE &&
+		    (b < PCI_CFG_BAR(0) || b >= PCI_CFG_BAR(4)))
 			continue;
 		g->cfg[b] = (uint8_t)(val >> (8 * i));
 	}
@@ -202,11 +208,17 @@ static int g_alloc_pages(void *ctx, size_t n, struct hw_page *pages, struct gtt_
 	if (n > avail)
 		return gtt_err_set(err, GTT_ENOMEM, "vgpu: %zu test pages asked, %zu of the guest's mem=%u pages are free",
 				   n, avail, g->o.mem);
-	for (unsigned gfn = 0; k < n; gfn++) {
+	for (unsigned gfn = 0; k < n && gfn < g->o.mem; gfn++) {
 		if (g->gfn_used[gfn] || dom0_guest_page(g->rt, g->guest, gfn, &pg))
 			continue;
 		g->gfn_used[gfn] = 1;
 		pages[k++] = (struct hw_page){ .phys = (uint64_t)gfn << 12, .cpu = pg.cpu };
+	}
+	if (k < n) {
+		/* the runtime did not show a free page: give back what was taken */
+		for (size_t i = 0; i < k; i++)
+			g->gfn_used[pages[i].phys >> 12] = 0;
+		return gtt_err_set(err, GTT_EIO, "vgpu: the host runtime shows only %zu of the guest's free pages", k);
 	}
 	return GTT_OK;
 }

@@ -16,12 +16,16 @@ struct dom0_runtime;
 struct hw_device;
 
 /*
- * Opens "vgpu:sim[:PLATFORM][,edram][,KEY=VALUE...]": tokens after the host
- * spec split on ','; one with '=' is an option of the vGPU, any other belongs
- * to the host spec. Options: low=MIB (the guest's aperture slice, default
- * 32), high=SLOTS (1), fences=N (4), mem=PAGES (its memory, 1024), peers=N
- * (busy peer vGPUs, 2), switch=N (the host switches the render owner every N
- * trapped guest accesses, round-robin over guest and peers, 16; 0 never).
+ * Opens "vgpu:sim[:PLATFORM[,edram]][,KEY=VALUE...]": tokens after "vgpu:"
+ * split on ','; one with '=' is an option of the vGPU, any other belongs to
+ * the host spec, which must be named before the first option. Options:
+ * low=MIB (the guest's aperture slice, default 32), high=SLOTS (1),
+ * fences=N (4), mem=PAGES (its memory, 1024), peers=N (busy peer vGPUs, 2),
+ * switch=N (the host switches the render owner every N trapped guest
+ * accesses, round-robin over guest and peers, 16; 0 never), migrate=N (the
+ * host moves the guest's high range every N reads of PVINFO's EPOCH, 4; 0
+ * never), hog=N (exclusive slots, FIFO admission and tenants beside the
+ * guest released every N traps while a request waits; 0, off).
  * opts->host_faults, when set, is the runtime's struct dom0_faults.
  */
 extern const struct hw_backend_factory dom0_guest_device_backend;

@@ -143,6 +143,10 @@ static int check_fit(const struct guest_dev *g, const struct dom0_layout *l, str
 	if (g->o.fences + g->o.peers > l->guest_fences)
 		return gtt_err_set(err, GTT_EINVAL, "vgpu: option 'fences=%u': a %s leaves %u physical fences to vGPUs and the %u peers hold one each",
 				   g->o.fences, plat, l->guest_fences, g->o.peers);
+	/* hog= makes every slot one vGPU's: the guest's, each peer's and the tenants' must fit side by side */
+	if (g->o.hog && g->o.high + g->o.peers + GD_HOGS > l->num_slots)
+		return gtt_err_set(err, GTT_EINVAL, "vgpu: option 'hog=%u': slots are exclusive then, and high=%u, %u peers and %u tenants need more than the %u slots of a %s",
+				   g->o.hog, g->o.high, g->o.peers, GD_HOGS, l->num_slots, plat);
 	return GTT_OK;
 }
 
@@ -207,15 +211,6 @@ static int peer_setup(struct guest_dev *g, unsigned k, struct gtt_err *err)
 }
 
 /*
- * The guest's vGPU, then the peers, each with one fence, the guest's low
- * size up to GD_PEER_LOW_MAX (every peer page is host memory of the model:
- * seven peers over a 384 MiB slice would take 2.7 GiB) and one slot, at the
- * top of high memory: what the guest's high range grows into and gives back
- * at its end is its own alone, so a released slot the mediator leaves mapped
- * stays for the audit to see instead of being overwritten at the next
- * switch of a peer sharing it.
- */
-/*
  * hog=: the host's other tenants hold the two slots right of the guest's
  * high range and the one left of it, each alone (share limit 1, GVT-g's
  * partitioning), so an expansion of the guest by up to two slots waits for
@@ -239,6 +234,15 @@ static int make_hogs(struct guest_dev *g, const struct dom0_layout *l, struct gt
 	return rc;
 }
 
+/*
+ * The guest's vGPU, then the peers, each with one fence, the guest's low
+ * size up to GD_PEER_LOW_MAX (every peer page is host memory of the model:
+ * seven peers over a 384 MiB slice would take 2.6 GiB) and one slot, at the
+ * top of high memory: what the guest's high range grows into and gives back
+ * at its end is its own alone, so a released slot the mediator leaves mapped
+ * stays for the audit to see instead of being overwritten at the next
+ * switch of a peer sharing it.
+ */
 static int make_vgpus(struct guest_dev *g, const struct dom0_layout *l, struct gtt_err *err)
 {
 	struct dom0_vgpu_params p = { .low_size = g->o.low_mib * MiB, .high_slots = g->o.high, .fences = g->o.fences,
@@ -301,6 +305,8 @@ static int snapshots(struct guest_dev *g, struct gtt_err *err)
 
 	for (unsigned i = 0; !rc && i < g->host->info.num_fences; i++)
 		rc = hw_fence_read(g->host, i, &g->fence_setup[i], err);
+	if (rc)
+		return rc;
 	g->peer_scratch = gtt_calloc(g->env, g->n_peers ? g->n_peers : 1, 4096);
 	g->gfn_used = gtt_calloc(g->env, g->o.mem, 1);
 	g->guest_phys = gtt_calloc(g->env, g->o.mem, sizeof(uint64_t));
@@ -369,10 +375,12 @@ static void release_hog(struct guest_dev *g)
 
 	if (!g->o.hog || g->hogs_released >= g->n_hogs || !dom0_paused_count(g->rt) || ++g->hog_traps % g->o.hog)
 		return;
+	/* a tenant that cannot go stays a tenant: the audit keeps checking it, and the next trap tries again */
 	if (dom0_vgpu_destroy(g->rt, g->hog[g->hogs_released], &err))
 		gtt_log(g->env, GTT_LOG_WARN, "vgpu: releasing the host's tenant vGPU %d refused: %s", g->hog[g->hogs_released],
 			err.msg);
-	g->hogs_released++;
+	else
+		g->hogs_released++;
 }
 
 void gd_trapped(struct guest_dev *g)

@@ -18,8 +18,8 @@
 #define GD_PEER_FENCE_SIZE	0x10000	/* a peer's fence: two X-tile rows of a 4 KiB stride */
 #define GD_PEER_FENCE_STRIDE	4096
 #define GD_VREGS		256	/* registers a guest may write besides the trapped ones */
-#define GD_PARTIALS		16
-#define GD_HOGS			3	/* hog=: two slots right of the guest's high range, one left */	/* 32-bit halves of gen8 PTEs waiting for their other half */
+#define GD_PARTIALS		16	/* 32-bit halves of gen8 PTEs waiting for their other half */
+#define GD_HOGS			3	/* hog=: two slots right of the guest's high range, one left */
 
 /* The options of vgpu:sim[:PLATFORM][,KEY=VALUE...], defaults filled in. */
 struct gd_opts {

@@ -32,6 +32,7 @@
 #define PCI_CFG_SUBSYS_VENDOR		0x2c
 #define PCI_CFG_SUBSYS_ID		0x2e
 #define PCI_CFG_SIZE			256
+#define PCI_CFG_INTERRUPT_LINE		0x3c	/* 8-bit: the one byte software writes past the BARs */
 
 /* BAR numbers (i915 intel_pci_config.h). */
 #define GTTMMADR_BAR			0	/* MMIO + GSM (PTE window) */

@@ -85,8 +85,8 @@ static void cfg_write32(struct sim_device *sim, unsigned off, uint32_t val, uint
 		wmask = m;
 	} else if (off == PCI_CFG_COMMAND) {
 		wmask = PCI_CMD_IO_SPACE | PCI_CMD_MEM_SPACE | PCI_CMD_BUS_MASTER;
-	} else if (off == 0x3c) {
-		wmask = 0xff;	/* interrupt line */
+	} else if (off == PCI_CFG_INTERRUPT_LINE) {
+		wmask = 0xff;
 	}
 	wmask &= bytes_mask;
 	put32(sim->cfg + off, (old & ~wmask) | (val & wmask));

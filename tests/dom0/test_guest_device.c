@@ -727,3 +727,24 @@ Test(guest_device, test_pages_come_from_guest_memory)
 	hw_free_test_pages(t.dev, 8, pg);
 	hw_close(t.dev);
 }
+
+/* As on the model: a narrow write into a BAR, or to status, class or GMCH control, changes no byte of config space. */
+Test(guest_device, config_bytes_software_cannot_write_stay)
+{
+	struct gdt t;
+	uint32_t before[64], after[64];
+
+	gd_open(&t, "vgpu:sim:skl", NULL);
+	for (unsigned i = 0; i < 64; i++)
+		cr_assert_eq(t.dev->ops->cfg_read(t.dev->ctx, i * 4, 4, &before[i]), 0);
+	cr_assert_eq(t.dev->ops->cfg_write(t.dev->ctx, PCI_CFG_BAR(0), 1, 0xff), 0);
+	cr_assert_eq(t.dev->ops->cfg_write(t.dev->ctx, PCI_CFG_BAR(2) + 2, 2, 0xffff), 0);
+	cr_assert_eq(t.dev->ops->cfg_write(t.dev->ctx, PCI_CFG_STATUS, 2, 0xffff), 0);
+	cr_assert_eq(t.dev->ops->cfg_write(t.dev->ctx, SNB_GMCH_CTRL, 2, 0), 0);
+	cr_expect_neq(t.dev->ops->cfg_write(t.dev->ctx, 0xfffffffcu, 4, 0), 0, "an offset that wraps is refused");
+	for (unsigned i = 0; i < 64; i++) {
+		cr_assert_eq(t.dev->ops->cfg_read(t.dev->ctx, i * 4, 4, &after[i]), 0);
+		cr_expect_eq(after[i], before[i], "config dword 0x%02x: 0x%08x, was 0x%08x", i * 4, after[i], before[i]);
+	}
+	hw_close(t.dev);
+}
