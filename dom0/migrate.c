@@ -18,7 +18,8 @@
  *   map       device to device (VOCL's "update the mapping"): every guest
  *             PTE is written again on the target, so its shadow names the
  *             target's pages; every guest fence is written again (re-homed
- *             into the target's pool); the guest's PVINFO words follow
+ *             into the target's pool); the guest's PVINFO words follow, and
+ *             its EPOCH moves on from the source's (the ranges may differ)
  *   release   slot to slot: the source slots go back to their original
  *             entries, and a guest write there is refused from then on;
  *             device to device: the source vGPU is destroyed (the source
@@ -233,6 +234,8 @@ static void copy_pvinfo(struct vgpu *dst, const struct vgpu *src)
 		dst->pvinfo[(words[i] - VGT_PVINFO_PAGE) / 4] = src->pvinfo[(words[i] - VGT_PVINFO_PAGE) / 4];
 	for (uint32_t reg = VGT_IF_PDP_LO(0); reg <= VGT_IF_EXECLIST_CTX_DESC_HI; reg += 4)
 		dst->pvinfo[(reg - VGT_PVINFO_PAGE) / 4] = src->pvinfo[(reg - VGT_PVINFO_PAGE) / 4];
+	/* the ranges may differ on the target: EPOCH goes on from the source's and moves, so the guest looks again */
+	dst->pvinfo[(GTTLAB_IF_GM_EPOCH - VGT_PVINFO_PAGE) / 4] = src->pvinfo[(GTTLAB_IF_GM_EPOCH - VGT_PVINFO_PAGE) / 4] + 1;
 	dst->evictions = src->evictions;
 	dst->last_seq = src->last_seq;
 	dst->any_seq = src->any_seq;
@@ -326,6 +329,12 @@ static int move_state(struct dom0_runtime *src, struct vgpu *v, struct dom0_runt
 int dom0_migrate_device(struct dom0_runtime *src, int id, struct dom0_runtime *dst, int *new_id,
 			struct dom0_migration *out, struct gtt_err *err)
 {
+	return dom0_migrate_device_onto(src, id, dst, NULL, new_id, out, err);
+}
+
+int dom0_migrate_device_onto(struct dom0_runtime *src, int id, struct dom0_runtime *dst, const struct hw_page *mem,
+			     int *new_id, struct dom0_migration *out, struct gtt_err *err)
+{
 	struct vgpu *v = dom0_vgpu_get(src, id, err);
 	uint64_t t0 = src->env->now_ns(src->env);
 	struct dom0_migration m = { 0 };
@@ -363,7 +372,7 @@ int dom0_migrate_device(struct dom0_runtime *src, int id, struct dom0_runtime *d
 		goto undrain;
 	/* select: a vGPU of the same sizes on the target, placed by it */
 	struct dom0_vgpu_params p = { .low_size = v->low_size, .high_slots = v->slots, .fences = v->fences,
-				      .mem_pages = v->mem_pages };
+				      .mem_pages = v->mem_pages, .mem = mem };
 	if ((rc = dom0_vgpu_create(dst, &p, &tid, err)))
 		goto undrain;
 	struct vgpu *t = dst->v[tid];

@@ -20,6 +20,13 @@ int dom0_migrate(struct dom0_runtime *rt, int id, unsigned to_slot, struct dom0_
  */
 int dom0_migrate_device(struct dom0_runtime *src, int id, struct dom0_runtime *dst, int *new_id,
 			struct dom0_migration *out, struct gtt_err *err);
+/*
+ * The same onto guest memory the caller owns on dst's device (mem: the
+ * vGPU's mem_pages pages, dom0_vgpu_params.mem), as a hypervisor that
+ * brings the VM's RAM along gives it; NULL: the target allocates.
+ */
+int dom0_migrate_device_onto(struct dom0_runtime *src, int id, struct dom0_runtime *dst, const struct hw_page *mem,
+			     int *new_id, struct dom0_migration *out, struct gtt_err *err);
 const char *dom0_migrate_step_name(enum dom0_migrate_step s);	/* "lock", "drain", ... */
 
 #endif

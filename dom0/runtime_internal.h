@@ -20,6 +20,7 @@ struct vgpu {
 	unsigned first_slot, slots;
 	unsigned fences, mem_pages;
 	struct hw_page *mem;		/* guest page frame -> host page; mem[mem_pages] is the scratch page */
+	bool mem_given;			/* mem[0..mem_pages) are the caller's (dom0_vgpu_params.mem): not freed here */
 	struct hw_page scratch;		/* its own scratch page: what its not-present entries map (GVT-g: one per vGPU) */
 	uint64_t scratch_pte;
 	uint64_t *guest_low, *guest_high;	/* PTEs as the guest wrote them */

@@ -173,6 +173,12 @@ struct dom0_vgpu_params {
 	unsigned high_slots;
 	unsigned fences;
 	unsigned mem_pages;		/* guest memory; default 256 pages */
+	/*
+	 * The guest memory when its owner is not the runtime (a VM's RAM is the
+	 * hypervisor's): mem_pages test pages of the runtime's device, the
+	 * caller's to free after the vGPU is gone. NULL: the runtime allocates.
+	 */
+	const struct hw_page *mem;
 	bool place;			/* put the high range at at_slot instead of where it shares least */
 	unsigned at_slot;
 };

@@ -24,6 +24,22 @@ static void free_tables(struct dom0_runtime *rt, struct vgpu *v)
 	v->mem = NULL;
 }
 
+/* The pages the runtime allocates: the scratch page, and the guest memory unless it was given. */
+static int alloc_mem(struct dom0_runtime *rt, struct vgpu *v, struct gtt_err *err)
+{
+	if (v->mem_given)
+		return hw_alloc_test_pages(rt->dev, 1, &v->mem[v->mem_pages], err);
+	return hw_alloc_test_pages(rt->dev, (size_t)v->mem_pages + 1, v->mem, err);
+}
+
+static void free_mem(struct dom0_runtime *rt, struct vgpu *v)
+{
+	if (v->mem_given)
+		hw_free_test_pages(rt->dev, 1, &v->mem[v->mem_pages]);
+	else
+		hw_free_test_pages(rt->dev, (size_t)v->mem_pages + 1, v->mem);
+}
+
 /* One more id: the table doubles when it is full (ids are indexes; vGPUs do not move). */
 static int grow_ids(struct dom0_runtime *rt, struct gtt_err *err)
 {
@@ -130,7 +146,11 @@ int dom0_vgpu_new(struct dom0_runtime *rt, const struct dom0_vgpu_params *p, str
 	}
 	/* guest memory and, after it, the vGPU's own scratch page: what one guest writes
 	 * through a not-present entry no other guest can read through its own */
-	if ((rc = hw_alloc_test_pages(rt->dev, (size_t)mem_pages + 1, v->mem, err))) {
+	if (p->mem) {
+		gtt_memcpy(v->mem, p->mem, (size_t)mem_pages * sizeof(*v->mem));
+		v->mem_given = true;
+	}
+	if ((rc = alloc_mem(rt, v, err))) {
 		free_tables(rt, v);
 		rt->env->free(rt->env, v);
 		return rc;
@@ -140,7 +160,7 @@ int dom0_vgpu_new(struct dom0_runtime *rt, const struct dom0_vgpu_params *p, str
 	v->scratch = *shared_scratch(rt, v);
 	if ((rc = hw_pte_encode(rt->dev->info.plat, v->scratch.phys, HW_CACHE_NONE, &v->scratch_pte, err)) ||
 	    (rc = dom0_alloc_high(rt, v->slots, v->scratch_pte, &v->guest_high, &v->shadow_high))) {
-		hw_free_test_pages(rt->dev, (size_t)mem_pages + 1, v->mem);
+		free_mem(rt, v);
 		free_tables(rt, v);
 		rt->env->free(rt->env, v);
 		return rc == GTT_ENOMEM ? gtt_err_set(err, GTT_ENOMEM, "out of memory for a vGPU") : rc;
@@ -172,7 +192,7 @@ void dom0_vgpu_remove(struct dom0_runtime *rt, struct vgpu *v)
 		rt->n_pending--;	/* its request goes with it */
 	if (v->fences_reserved)
 		rt->fences_reserved -= v->fences;
-	hw_free_test_pages(rt->dev, (size_t)v->mem_pages + 1, v->mem);
+	free_mem(rt, v);
 	free_tables(rt, v);
 	rt->v[id] = NULL;
 	rt->env->free(rt->env, v);
