@@ -8,8 +8,9 @@
  * left them; and each peer's tagged bytes are intact, read as the peer
  * reads them, switched in (its low range through its aperture view, its
  * high pages GPU-side on the host). Where the host promised each slot to
- * one vGPU (hog=, share limit 1), no slot of the guest's is another's. The
- * render owner is put back after.
+ * one vGPU (hog=, share limit 1), no slot of the guest's is another's; and
+ * after a move= the guest came back from the spare model. The render owner
+ * is put back after.
  */
 #include <stdarg.h>
 
@@ -229,6 +230,8 @@ int gd_host_audit(void *ctx, char *why, size_t n)
 
 	if (n)
 		why[0] = '\0';
+	if (g->lost[0])
+		return fail(why, n, "%s", g->lost);
 	/* the physical state the guest's accesses left, before the audit's own switches change it */
 	guest_holds(g, &h);
 	rc = audit_exclusive(g, why, n);

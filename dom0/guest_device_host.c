@@ -22,6 +22,7 @@
 #include "hw/backend_sim.h"
 #include "hw/fence.h"
 #include "hw/pte.h"
+#include "hw/raw_access.h"
 
 #define MiB (1ull << 20)
 
@@ -39,6 +40,7 @@ static const struct gd_key {
 	{ "switch", 0, 1u << 30, "trapped guest accesses between render-owner switches, 0 never" },
 	{ "migrate", 0, 1u << 30, "reads of PVINFO's EPOCH between host moves of the guest's high range, 0 never" },
 	{ "hog", 0, 1u << 20, "trapped accesses between the host's releases while a request waits (ConVGPU admission, GVT-g's exclusive slots), 0 off" },
+	{ "move", 0, 1u << 30, "reads of PVINFO's EPOCH between host moves of the guest to a spare model and back (VOCL's device migration), 0 never" },
 };
 #define GD_NKEYS (sizeof(gd_keys) / sizeof(gd_keys[0]))
 
@@ -66,7 +68,7 @@ static int parse_option(const char *tok, uint64_t *vals, bool *seen, struct gtt_
 		vals[k] = v;
 		return GTT_OK;
 	}
-	return gtt_err_set(err, GTT_EINVAL, "vgpu: option '%s': no such option (low, high, fences, mem, peers, switch, migrate, hog)", tok);
+	return gtt_err_set(err, GTT_EINVAL, "vgpu: option '%s': no such option (low, high, fences, mem, peers, switch, migrate, hog, move)", tok);
 }
 
 /* A token without '=' belongs to the host's spec: sim, sim:PLATFORM, then its own options (edram). */
@@ -88,7 +90,7 @@ static int host_token(struct gd_opts *o, const char *tok, struct gtt_err *err)
 
 int gd_parse(const char *arg, struct gd_opts *o, struct gtt_err *err)
 {
-	uint64_t vals[GD_NKEYS] = { 32, 1, 4, 1024, 2, 16, 4, 0 };
+	uint64_t vals[GD_NKEYS] = { 32, 1, 4, 1024, 2, 16, 4, 0, 0 };
 	bool seen[GD_NKEYS] = { false };
 	char tok[64];
 	int rc;
@@ -125,6 +127,10 @@ int gd_parse(const char *arg, struct gd_opts *o, struct gtt_err *err)
 	o->every = (unsigned)vals[5];
 	o->migrate = (unsigned)vals[6];
 	o->hog = (unsigned)vals[7];
+	o->move = (unsigned)vals[8];
+	if (o->hog && o->move)
+		return gtt_err_set(err, GTT_EINVAL, "vgpu:%s: hog= and move= together: under hog='s admission the way back from the spare model could wait, stranding the guest there",
+				   arg);
 	return GTT_OK;
 }
 
@@ -246,7 +252,7 @@ static int make_hogs(struct guest_dev *g, const struct dom0_layout *l, struct gt
 static int make_vgpus(struct guest_dev *g, const struct dom0_layout *l, struct gtt_err *err)
 {
 	struct dom0_vgpu_params p = { .low_size = g->o.low_mib * MiB, .high_slots = g->o.high, .fences = g->o.fences,
-				      .mem_pages = g->o.mem };
+				      .mem_pages = g->o.mem, .mem = g->ram };
 	uint64_t peer_low = p.low_size < GD_PEER_LOW_MAX ? p.low_size : GD_PEER_LOW_MAX;
 	int rc = dom0_vgpu_create(g->rt, &p, &g->guest, err);
 
@@ -262,6 +268,20 @@ static int make_vgpus(struct guest_dev *g, const struct dom0_layout *l, struct g
 	if (!rc && g->o.hog)
 		rc = make_hogs(g, l, err);
 	return rc ? rc : dom0_switch(g->rt, g->guest, NULL, err);
+}
+
+/* The guest's memory, the VM's: the runtime maps it and a move between models brings it along. */
+static int guest_ram(struct guest_dev *g, struct gtt_err *err)
+{
+	int rc;
+
+	if (!(g->ram = gtt_calloc(g->env, g->o.mem, sizeof(*g->ram))))
+		return gtt_err_set(err, GTT_ENOMEM, "vgpu: out of memory for the table of the guest's %u pages", g->o.mem);
+	if ((rc = hw_alloc_test_pages(g->host, g->o.mem, g->ram, err))) {
+		g->env->free(g->env, g->ram);
+		g->ram = NULL;
+	}
+	return rc;
 }
 
 /* Let a[r] sink to its place in the max-heap a[0..n). */
@@ -342,28 +362,44 @@ int gd_host_open(struct guest_dev *g, const struct hw_open_opts *opts, struct gt
 	if ((rc = hw_open(g->env, g->o.host, model, 1, &ho, &g->host, err)))
 		return rc;
 	if ((rc = dom0_layout_for(&g->host->info, &cfg, &lay, err)) || (rc = check_fit(g, &lay, err)) ||
-	    (rc = dom0_init(g->host, &cfg, &g->rt, err)) || (rc = make_vgpus(g, &lay, err)) || (rc = snapshots(g, err))) {
+	    (rc = guest_ram(g, err)) || (rc = dom0_init(g->host, &cfg, &g->rt, err)) ||
+	    (g->o.move && ((rc = hw_open(g->env, g->o.host, model, 1, &ho, &g->spare, err)) ||
+			   (rc = dom0_init(g->spare, &cfg, &g->spare_rt, err)))) ||
+	    (rc = make_vgpus(g, &lay, err)) || (rc = snapshots(g, err))) {
 		gd_host_close(g);
 		return rc;
 	}
 	return GTT_OK;
 }
 
-void gd_host_close(struct guest_dev *g)
+/* Stop a runtime (restoring its model) and close the model; what fails is said, as a close cannot fail. */
+static void close_host(struct guest_dev *g, struct dom0_runtime *rt, struct hw_device *host, const char *which)
 {
 	struct gtt_err err = { 0 };
 
-	/* the runtime puts back every PTE and fence it wrote and reads them back; a close cannot fail, so it is said */
-	if (g->rt && dom0_fini(g->rt, &err))
-		gtt_log(g->env, GTT_LOG_WARN, "vgpu: the host runtime did not restore the model: %s", err.msg);
-	if (g->host && hw_undo_restore(g->host, &err))
-		gtt_log(g->env, GTT_LOG_WARN, "vgpu: the model's undo log did not read back: %s", err.msg);
+	/* the runtime puts back every PTE and fence it wrote and reads them back */
+	if (rt && dom0_fini(rt, &err))
+		gtt_log(g->env, GTT_LOG_WARN, "vgpu: the %s runtime did not restore its model: %s", which, err.msg);
+	if (host && hw_undo_restore(host, &err))
+		gtt_log(g->env, GTT_LOG_WARN, "vgpu: the %s model's undo log did not read back: %s", which, err.msg);
+}
+
+void gd_host_close(struct guest_dev *g)
+{
+	close_host(g, g->spare_rt, g->spare, "spare");
+	hw_close(g->spare);
+	close_host(g, g->rt, g->host, "host");
+	/* the guest's memory outlives its vGPU, as a VM's RAM does its mediated device */
+	if (g->ram)
+		hw_free_test_pages(g->host, g->o.mem, g->ram);
 	hw_close(g->host);
+	g->env->free(g->env, g->ram);
 	g->env->free(g->env, g->peer_scratch);
 	g->env->free(g->env, g->gfn_used);
 	g->env->free(g->env, g->guest_phys);
-	g->rt = NULL;
-	g->host = NULL;
+	g->rt = g->spare_rt = NULL;
+	g->host = g->spare = NULL;
+	g->ram = NULL;
 	g->peer_scratch = g->gfn_used = NULL;
 	g->guest_phys = NULL;
 }
@@ -408,14 +444,13 @@ void gd_trapped(struct guest_dev *g)
  * (dom0_migrate, VOCL's steps), trying the runs after the current one first.
  * A refusal (nothing fits, a slot at the share limit) moves nothing.
  */
-void gd_epoch_read(struct guest_dev *g)
+static void move_slots(struct guest_dev *g)
 {
 	const struct dom0_layout *l = dom0_layout(g->rt);
 	struct dom0_vgpu_info in;
 	struct gtt_err err = { 0 };
 
-	if (!g->o.migrate || ++g->epoch_reads % g->o.migrate || dom0_vgpu_info(g->rt, g->guest, &in) || !in.slots ||
-	    in.slots > l->num_slots)
+	if (dom0_vgpu_info(g->rt, g->guest, &in) || !in.slots || in.slots > l->num_slots)
 		return;
 	for (unsigned k = 1; k <= l->num_slots - in.slots; k++) {
 		unsigned to = (in.first_slot + k) % (l->num_slots - in.slots + 1);
@@ -423,4 +458,48 @@ void gd_epoch_read(struct guest_dev *g)
 			return;
 	}
 	gtt_log(g->env, GTT_LOG_DEBUG, "vgpu: no slot run took vGPU %d's high range: %s", g->guest, err.msg);
+}
+
+/* What the guest left in its memory once its vGPU runs elsewhere: gone, as the old host's copy is. */
+static void scrub_ram(struct guest_dev *g)
+{
+	for (unsigned i = 0; i < g->o.mem; i++)
+		gtt_memset(g->ram[i].cpu, 0x6b, 4096);
+}
+
+/*
+ * move=: the guest goes to the spare model (dom0_migrate_device: the target's
+ * own pages), its memory here is scrubbed, and it comes back onto that memory
+ * (dom0_migrate_device_onto), between two of its accesses: what it finds
+ * afterwards in its pages is only what both copies carried. A guest that
+ * cannot come back is lost: said once, and the audit fails with it.
+ */
+static void move_device(struct guest_dev *g)
+{
+	struct gtt_err err = { 0 };
+	int away, back;
+
+	if (g->lost[0])
+		return;
+	if (dom0_migrate_device(g->rt, g->guest, g->spare_rt, &away, NULL, &err)) {
+		gtt_log(g->env, GTT_LOG_DEBUG, "vgpu: vGPU %d stays on the host: %s", g->guest, err.msg);
+		return;
+	}
+	scrub_ram(g);
+	if (dom0_migrate_device_onto(g->spare_rt, away, g->rt, g->ram, &back, NULL, &err)) {
+		gtt_snprintf(g->lost, sizeof(g->lost), "vGPU %d did not come back from the spare model (its vGPU %d there): %s",
+			     g->guest, away, err.msg);
+		gtt_log(g->env, GTT_LOG_ERROR, "vgpu: %s", g->lost);
+		return;
+	}
+	g->guest = back;
+}
+
+void gd_epoch_read(struct guest_dev *g)
+{
+	++g->epoch_reads;
+	if (g->o.migrate && !(g->epoch_reads % g->o.migrate))
+		move_slots(g);
+	if (g->o.move && !(g->epoch_reads % g->o.move))
+		move_device(g);
 }

@@ -32,6 +32,7 @@ struct gd_opts {
 	unsigned every;			/* switch=: trapped accesses between render-owner switches; 0 never */
 	unsigned migrate;		/* migrate=: EPOCH reads between host moves of the guest's high range; 0 never */
 	unsigned hog;			/* hog=: trapped accesses between releases of the host's tenants; 0 none */
+	unsigned move;			/* move=: EPOCH reads between moves to the spare model and back; 0 never */
 };
 
 /* A register the guest wrote that the host never sees (GVT-g's vreg). */
@@ -51,6 +52,10 @@ struct guest_dev {
 	struct gd_opts o;
 	struct hw_device *host;		/* the model the runtime mediates */
 	struct dom0_runtime *rt;
+	struct hw_page *ram;		/* the guest's memory: the VM's (this device's), mem= pages of the host */
+	struct hw_device *spare;	/* move=: the other model the guest visits, and its runtime */
+	struct dom0_runtime *spare_rt;
+	char lost[160];			/* why the guest did not come back from the spare model ("" it did) */
 	int guest;			/* the vGPU this device is */
 	unsigned n_peers;
 	int peer[GD_MAX_PEERS];
@@ -69,7 +74,7 @@ struct guest_dev {
 	uint8_t *peer_scratch;		/* each peer's scratch page as it was at open, 4 KiB each */
 	uint64_t fence_setup[I915_MAX_NUM_FENCES];	/* the physical fences once the peers were set up */
 	uint64_t traps;			/* trapped guest accesses so far */
-	uint64_t epoch_reads;		/* reads of PVINFO's EPOCH so far (migrate=) */
+	uint64_t epoch_reads;		/* reads of PVINFO's EPOCH so far (migrate=, move=) */
 	uint64_t work[2][512];		/* pages of tags: what the audit read and expects, what the setup writes */
 };
 
@@ -82,7 +87,8 @@ int gd_host_open(struct guest_dev *g, const struct hw_open_opts *opts, struct gt
 void gd_host_close(struct guest_dev *g);
 /* One trapped guest access: every `switch=` of them, the next of guest and peers owns the render engine. */
 void gd_trapped(struct guest_dev *g);
-/* A guest read of PVINFO's EPOCH: every migrate= of them the host moves the guest's high range. */
+/* A guest read of PVINFO's EPOCH: every migrate= of them the host moves the guest's high range, every
+ * move= of them to the spare model and back. */
 void gd_epoch_read(struct guest_dev *g);
 /* The 512 tag words of a peer's page at graphics address gm (what its bytes must stay). */
 void gd_peer_page(unsigned k, uint64_t gm, uint64_t *words);

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * guest-migration: a move of the vGPU's high range that the host makes on
- * its own (VOCL's slot migration), seen from inside. A gBalloon-aware guest
- * polls PVINFO's EPOCH for range changes it did not ask for; when EPOCH
- * moves, PVINFO's non-mappable range must keep its size, the guest's entries
- * and bytes must be at the same offsets of the new range, and the old range
- * must be out of its reach and no longer map its pages (the host's side,
- * where the device shows it). A host that moves nothing while the check
- * polls makes it skip, saying so.
+ * its own (VOCL's migration, to other slots or another device and back),
+ * seen from inside. A gBalloon-aware guest polls PVINFO's EPOCH for range
+ * changes it did not ask for; when EPOCH moves, PVINFO's non-mappable range
+ * must keep its size, the guest's entries and bytes must be at the same
+ * offsets of the range (moved or not: a device move copies the guest's
+ * memory), and an old range left must be out of its reach and no longer
+ * map its pages (the host's side, where the device shows it). A host that
+ * changes nothing while the check polls makes it skip, saying so.
  */
 #include "harness/check.h"
 #include "harness/check_suites.h"
@@ -22,11 +23,10 @@
 
 /* Entries and bytes at the same offsets of the new range as of the old. */
 static enum check_status moved_along(struct check_ctx *c, const struct hw_pvinfo *now, const uint64_t *off,
-				     const uint64_t *pte)
+				     const uint64_t *pte, const char *what)
 {
 	for (unsigned k = 0; k < TAGGED; k++) {
-		enum check_status st = guest_page_stays(c, now->nonmappable_base + off[k], k, pte[k],
-							"the host moved the non-mappable range");
+		enum check_status st = guest_page_stays(c, now->nonmappable_base + off[k], k, pte[k], what);
 		if (st != CHECK_PASS)
 			return st;
 	}
@@ -123,9 +123,8 @@ static enum check_status migration(struct check_ctx *c, uint64_t *off, struct hw
 		return ck_fail(c, "EPOCH moved with no request of this vGPU's, and PVINFO avail_rs.nonmappable_gmadr.size (0x%x) went from 0x%llx to 0x%llx",
 			       VGT_IF_NONMAPPABLE_SIZE, (unsigned long long)was.nonmappable_size,
 			       (unsigned long long)now.nonmappable_size);
-	if (now.nonmappable_base == was.nonmappable_base)
-		return ck_skip(c, "EPOCH moved but the non-mappable range stayed at 0x%llx: nothing moved to look at",
-			       (unsigned long long)now.nonmappable_base);
-	enum check_status st = moved_along(c, &now, off, pte);
-	return st != CHECK_PASS ? st : left_behind(c, &was, &now, &pg[0], pte[0]);
+	bool stayed = now.nonmappable_base == was.nonmappable_base;
+	enum check_status st = moved_along(c, &now, off, pte, stayed ? "the host changed the vGPU (EPOCH), the range stayed"
+									: "the host moved the non-mappable range");
+	return st != CHECK_PASS || stayed ? st : left_behind(c, &was, &now, &pg[0], pte[0]);
 }

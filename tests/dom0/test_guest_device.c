@@ -497,6 +497,8 @@ Test(guest_device, bad_options_name_the_token)
 		{ "vgpu:low=32", "'low=32'" },
 		{ "vgpu:pci:0000:00:02.0", "pci:0000:00:02.0: the host must be the model" },
 		{ "vgpu:sim:xyz", "xyz" },
+		{ "vgpu:sim:skl,move=x", "'move=x'" },
+		{ "vgpu:sim:skl,hog=8,move=2", "hog= and move= together" },
 	};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {

@@ -31,6 +31,8 @@ struct fault_row {
 #define ROW(f, by) { #f, offsetof(struct dom0_faults, f), by, "" }
 /* hog=: the host's tenants hold the guest's neighbouring slots and release them one at a time while it waits */
 #define ROW_HOG(f, by) { #f, offsetof(struct dom0_faults, f), by, ",hog=8" }
+/* move=: the host moves the guest to a spare model and back, onto the guest's own memory */
+#define ROW_MOVE(f, by) { #f, offsetof(struct dom0_faults, f), by, ",migrate=0,move=2" }
 
 /* Seen from inside the guest: the guest suite through vgpu: catches them. */
 static const struct fault_row guest_rows[] = {
@@ -48,6 +50,7 @@ static const struct fault_row guest_rows[] = {
 	ROW(migrate_no_release, "guest-migration"),
 	ROW_HOG(run_paused, "guest-resize"),
 	ROW_HOG(admit_short, "guest-resize"),
+	ROW_MOVE(migrate_skip_copy, "guest-migration"),
 };
 
 /*
@@ -62,7 +65,6 @@ static const struct fault_row host_rows[] = {
 	ROW(policy_ignore_class, "slot-policy-classes"),
 	ROW(policy_reduce_busiest, "slot-policy-classes"),
 	ROW(admit_newest, "admission-policies"),
-	ROW(migrate_skip_copy, "migration-device"),
 	ROW(migrate_no_rollback, "migration-device"),
 };
 
@@ -124,6 +126,8 @@ Test(guest_faults, every_guest_check_passes_on_a_correct_mediator_skl) { clean("
 Test(guest_faults, every_guest_check_passes_on_a_correct_mediator_hsw) { clean("vgpu:sim:hsw"); }
 /* with the host's tenants beside the guest: its expansion waits for admission, then is granted */
 Test(guest_faults, every_guest_check_passes_when_the_host_makes_requests_wait) { clean("vgpu:sim:skl,hog=8"); }
+/* with the host moving the guest to a spare model and back while it polls EPOCH */
+Test(guest_faults, every_guest_check_passes_when_the_host_moves_the_guest_away_and_back) { clean("vgpu:sim:hsw,migrate=0,move=2"); }
 
 static void caught(const char *base, const struct fault_row *row)
 {
