@@ -133,10 +133,10 @@ static enum check_status page_agrees(struct check_ctx *c, const char *path, uint
 				    uint64_t page_tag, unsigned round)
 {
 	for (size_t b = 0; b < 4096; b++)
-		if (buf[b] != guest_tag(page_tag, b, c->seed))
+		if (buf[b] != guest_tag(c, page_tag, b))
 			return ck_fail(c, "GM 0x%llx byte 0x%zx through %s reads 0x%02x, the page behind PTE index %llu holds 0x%02x (pass %u)",
 				       (unsigned long long)gm, b, path, buf[b], (unsigned long long)(gm / 4096),
-				       guest_tag(page_tag, b, c->seed), round + 1);
+				       guest_tag(c, page_tag, b), round + 1);
 	return CHECK_PASS;
 }
 
@@ -183,7 +183,7 @@ enum check_status check_guest_data_paths(struct check_ctx *c)
 		return CHECK_FAIL;
 	for (unsigned i = 0; i < ns * DATA_PAGES; i++) {
 		tags[i] = i;
-		guest_fill(&pg[i], i, c->seed);
+		guest_fill(c, &pg[i], i);
 	}
 	for (unsigned s = 0; s < ns; s++)
 		if (ck_map(c, sl[s].first * 4096, &pg[s * DATA_PAGES], DATA_PAGES))
@@ -197,13 +197,13 @@ enum check_status check_guest_data_paths(struct check_ctx *c)
 			uint8_t buf[4096];
 			tags[0] = 100;
 			for (size_t b = 0; b < sizeof(buf); b++)
-				buf[b] = guest_tag(tags[0], b, c->seed);
+				buf[b] = guest_tag(c, tags[0], b);
 			if (ck_aperture_write(c, sl[0].first * 4096, buf, sizeof(buf)))
 				return CHECK_FAIL;
 			if (ns > 1 && c->dev->ops->gpu_write) {
 				tags[DATA_PAGES] = 101;
 				for (size_t b = 0; b < sizeof(buf); b++)
-					buf[b] = guest_tag(tags[DATA_PAGES], b, c->seed);
+					buf[b] = guest_tag(c, tags[DATA_PAGES], b);
 				if (hw_gpu_write(c->dev, sl[1].first * 4096, buf, sizeof(buf), &err))
 					return ck_error(c, "GPU-side write", &err);
 			}

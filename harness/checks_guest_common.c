@@ -4,6 +4,7 @@
 #include "env/fmt.h"
 #include "hw/ggtt.h"
 #include "hw/pte.h"
+#include "regs/pv_transport.h"
 #include "regs/pvinfo.h"
 
 unsigned guest_slices(const struct check_ctx *c, struct guest_slice sl[2])
@@ -27,17 +28,21 @@ int guest_pte_for(struct check_ctx *c, const struct hw_page *page, uint64_t *pte
 	return rc;
 }
 
-uint8_t guest_tag(uint64_t tag, size_t b, uint64_t seed)
+uint8_t guest_tag(const struct check_ctx *c, uint64_t tag, size_t b)
 {
-	uint32_t x = (uint32_t)(tag * 0x9e3779b1u) ^ (uint32_t)b ^ (uint32_t)seed;
+	/* the stamp: whose bytes these are, for a host that watches what guests read (dom0 serve) */
+	uint64_t stamp[2] = { PV_TAG_MAGIC, (uint64_t)c->dev->info.pvinfo.vgt_id | tag << 32 };
+	uint32_t x = (uint32_t)(tag * 0x9e3779b1u) ^ (uint32_t)b ^ (uint32_t)c->seed;
 
+	if (b % 4096 < sizeof(stamp))
+		return (uint8_t)(stamp[b % 4096 / 8] >> (8 * (b % 8)));
 	return (uint8_t)((x * 2654435761u) >> 24);
 }
 
-void guest_fill(const struct hw_page *page, uint64_t tag, uint64_t seed)
+void guest_fill(const struct check_ctx *c, const struct hw_page *page, uint64_t tag)
 {
 	for (size_t b = 0; b < 4096; b++)
-		((uint8_t *)page->cpu)[b] = guest_tag(tag, b, seed);
+		((uint8_t *)page->cpu)[b] = guest_tag(c, tag, b);
 }
 
 void guest_churn(struct check_ctx *c, unsigned n)
@@ -75,9 +80,9 @@ enum check_status guest_page_stays(struct check_ctx *c, uint64_t gm, uint64_t ta
 	if (hw_gpu_read(c->dev, gm, buf, sizeof(buf), &err))
 		return ck_error(c, "GPU-side read", &err);
 	for (size_t b = 0; b < sizeof(buf); b++)
-		if (buf[b] != guest_tag(tag, b, c->seed))
+		if (buf[b] != guest_tag(c, tag, b))
 			return ck_fail(c, "after %s, GM 0x%llx byte 0x%zx reads 0x%02x GPU-side, its page holds 0x%02x", after,
-				       (unsigned long long)gm, b, buf[b], guest_tag(tag, b, c->seed));
+				       (unsigned long long)gm, b, buf[b], guest_tag(c, tag, b));
 	return CHECK_PASS;
 }
 

@@ -15,9 +15,14 @@ struct guest_slice {
 unsigned guest_slices(const struct check_ctx *c, struct guest_slice sl[2]);
 /* A valid, uncached PTE naming the page (hw_pte_encode_for); nonzero with the failure recorded. */
 int guest_pte_for(struct check_ctx *c, const struct hw_page *page, uint64_t *pte);
-/* Byte b of the page tagged `tag`: what fill writes and the checks expect. */
-uint8_t guest_tag(uint64_t tag, size_t b, uint64_t seed);
-void guest_fill(const struct hw_page *page, uint64_t tag, uint64_t seed);
+/*
+ * Byte b of the page tagged `tag`: what fill writes and the checks expect.
+ * Its first 16 bytes are a stamp, PV_TAG_MAGIC and then the vGPU's vgt_id
+ * and the tag (regs/pv_transport.h): whose bytes they are, for a host that
+ * watches what each guest reads; the rest depends on the tag and the seed.
+ */
+uint8_t guest_tag(const struct check_ctx *c, uint64_t tag, size_t b);
+void guest_fill(const struct check_ctx *c, const struct hw_page *page, uint64_t tag);
 /*
  * n harmless trapped accesses (PVINFO vgt_id reads): a mediator that switches
  * its vGPUs by time or by traps gets its turn to switch the peers in between.

@@ -104,7 +104,7 @@ static enum check_status migration(struct check_ctx *c, uint64_t *off, struct hw
 	off[1] = was.nonmappable_size / 2;
 	off[2] = was.nonmappable_size - 4096;
 	for (unsigned k = 0; k < TAGGED; k++) {
-		guest_fill(&pg[k], k, c->seed);
+		guest_fill(c, &pg[k], k);
 		if (guest_pte_for(c, &pg[k], &pte[k]) || ck_map(c, was.nonmappable_base + off[k], &pg[k], 1))
 			return CHECK_FAIL;
 	}

@@ -84,10 +84,10 @@ static enum check_status own_intact(struct check_ctx *c, const struct hw_page *p
 		else if (ck_aperture_read(c, index * 4096, buf, sizeof(buf)))
 			return CHECK_FAIL;
 		for (size_t b = 0; b < sizeof(buf); b++)
-			if (buf[b] != guest_tag(k, b, c->seed) || ((uint8_t *)pg[k].cpu)[b] != buf[b])
+			if (buf[b] != guest_tag(c, k, b) || ((uint8_t *)pg[k].cpu)[b] != buf[b])
 				return ck_fail(c, "GM 0x%llx byte 0x%zx reads 0x%02x through the aperture (page holds 0x%02x), was 0x%02x before the writes outside",
 					       (unsigned long long)(index * 4096), b, buf[b], ((uint8_t *)pg[k].cpu)[b],
-					       guest_tag(k, b, c->seed));
+					       guest_tag(c, k, b));
 	}
 	for (unsigned f = 0; f < c->claim_fences; f++) {
 		uint64_t want = f ? 0 : fence0;
@@ -125,7 +125,7 @@ enum check_status check_guest_outside(struct check_ctx *c)
 	if (ck_pages(c, OWN_PAGES, &pg))
 		return CHECK_FAIL;
 	for (unsigned k = 0; k < OWN_PAGES; k++) {
-		guest_fill(&pg[k], k, c->seed);
+		guest_fill(c, &pg[k], k);
 		if (guest_pte_for(c, &pg[k], &pte[k]))
 			return CHECK_FAIL;
 	}

@@ -159,7 +159,7 @@ enum check_status check_guest_resize(struct check_ctx *c)
 	gm[0] = was.nonmappable_base;
 	gm[1] = was.nonmappable_base + was.nonmappable_size - 4096;
 	for (unsigned k = 0; k < 3; k++) {
-		guest_fill(&pg[k], k, c->seed);
+		guest_fill(c, &pg[k], k);
 		if (guest_pte_for(c, &pg[k], &pte[k]) || (k < 2 && ck_map(c, gm[k], &pg[k], 1)))
 			return CHECK_FAIL;
 	}

@@ -78,6 +78,13 @@ void sim_mem_read(struct sim_device *sim, uint64_t phys, void *buf, size_t len);
 void sim_mem_write(struct sim_device *sim, uint64_t phys, const void *buf, size_t len);
 /* Reserve n contiguous 4 KiB pages; returns their physical base, or 0 when out of memory. */
 uint64_t sim_alloc_pages(struct sim_device *sim, size_t n);
+/*
+ * n contiguous pages of memory the caller owns (cpu: 4 KiB aligned, n * 4 KiB,
+ * alive until the model is freed) made the model's next n physical pages, as
+ * a hypervisor's RAM shared with another process is; their physical base, or
+ * 0 when out of memory. What is there stays.
+ */
+uint64_t sim_attach_pages(struct sim_device *sim, size_t n, void *cpu);
 /* The host memory backing one simulated page (allocated on demand), NULL when out of memory. */
 void *sim_mem_page(struct sim_device *sim, uint64_t phys);
 

@@ -20,6 +20,7 @@ struct sim_fault {
 struct sim_memory {
 	uint64_t *keys;			/* pfn + 1; 0 marks an empty slot */
 	uint8_t **pages;
+	bool *foreign;			/* the page is the caller's (sim_attach_pages): not freed here */
 	size_t cap;			/* power of two */
 	size_t used;
 };

@@ -21,7 +21,8 @@ int sim_memory_init(struct sim_device *sim)
 	m->cap = 1024;
 	m->keys = gtt_calloc(sim->env, m->cap, sizeof(*m->keys));
 	m->pages = gtt_calloc(sim->env, m->cap, sizeof(*m->pages));
-	return m->keys && m->pages ? GTT_OK : GTT_ENOMEM;
+	m->foreign = gtt_calloc(sim->env, m->cap, sizeof(*m->foreign));
+	return m->keys && m->pages && m->foreign ? GTT_OK : GTT_ENOMEM;
 }
 
 void sim_memory_fini(struct sim_device *sim)
@@ -29,10 +30,11 @@ void sim_memory_fini(struct sim_device *sim)
 	struct sim_memory *m = &sim->mem;
 
 	for (size_t i = 0; m->pages && i < m->cap; i++)
-		if (m->keys[i])
+		if (m->keys[i] && !m->foreign[i])
 			sim->env->free(sim->env, m->pages[i]);
 	sim->env->free(sim->env, m->keys);
 	sim->env->free(sim->env, m->pages);
+	sim->env->free(sim->env, m->foreign);
 }
 
 static uint8_t *lookup(struct sim_device *sim, uint64_t pfn)
@@ -53,9 +55,11 @@ static int grow(struct sim_device *sim)
 
 	n.keys = gtt_calloc(sim->env, n.cap, sizeof(*n.keys));
 	n.pages = gtt_calloc(sim->env, n.cap, sizeof(*n.pages));
-	if (!n.keys || !n.pages) {
+	n.foreign = gtt_calloc(sim->env, n.cap, sizeof(*n.foreign));
+	if (!n.keys || !n.pages || !n.foreign) {
 		sim->env->free(sim->env, n.keys);
 		sim->env->free(sim->env, n.pages);
+		sim->env->free(sim->env, n.foreign);
 		return GTT_ENOMEM;
 	}
 	for (size_t i = 0; i < m->cap; i++) {
@@ -66,33 +70,47 @@ static int grow(struct sim_device *sim)
 			j = (j + 1) & (n.cap - 1);
 		n.keys[j] = m->keys[i];
 		n.pages[j] = m->pages[i];
+		n.foreign[j] = m->foreign[i];
 	}
 	n.used = m->used;
 	sim->env->free(sim->env, m->keys);
 	sim->env->free(sim->env, m->pages);
+	sim->env->free(sim->env, m->foreign);
 	*m = n;
 	return GTT_OK;
 }
 
-void *sim_mem_page(struct sim_device *sim, uint64_t phys)
+/* Put a page at pfn (not there yet); foreign: the caller's memory. */
+static int insert(struct sim_device *sim, uint64_t pfn, uint8_t *page, bool foreign)
 {
 	struct sim_memory *m = &sim->mem;
-	uint64_t pfn = phys / PAGE;
-	uint8_t *page = lookup(sim, pfn);
 
-	if (page)
-		return page;
 	if ((m->used + 1) * 2 > m->cap && grow(sim))
-		return NULL;
-	page = sim->env->alloc(sim->env, PAGE);
-	if (!page)
-		return NULL;
+		return GTT_ENOMEM;
 	size_t i = slot_of(pfn, m->cap);
 	while (m->keys[i])
 		i = (i + 1) & (m->cap - 1);
 	m->keys[i] = pfn + 1;
 	m->pages[i] = page;
+	m->foreign[i] = foreign;
 	m->used++;
+	return GTT_OK;
+}
+
+void *sim_mem_page(struct sim_device *sim, uint64_t phys)
+{
+	uint64_t pfn = phys / PAGE;
+	uint8_t *page = lookup(sim, pfn);
+
+	if (page)
+		return page;
+	page = sim->env->alloc(sim->env, PAGE);
+	if (!page)
+		return NULL;
+	if (insert(sim, pfn, page, false)) {
+		sim->env->free(sim->env, page);
+		return NULL;
+	}
 	return page;
 }
 
@@ -130,6 +148,17 @@ void sim_mem_write(struct sim_device *sim, uint64_t phys, const void *buf, size_
 		phys += run;
 		len -= run;
 	}
+}
+
+uint64_t sim_attach_pages(struct sim_device *sim, size_t n, void *cpu)
+{
+	uint64_t base = sim->next_page;
+
+	for (size_t i = 0; i < n; i++)
+		if (insert(sim, base / PAGE + i, (uint8_t *)cpu + i * PAGE, true))
+			return 0;	/* the pages inserted so far stay the model's until it goes: never handed out */
+	sim->next_page += (uint64_t)n * PAGE;
+	return base;
 }
 
 uint64_t sim_alloc_pages(struct sim_device *sim, size_t n)
