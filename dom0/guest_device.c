@@ -236,7 +236,10 @@ static void g_close(void *ctx)
 {
 	struct guest_dev *g = ctx;
 
-	gd_host_close(g);
+	if (g->view)
+		gd_view_close(g);
+	else
+		gd_host_close(g);
 	g->env->free(g->env, g);
 }
 
@@ -280,6 +283,33 @@ static int guest_open(const struct gtt_env *env, const char *arg, const struct h
 	}
 	*ops = &guest_ops;
 	*ctx = g;
+	return GTT_OK;
+}
+
+int dom0_guest_view_open(const struct gtt_env *env, struct hw_device *host, struct dom0_runtime *rt,
+			 const struct dom0_guest_view_params *p, const struct hw_backend_ops **ops, void **ctx, int *id,
+			 struct gtt_err *err)
+{
+	struct guest_dev *g = gtt_calloc(env, 1, sizeof(*g));
+	int rc;
+
+	if (!g)
+		return gtt_err_set(err, GTT_ENOMEM, "vgpu view: out of memory");
+	g->env = env;
+	g->host = host;
+	g->rt = rt;
+	if ((rc = gd_view_open(g, p, err))) {
+		env->free(env, g);
+		return rc;
+	}
+	if ((rc = cfg_copy(g, err))) {
+		g_close(g);
+		return rc;
+	}
+	*ops = &guest_ops;
+	*ctx = g;
+	if (id)
+		*id = g->guest;
 	return GTT_OK;
 }
 

@@ -25,7 +25,8 @@ struct hw_device;
  * accesses, round-robin over guest and peers, 16; 0 never), migrate=N (the
  * host moves the guest's high range every N reads of PVINFO's EPOCH, 4; 0
  * never), hog=N (exclusive slots, FIFO admission and tenants beside the
- * guest released every N traps while a request waits; 0, off).
+ * guest released every N traps while a request waits; 0, off), move=N (the
+ * host moves the guest to a spare model and back every N EPOCH reads; 0).
  * opts->host_faults, when set, is the runtime's struct dom0_faults.
  */
 extern const struct hw_backend_factory dom0_guest_device_backend;
@@ -43,5 +44,26 @@ struct dom0_runtime *dom0_guest_device_runtime(struct hw_device *dev, int *guest
  * any other device); the first `max` of them in ids.
  */
 unsigned dom0_guest_device_peers(struct hw_device *dev, int *ids, unsigned max);
+
+/* A vGPU of a runtime someone else runs, served as a device (dom0_guest_view_open). */
+struct dom0_guest_view_params {
+	uint64_t low_size;		/* its aperture slice, bytes */
+	unsigned high_slots, fences;
+	unsigned mem_pages;		/* its memory: the pages in ram */
+	const struct hw_page *ram;	/* mem_pages test pages of host, the caller's (a VM's RAM) */
+};
+
+/*
+ * The guest view of vgpu: over a runtime the caller runs on host (`gttlab
+ * dom0 serve`: one runtime, a view per guest): creates the vGPU on ram and
+ * gives its operations table and context, the same traps, config space,
+ * aperture, GPU side and host audit (its peers are the runtime's other
+ * vGPUs, whose fences the audit leaves to them). *id is the vGPU's id.
+ * ops->close destroys the vGPU (what it held goes back) and leaves host,
+ * runtime and ram to the caller. Never switches the render owner on its own.
+ */
+int dom0_guest_view_open(const struct gtt_env *env, struct hw_device *host, struct dom0_runtime *rt,
+			 const struct dom0_guest_view_params *p, const struct hw_backend_ops **ops, void **ctx, int *id,
+			 struct gtt_err *err);
 
 #endif

@@ -33,6 +33,7 @@ struct held {
 	unsigned n;
 	uint64_t first[DOM0_MAX_GUEST_FENCES], end[DOM0_MAX_GUEST_FENCES];
 	bool fence[I915_MAX_NUM_FENCES];
+	bool others[I915_MAX_NUM_FENCES];	/* a view: another guest's pool fence */
 };
 
 static int fail(char *why, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -47,11 +48,23 @@ static int fail(char *why, size_t n, const char *fmt, ...)
 	return GTT_EIO;
 }
 
+/* A view's other vGPUs are other guests': the physical fences their pool fences hold are theirs to change. */
+static void others_hold(const struct guest_dev *g, struct held *h)
+{
+	for (int id = 1; g->view && id <= g->rt->n_ids; id++) {
+		const struct vgpu *o = g->rt->v[id];
+		for (unsigned i = 0; o && id != g->guest && i < DOM0_MAX_GUEST_FENCES; i++)
+			if (o->pf[i].active && o->pf[i].phys < I915_MAX_NUM_FENCES)
+				h->others[o->pf[i].phys] = true;
+	}
+}
+
 static void guest_holds(const struct guest_dev *g, struct held *h)
 {
 	const struct vgpu *v = g->rt->v[g->guest];
 
 	*h = (struct held){ 0 };
+	others_hold(g, h);
 	for (unsigned i = 0; i < DOM0_MAX_GUEST_FENCES; i++) {
 		const struct pool_fence *pf = &v->pf[i];
 		if (!pf->active)
@@ -147,7 +160,7 @@ static int audit_fences(struct guest_dev *g, const struct held *h, char *why, si
 	uint64_t v;
 
 	for (unsigned i = 0; i < g->host->info.num_fences; i++) {
-		if (h->fence[i])
+		if (h->fence[i] || h->others[i])
 			continue;
 		if (hw_fence_read(g->host, i, &v, NULL))
 			return fail(why, n, "cannot read the host's physical fence %u", i);

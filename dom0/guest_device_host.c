@@ -372,6 +372,45 @@ int gd_host_open(struct guest_dev *g, const struct hw_open_opts *opts, struct gt
 	return GTT_OK;
 }
 
+int gd_view_open(struct guest_dev *g, const struct dom0_guest_view_params *p, struct gtt_err *err)
+{
+	struct dom0_vgpu_params q = { .low_size = p->low_size, .high_slots = p->high_slots, .fences = p->fences,
+				      .mem_pages = p->mem_pages, .mem = p->ram };
+	int rc;
+
+	g->view = true;
+	g->o = (struct gd_opts){ .low_mib = p->low_size >> 20, .high = p->high_slots, .fences = p->fences,
+				 .mem = p->mem_pages };
+	if (!p->ram || !p->mem_pages)
+		return gtt_err_set(err, GTT_EINVAL, "vgpu view: no guest memory given (%u pages)", p->mem_pages);
+	if ((rc = dom0_vgpu_create(g->rt, &q, &g->guest, err)))
+		return rc;
+	if (dom0_vgpu_paused(g->rt, g->guest)) {
+		dom0_vgpu_destroy(g->rt, g->guest, NULL);
+		return gtt_err_set(err, GTT_EBUSY, "vgpu view: a vGPU of %llu MiB low, %u slots and %u fences does not fit the host now",
+				   (unsigned long long)(p->low_size >> 20), p->high_slots, p->fences);
+	}
+	if ((rc = snapshots(g, err)))
+		gd_view_close(g);
+	return rc;
+}
+
+void gd_view_close(struct guest_dev *g)
+{
+	struct gtt_err err = { 0 };
+
+	if (g->rt && g->guest && dom0_vgpu_destroy(g->rt, g->guest, &err))
+		gtt_log(g->env, GTT_LOG_WARN, "vgpu view: destroying vGPU %d: %s", g->guest, err.msg);
+	g->env->free(g->env, g->peer_scratch);
+	g->env->free(g->env, g->gfn_used);
+	g->env->free(g->env, g->guest_phys);
+	g->peer_scratch = g->gfn_used = NULL;
+	g->guest_phys = NULL;
+	g->rt = NULL;
+	g->host = NULL;
+	g->guest = 0;
+}
+
 /* Stop a runtime (restoring its model) and close the model; what fails is said, as a close cannot fail. */
 static void close_host(struct guest_dev *g, struct dom0_runtime *rt, struct hw_device *host, const char *which)
 {

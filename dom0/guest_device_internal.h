@@ -9,6 +9,7 @@
 #ifndef DOM0_GUEST_DEVICE_INTERNAL_H
 #define DOM0_GUEST_DEVICE_INTERNAL_H
 
+#include "dom0/guest_device.h"
 #include "dom0/types.h"
 #include "regs/pci_config.h"
 
@@ -50,6 +51,7 @@ struct gd_partial {
 struct guest_dev {
 	const struct gtt_env *env;
 	struct gd_opts o;
+	bool view;			/* dom0_guest_view_open: host and runtime are the caller's */
 	struct hw_device *host;		/* the model the runtime mediates */
 	struct dom0_runtime *rt;
 	struct hw_page *ram;		/* the guest's memory: the VM's (this device's), mem= pages of the host */
@@ -85,6 +87,10 @@ int gd_parse(const char *arg, struct gd_opts *o, struct gtt_err *err);
 int gd_host_open(struct guest_dev *g, const struct hw_open_opts *opts, struct gtt_err *err);
 /* Stop the runtime (restoring the host), close the host and free what the host side holds. */
 void gd_host_close(struct guest_dev *g);
+/* A view: the guest's vGPU created on the caller's runtime and memory, the snapshots taken. */
+int gd_view_open(struct guest_dev *g, const struct dom0_guest_view_params *p, struct gtt_err *err);
+/* A view's end: its vGPU destroyed, what the view holds freed; host, runtime and memory stay. */
+void gd_view_close(struct guest_dev *g);
 /* One trapped guest access: every `switch=` of them, the next of guest and peers owns the render engine. */
 void gd_trapped(struct guest_dev *g);
 /* A guest read of PVINFO's EPOCH: every migrate= of them the host moves the guest's high range, every

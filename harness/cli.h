@@ -99,6 +99,7 @@ int cmd_decode(struct cli *c, int argc, char **argv);
 int cmd_dump(struct cli *c, int argc, char **argv);
 int cmd_snapshot(struct cli *c, int argc, char **argv);
 int cmd_dom0(struct cli *c, int argc, char **argv);
+int cmd_dom0_serve(struct cli *c, int argc, char **argv);
 int cmd_check(struct cli *c, int argc, char **argv);
 int cmd_restore(struct cli *c, int argc, char **argv);
 

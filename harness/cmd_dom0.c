@@ -22,7 +22,8 @@ static const char help[] =
 	"Exit 0 when every command ran and every expect held, 1 when one failed (named\n"
 	"as FILE:LINE), 2 for a malformed scenario (nothing is run) or an unusable device,\n"
 	"3 (abort) when the runtime's restore did not read back as found (named).\n"
-	"The device is left as it was found; a real one is journaled (gttlab restore).\n";
+	"The device is left as it was found; a real one is journaled (gttlab restore).\n"
+	"gttlab dom0 serve --help: the runtime serving QEMU guests (docs/transport.md).\n";
 
 /*
  * With --trace there are two outputs, and a run whose trace was lost must
@@ -137,14 +138,16 @@ int cmd_dom0(struct cli *c, int argc, char **argv)
 	size_t held_len = 0;
 	int rc;
 
+	if (argc >= 2 && !strcmp(argv[1], "serve"))
+		return cmd_dom0_serve(c, argc, argv);
 	if (c->help) {
 		fputs(help, stdout);
 		return EXIT_OK;
 	}
 	if (argc < 2)
-		return cli_error("dom0: the command is 'dom0 run FILE' (gttlab dom0 --help)");
+		return cli_error("dom0: the command is 'dom0 run FILE' or 'dom0 serve --dir DIR' (gttlab dom0 --help)");
 	if (strcmp(argv[1], "run"))
-		return cli_error("dom0: '%s' is not 'run'; the command is 'dom0 run FILE' (gttlab dom0 --help)", argv[1]);
+		return cli_error("dom0: '%s' is neither 'run' nor 'serve' (gttlab dom0 --help)", argv[1]);
 	if ((rc = parse_run(argc, argv, &a)))
 		return rc;
 	o.quiet = a.quiet;

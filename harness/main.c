@@ -39,6 +39,8 @@ static const char usage[] =
 	"  snapshot FILE              BAR0's 2 MiB MMIO space as an intel_reg snapshot\n"
 	"  dom0 run FILE [--trace F.csv] [--svg F.svg] [--quiet]\n"
 	"                             run a Dom0 runtime scenario (docs/dom0.md)\n"
+	"  dom0 serve --dir DIR [--guests N] [--wait busy|sleep|hybrid] ...\n"
+	"                             serve vGPUs to QEMU guests over ivshmem (docs/transport.md)\n"
 	"  restore [--journal FILE]   put a real device back from a crashed run's journal\n"
 	"\n"
 	"global options:\n"

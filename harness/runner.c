@@ -260,6 +260,15 @@ static bool settle(struct hw_device *dev, struct check_ctx *c, size_t mark, enum
 		   struct check_result *r)
 {
 	struct gtt_err err = { 0 };
+	char why[GTT_ERR_MSG_MAX];
+
+	if (dev->ops->lost && dev->ops->lost(dev->ctx, why, sizeof(why))) {
+		/* nothing answers any more: no verdict, and nothing can be put back there */
+		r->status = CHECK_ABORT;
+		gtt_snprintf(r->reason, sizeof(r->reason), "device lost: %s (the check itself: %s%s%s)", why,
+			     check_status_name(st), st == CHECK_PASS ? "" : ": ", st == CHECK_PASS ? "" : c->reason);
+		return false;
+	}
 	bool restored = !hw_undo_restore_to(dev, mark, &err);
 	if (c->unrestored[0]) {
 		/* a restore the check made itself (the Dom0 runtime's) did not read back */

@@ -26,9 +26,10 @@ struct hw_page {
 struct hw_backend_ops {
 	const char *name;
 	/*
-	 * The device lives in this process (the model, a vGPU over it): it
-	 * touches nothing of the machine, so it needs no root and keeps no
-	 * crash journal.
+	 * The device touches no hardware of this machine (the model, a vGPU
+	 * over it in this process, a vGPU a host serves over the pv transport,
+	 * whose host keeps its own journal): it needs no root and keeps no
+	 * crash journal here.
 	 */
 	bool in_process;
 	/* PCI configuration space; width 1, 2 or 4. */
@@ -77,6 +78,12 @@ struct hw_backend_ops {
 	 * register or peer) in why. NULL on every other backend.
 	 */
 	int (*host_audit)(void *ctx, char *why, size_t n);
+	/*
+	 * Optional, for a device served from elsewhere (pv:): nonzero with why
+	 * once it is lost (its host stopped answering); GTT_OK while it answers.
+	 * NULL where the device cannot go away under the process.
+	 */
+	int (*lost)(void *ctx, char *why, size_t n);
 	void (*close)(void *ctx);
 };
 

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `gttlab dom0 serve` (docs/transport.md): one Dom0 runtime on a model,
+ * serving a vGPU to each guest that connects over QEMU's ivshmem-doorbell.
+ * Guest slot k listens on DIR/vgpuK.sock with shared memory of its own (the
+ * header, its mailbox, its memory: regs/pv_transport.h), so no guest maps
+ * another's. A guest that connects gets a vGPU (dom0_guest_view_open) on its
+ * memory; its requests go to that vGPU's traps, in one thread, one request
+ * of each pending guest per round; the scheduler switches among the guests'
+ * vGPUs every switch_every requests. A guest that goes away (its socket
+ * hangs up: QEMU exited or was killed) has its vGPU reclaimed and its memory
+ * scrubbed; the slot takes the next guest. Everything a guest reads is
+ * searched for another guest's stamp (PV_TAG_MAGIC): a leak is counted and
+ * said.
+ */
+#ifndef DOM0_HOST_PV_SERVE_H
+#define DOM0_HOST_PV_SERVE_H
+
+#include <signal.h>
+#include <stdint.h>
+
+#include "dom0/host/serve.h"
+#include "hw/handle.h"
+
+#define PV_SERVE_MAX_GUESTS	16
+
+struct pv_serve_opts {
+	const char *dir;		/* the sockets: DIR/vgpu1.sock .. DIR/vgpuN.sock */
+	unsigned guests;		/* slots, 1 to PV_SERVE_MAX_GUESTS */
+	unsigned mem_pages;		/* each guest's memory */
+	uint64_t low_size;		/* each guest's vGPU: aperture slice */
+	unsigned high_slots, fences;
+	enum dom0_wait_mode wait;	/* busy: poll; sleep: block on the doorbells; hybrid: poll spin_ns after an answer */
+	uint64_t spin_ns;
+	unsigned switch_every;		/* requests between scheduler quanta; 0 never */
+	unsigned exit_after;		/* return once this many guests came and went; 0 never */
+	volatile sig_atomic_t *stop;	/* set (by a signal handler): return */
+	void (*say)(void *ctx, const char *line);	/* progress, one line each */
+	void *ctx;
+};
+
+struct pv_serve_stats {
+	uint64_t requests, rejected;	/* answered; of them refused as malformed */
+	uint64_t connects, reclaims;
+	uint64_t quanta;		/* scheduler quanta run */
+	uint64_t own_stamps, foreign_stamps;	/* stamps found in what guests read: theirs, another's */
+	uint64_t sleeps;		/* waits on the doorbells */
+};
+
+/*
+ * Serve until stopped or exit_after guests have gone; the runtime is
+ * stopped and the model restored before it returns. GTT_OK, or an error
+ * setting up (the sockets, the model, the runtime).
+ */
+int pv_serve(const struct gtt_env *env, struct hw_device *host, const struct pv_serve_opts *o,
+	     struct pv_serve_stats *st, struct gtt_err *err);
+
+#endif
