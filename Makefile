@@ -159,7 +159,7 @@ EFI_LIB    := /usr/lib
 EFI_CFLAGS := -std=c11 $(WARN) -O2 -fpic -ffreestanding -fno-stack-protector -fno-stack-check -fshort-wchar \
 	-mno-red-zone -maccumulate-outgoing-args -fno-tree-loop-distribute-patterns -DGNU_EFI_USE_MS_ABI \
 	-MMD -MP -I. -I$(EFI_INC) -I$(EFI_INC)/x86_64
-EFI_SRCS   := efi/main.c efi/efi_env.c efi/efi_files.c efi/efi_journal.c efi/backend_efi.c efi/pciio_sim.c efi/ivshmem_check.c efi/shim.c
+EFI_SRCS   := efi/main.c efi/efi_env.c efi/efi_files.c efi/efi_journal.c efi/backend_efi.c efi/pciio_sim.c efi/ivshmem_check.c efi/backend_pv_efi.c efi/shim.c
 EFI_OBJS   := $(CORE_SRCS:%.c=$(BUILD)/efi/obj/%.o) $(EFI_SRCS:%.c=$(BUILD)/efi/obj/%.o)
 EFI_APP    := $(BUILD)/efi/gttlab.efi
 

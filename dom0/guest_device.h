@@ -51,6 +51,7 @@ struct dom0_guest_view_params {
 	unsigned high_slots, fences;
 	unsigned mem_pages;		/* its memory: the pages in ram */
 	const struct hw_page *ram;	/* mem_pages test pages of host, the caller's (a VM's RAM) */
+	unsigned migrate;		/* as vgpu:'s migrate=: EPOCH reads between moves of its high range; 0 never */
 };
 
 /*

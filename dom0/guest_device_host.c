@@ -380,7 +380,7 @@ int gd_view_open(struct guest_dev *g, const struct dom0_guest_view_params *p, st
 
 	g->view = true;
 	g->o = (struct gd_opts){ .low_mib = p->low_size >> 20, .high = p->high_slots, .fences = p->fences,
-				 .mem = p->mem_pages };
+				 .mem = p->mem_pages, .migrate = p->migrate };
 	if (!p->ram || !p->mem_pages)
 		return gtt_err_set(err, GTT_EINVAL, "vgpu view: no guest memory given (%u pages)", p->mem_pages);
 	if ((rc = dom0_vgpu_create(g->rt, &q, &g->guest, err)))

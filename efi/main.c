@@ -13,6 +13,7 @@
 #include <efilib.h>
 
 #include "efi/backend_efi.h"
+#include "efi/backend_pv_efi.h"
 #include "efi/efi_env.h"
 #include "efi/efi_files.h"
 #include "efi/efi_journal.h"
@@ -204,6 +205,15 @@ static bool is_vgpu(const char *dev)
 	return !gtt_strncmp(dev, "vgpu:", 5);
 }
 
+/*
+ * pv[:N]: a vGPU `gttlab dom0 serve` serves this guest over ivshmem
+ * (efi/backend_pv_efi.h): its host journals and restores what it writes.
+ */
+static bool is_pv(const char *dev)
+{
+	return !gtt_strcmp(dev, "pv") || !gtt_strncmp(dev, "pv:", 3);
+}
+
 /* The device string for hw_open: a real Intel GPU or the simulated one installed now (efi backend), or a vGPU. */
 static int resolve(const struct gtt_env *env, const char *dev, char *spec, size_t n, bool *model, struct gtt_err *err)
 {
@@ -211,7 +221,7 @@ static int resolve(const struct gtt_env *env, const char *dev, char *spec, size_
 	const char *plat = NULL;
 
 	/* before the sim: prefixes below, so the vGPU's own "sim:PLATFORM" host is never taken for the device */
-	if (is_vgpu(dev)) {
+	if (is_vgpu(dev) || is_pv(dev)) {
 		if (gtt_strlen(dev) >= n)
 			return gtt_err_set(err, GTT_EINVAL, "--device %.40s...: longer than %zu characters", dev, n - 1);
 		gtt_snprintf(spec, n, "%s", dev);
@@ -393,7 +403,8 @@ static EFI_STATUS open_device(EFI_HANDLE image, const struct gtt_env *env, const
 {
 	/* a journal names a PCI function (efi:); a device is one, or a vGPU over the model */
 	static const struct hw_backend_factory *const journaled[] = { &hw_efi_backend };
-	static const struct hw_backend_factory *const backends[] = { &hw_efi_backend, &dom0_guest_device_backend };
+	static const struct hw_backend_factory *const backends[] = { &hw_efi_backend, &dom0_guest_device_backend,
+								      &hw_efi_pv_backend };
 	struct gtt_err err = { 0 };
 	struct hw_open_opts oo = { 0 };
 	char spec[128];
@@ -410,7 +421,7 @@ static EFI_STATUS open_device(EFI_HANDLE image, const struct gtt_env *env, const
 		return EFI_DEVICE_ERROR;
 	}
 	/* a real device (the model too under --journal-model, a test) is journaled from its open on */
-	if (!model || (a->journal_model && !is_vgpu(a->device))) {
+	if (!model || (a->journal_model && !is_vgpu(a->device) && !is_pv(a->device))) {
 		if (efi_journal_create(image, ej, &err))
 			return refuse(image, a, err.msg, EXIT_ERROR, EFI_DEVICE_ERROR);
 		oo.journal = &ej->sink;

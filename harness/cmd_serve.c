@@ -11,7 +11,7 @@
 static const char help[] =
 	"usage: gttlab [--device D] dom0 serve --dir DIR [--guests N] [--mem PAGES] [--low MIB]\n"
 	"                 [--high SLOTS] [--fences N] [--wait busy|sleep|hybrid] [--spin-us US]\n"
-	"                 [--switch N] [--exit-after N] [--quiet]\n"
+	"                 [--switch N] [--migrate N] [--exit-after N] [--quiet]\n"
 	"Run the Dom0 runtime on the device (the model: sim[:PLATFORM], the default sim:skl)\n"
 	"and serve a vGPU to each QEMU guest that connects an ivshmem-doorbell device to\n"
 	"DIR/vgpuK.sock (K = 1..N, default 2), as its ivshmem server; gttlab.efi in the\n"
@@ -20,7 +20,9 @@ static const char help[] =
 	"and N fences (4). --wait: how the host waits for requests: busy polls, sleep\n"
 	"blocks on the doorbells, hybrid polls for US microseconds after an answer (1000)\n"
 	"then sleeps (default sleep). --switch N: a scheduler quantum every N requests\n"
-	"(16, 0 never). A guest that goes away has its vGPU reclaimed. Runs until SIGINT\n"
+	"(16, 0 never). --migrate N: the host moves a guest's high range to other slots\n"
+	"every N reads of its PVINFO EPOCH (4, 0 never; VOCL). A guest that goes away\n"
+	"has its vGPU reclaimed. Runs until SIGINT\n"
 	"or SIGTERM, or until --exit-after N guests came and went; then the device is\n"
 	"restored. Exit 0; 1 when a guest read another's stamped bytes (a leak, named);\n"
 	"2 for bad input or a device serve cannot use.\n";
@@ -56,7 +58,8 @@ static int num(const char *opt, const char *v, uint64_t min, uint64_t max, uint6
 int cmd_dom0_serve(struct cli *c, int argc, char **argv)
 {
 	struct pv_serve_opts o = { .guests = 2, .mem_pages = 1024, .low_size = 32ull << 20, .high_slots = 1, .fences = 4,
-				   .wait = DOM0_WAIT_SLEEP, .spin_ns = 1000000, .switch_every = 16, .stop = &stop };
+				   .wait = DOM0_WAIT_SLEEP, .spin_ns = 1000000, .switch_every = 16, .migrate = 4,
+				   .stop = &stop };
 	struct pv_serve_stats st;
 	struct gtt_err err = { 0 };
 	struct hw_device *dev;
@@ -83,7 +86,7 @@ int cmd_dom0_serve(struct cli *c, int argc, char **argv)
 		static const struct { const char *name; uint64_t min, max; } nums[] = {
 			{ "--guests", 1, PV_SERVE_MAX_GUESTS }, { "--mem", 1, 1u << 18 }, { "--low", 1, 4096 },
 			{ "--high", 0, 1024 }, { "--fences", 0, 16 }, { "--spin-us", 1, 10000000 },
-			{ "--switch", 0, 1u << 30 }, { "--exit-after", 0, 1u << 30 },
+			{ "--switch", 0, 1u << 30 }, { "--exit-after", 0, 1u << 30 }, { "--migrate", 0, 1u << 30 },
 		};
 		bool took = false;
 		for (size_t k = 0; k < sizeof(nums) / sizeof(nums[0]) && !took; k++) {
@@ -102,7 +105,8 @@ int cmd_dom0_serve(struct cli *c, int argc, char **argv)
 			case 4: o.fences = (unsigned)v; break;
 			case 5: o.spin_ns = v * 1000; break;
 			case 6: o.switch_every = (unsigned)v; break;
-			default: o.exit_after = (unsigned)v; break;
+			case 7: o.exit_after = (unsigned)v; break;
+			default: o.migrate = (unsigned)v; break;
 			}
 		}
 		if (took)

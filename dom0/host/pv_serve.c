@@ -255,7 +255,8 @@ static bool serve_one(struct server *sv, struct slot *sl)
 static void attach(struct server *sv, struct slot *sl)
 {
 	struct dom0_guest_view_params p = { .low_size = sv->o->low_size, .high_slots = sv->o->high_slots,
-					    .fences = sv->o->fences, .mem_pages = sv->o->mem_pages, .ram = sl->ram };
+					    .fences = sv->o->fences, .mem_pages = sv->o->mem_pages, .ram = sl->ram,
+					    .migrate = sv->o->migrate };
 	struct gtt_err err = { 0 };
 	char why[200];
 	unsigned id;
@@ -305,7 +306,10 @@ static int open_slot(struct server *sv, struct slot *sl, unsigned k, struct gtt_
 {
 	const struct pv_serve_opts *o = sv->o;
 	char path[200], why[200];
-	uint64_t size = PV_SHM_SIZE(1, o->mem_pages);
+	/* a PCI BAR is a power of two long: QEMU maps the whole object as BAR2 */
+	uint64_t size = PV_PAGE;
+	while (size < PV_SHM_SIZE(1, o->mem_pages))
+		size <<= 1;
 
 	sl->k = k;
 	sl->sock = -1;

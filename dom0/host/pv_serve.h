@@ -33,6 +33,7 @@ struct pv_serve_opts {
 	enum dom0_wait_mode wait;	/* busy: poll; sleep: block on the doorbells; hybrid: poll spin_ns after an answer */
 	uint64_t spin_ns;
 	unsigned switch_every;		/* requests between scheduler quanta; 0 never */
+	unsigned migrate;		/* a guest's EPOCH reads between host moves of its high range; 0 never */
 	unsigned exit_after;		/* return once this many guests came and went; 0 never */
 	volatile sig_atomic_t *stop;	/* set (by a signal handler): return */
 	void (*say)(void *ctx, const char *line);	/* progress, one line each */
