@@ -25,7 +25,9 @@ static const char help[] =
 	"has its vGPU reclaimed. Runs until SIGINT\n"
 	"or SIGTERM, or until --exit-after N guests came and went; then the device is\n"
 	"restored. Exit 0; 1 when a guest read another's stamped bytes (a leak, named);\n"
-	"2 for bad input or a device serve cannot use.\n";
+	"2 for bad input or a device serve cannot use; 3 when the restore did not read back.\n"
+	"--host-fault accept_pte_outside|shared_scratch (tests only) gives the runtime a\n"
+	"mediator bug, to show the leak search catches what it lets through.\n";
 
 static volatile sig_atomic_t stop;
 
@@ -61,6 +63,7 @@ int cmd_dom0_serve(struct cli *c, int argc, char **argv)
 				   .wait = DOM0_WAIT_SLEEP, .spin_ns = 1000000, .switch_every = 16, .migrate = 4,
 				   .stop = &stop };
 	struct pv_serve_stats st;
+	struct dom0_faults faults = { 0 };
 	struct gtt_err err = { 0 };
 	struct hw_device *dev;
 	bool quiet = false;
@@ -111,6 +114,19 @@ int cmd_dom0_serve(struct cli *c, int argc, char **argv)
 		}
 		if (took)
 			continue;
+		if ((rc = cli_opt(argc, argv, &i, "--host-fault", &val)) < 0)
+			return EXIT_USAGE;
+		if (rc == 1) {
+			/* tests only: a mediator bug the leak oracle must catch */
+			if (!strcmp(val, "accept_pte_outside"))
+				faults.accept_pte_outside = true;
+			else if (!strcmp(val, "shared_scratch"))
+				faults.shared_scratch = true;
+			else
+				return cli_error("--host-fault %s: accept_pte_outside or shared_scratch (tests only)", val);
+			o.faults = &faults;
+			continue;
+		}
 		if ((rc = cli_opt(argc, argv, &i, "--wait", &val)) < 0)
 			return EXIT_USAGE;
 		if (rc == 1) {
@@ -138,6 +154,10 @@ int cmd_dom0_serve(struct cli *c, int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	rc = pv_serve(c->env, dev, &o, &st, &err);
 	cli_close(dev);
+	if (rc == GTT_EIO) {
+		cli_report(&err);
+		return EXIT_ABORT;
+	}
 	if (rc)
 		return cli_report(&err);
 	printf("dom0 serve: %llu requests (%llu refused), %llu guests came, %llu reclaimed, %llu quanta, %llu sleeps; stamps read: %llu own, %llu another's\n",

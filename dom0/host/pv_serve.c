@@ -338,9 +338,10 @@ static int open_slot(struct server *sv, struct slot *sl, unsigned k, struct gtt_
 	return GTT_OK;
 }
 
-static void close_all(struct server *sv)
+static int close_all(struct server *sv, struct gtt_err *out)
 {
 	struct gtt_err err = { 0 };
+	int rc = GTT_OK;
 
 	for (unsigned i = 0; i < sv->o->guests; i++) {
 		struct slot *sl = &sv->s[i];
@@ -351,11 +352,12 @@ static void close_all(struct server *sv)
 		sl->ops = NULL;
 	}
 	if (sv->rt && dom0_fini(sv->rt, &err))
-		say(sv, "the runtime did not restore the device: %s", err.msg);
+		rc = gtt_err_set(out, GTT_EIO, "dom0 serve: the runtime did not restore the device: %s", err.msg);
 	for (unsigned i = 0; i < sv->o->guests; i++) {
 		ivs_close(sv->s[i].ivs);
 		free(sv->s[i].ram);
 	}
+	return rc;
 }
 
 /* ---- the loop ---- */
@@ -372,6 +374,8 @@ int pv_serve(const struct gtt_env *env, struct hw_device *host, const struct pv_
 	struct dom0_config cfg = { 0 };
 	int rc = GTT_OK;
 
+	if (o->faults)
+		cfg.faults = *o->faults;
 	*st = (struct pv_serve_stats){ 0 };
 	if (!o->guests || o->guests > PV_SERVE_MAX_GUESTS)
 		return gtt_err_set(err, GTT_EINVAL, "dom0 serve: %u guests: 1 to %u", o->guests, PV_SERVE_MAX_GUESTS);
@@ -425,6 +429,6 @@ int pv_serve(const struct gtt_env *env, struct hw_device *host, const struct pv_
 				attach(&sv, sl);
 		}
 	}
-	close_all(&sv);
-	return rc;
+	int frc = close_all(&sv, rc ? &(struct gtt_err){ 0 } : err);
+	return rc ? rc : frc;
 }

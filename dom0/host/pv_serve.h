@@ -36,6 +36,7 @@ struct pv_serve_opts {
 	unsigned migrate;		/* a guest's EPOCH reads between host moves of its high range; 0 never */
 	unsigned exit_after;		/* return once this many guests came and went; 0 never */
 	volatile sig_atomic_t *stop;	/* set (by a signal handler): return */
+	const struct dom0_faults *faults;	/* deliberate mediator bugs (tests: the leak oracle shown to bite); NULL none */
 	void (*say)(void *ctx, const char *line);	/* progress, one line each */
 	void *ctx;
 };
@@ -50,8 +51,9 @@ struct pv_serve_stats {
 
 /*
  * Serve until stopped or exit_after guests have gone; the runtime is
- * stopped and the model restored before it returns. GTT_OK, or an error
- * setting up (the sockets, the model, the runtime).
+ * stopped and the model restored before it returns. GTT_OK, an error
+ * setting up (the sockets, the model, the runtime), or GTT_EIO when the
+ * runtime's restore did not read back.
  */
 int pv_serve(const struct gtt_env *env, struct hw_device *host, const struct pv_serve_opts *o,
 	     struct pv_serve_stats *st, struct gtt_err *err);

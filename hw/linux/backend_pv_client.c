@@ -165,16 +165,35 @@ static int client_open(const struct gtt_env *env, const char *arg, const struct 
 	size_t n = comma ? (size_t)(comma - arg) : strlen(arg);
 	if (!n || n >= sizeof(path)) {
 		free(c);
-		return gtt_err_set(err, GTT_EINVAL, "pv:%s: name the socket, pv:SOCKET[,wait=poll|pause] (at most %zu bytes)", arg,
+		return gtt_err_set(err, GTT_EINVAL, "pv:%s: name the socket, pv:SOCKET[,wait=poll|pause][,timeout=MS] (at most %zu bytes)", arg,
 				   sizeof(path) - 1);
 	}
 	memcpy(path, arg, n);
 	path[n] = '\0';
-	if (comma && !strcmp(comma, ",wait=pause"))
-		wait = HW_PV_PAUSE;
-	else if (comma && strcmp(comma, ",wait=poll")) {
-		free(c);
-		return gtt_err_set(err, GTT_EINVAL, "pv:%s: option '%s': the only option is wait=poll or wait=pause", arg, comma + 1);
+	uint64_t timeout_ms = 0;
+	for (const char *t = comma; t && *t;) {
+		const char *end = strchr(t + 1, ',');
+		size_t len = end ? (size_t)(end - t - 1) : strlen(t + 1);
+		char tok[40], *e;
+		if (len >= sizeof(tok)) {
+			free(c);
+			return gtt_err_set(err, GTT_EINVAL, "pv:%s: option '%.*s' is too long", arg, (int)len, t + 1);
+		}
+		memcpy(tok, t + 1, len);
+		tok[len] = '\0';
+		if (!strcmp(tok, "wait=pause")) {
+			wait = HW_PV_PAUSE;
+		} else if (!strcmp(tok, "wait=poll")) {
+			wait = HW_PV_POLL;
+		} else if (!strncmp(tok, "timeout=", 8) && tok[8] >= '0' && tok[8] <= '9' &&
+			   (timeout_ms = strtoull(tok + 8, &e, 10)) >= 1 && timeout_ms <= 3600000 && !*e) {
+			/* taken */
+		} else {
+			free(c);
+			return gtt_err_set(err, GTT_EINVAL, "pv:%s: option '%s': wait=poll, wait=pause or timeout=MS (1 to 3600000)",
+					   arg, tok);
+		}
+		t = end;
 	}
 	snprintf(c->where, sizeof(c->where), "%s", path);
 	if ((rc = setup(c, path, &id, err))) {
@@ -182,7 +201,7 @@ static int client_open(const struct gtt_env *env, const char *arg, const struct 
 		return rc;
 	}
 	struct hw_pv_link l = { .shm = c->shm, .shm_size = c->size, .id = id, .ring = ring, .pause = pause_a_little,
-				.wait = wait, .ctx = c, .where = c->where };
+				.wait = wait, .timeout_ns = timeout_ms * 1000000, .ctx = c, .where = c->where };
 	if ((rc = hw_pv_open(env, &l, &c->pv_ops, &c->pv, err))) {
 		c_free(c);
 		return rc;
@@ -197,6 +216,6 @@ static int client_open(const struct gtt_env *env, const char *arg, const struct 
 
 const struct hw_backend_factory hw_pv_client_backend = {
 	.scheme = "pv",
-	.usage = "pv:SOCKET[,wait=poll|pause]",
+	.usage = "pv:SOCKET[,wait=poll|pause][,timeout=MS]",
 	.open = client_open,
 };
