@@ -67,7 +67,7 @@ GTTLAB  := $(BUILD)/gttlab
 UNIT    := $(BUILD)/tests/unit
 LDLIBS  := -lpci -pthread
 
-.PHONY: asan asan-build all run test test-lane-mutants test-lane-vm deps deps-build deps-efi install-packages check-freestanding mutants efi qemu qemu-selftest igt install clean lava structure guest-fake-tree
+.PHONY: vms asan asan-build all run test test-lane-mutants test-lane-vm deps deps-build deps-efi install-packages check-freestanding mutants efi qemu qemu-selftest igt install clean lava structure guest-fake-tree
 all: $(GTTLAB) $(UNIT) igt
 
 $(BUILD)/%.o: %.c
@@ -187,6 +187,12 @@ qemu: deps
 	$(MAKE) --no-print-directory $(EFI_APP)
 	harness/qemu-run.sh $(EFI_APP) $(BUILD)/qemu skl hsw tgl hsw-edram vgpu-skl vgpu-hsw
 
+# The real VM boundary (docs/transport.md): dom0 serve in this host, QEMU guests booting gttlab.efi
+# with an ivshmem-doorbell device; three at once (one killed), then a host killed under a guest.
+vms: deps
+	$(MAKE) --no-print-directory $(EFI_APP) $(GTTLAB)
+	tests/vms.sh $(BUILD)
+
 # ---- LAVA (lava/, docs/lava.md): every job template validated, the QEMU job run under lava-run with
 # the gate, and the gate proven on a run with the application's test-only fault ----
 LAVA_PACKAGES := lava-dispatcher tftpd-hpa telnet qemu-system-x86 ovmf mtools gnu-efi
@@ -262,6 +268,7 @@ test-lane-mutants:
 test-lane-vm:
 	$(PHASE) vm harness/qemu-run.sh $(EFI_APP) $(BUILD)/qemu skl hsw tgl hsw-edram vgpu-skl vgpu-hsw
 	$(PHASE) vm $(MAKE) --no-print-directory qemu-selftest
+	$(PHASE) vm tests/vms.sh $(BUILD)
 	$(PHASE) vm tests/igt-conformance.sh $(IGT_DIR)
 	$(PHASE) vm tests/igt-conformance-selftest.sh
 	$(PHASE) vm tests/scanout-frontends.sh $(BUILD)

@@ -8,6 +8,7 @@
  * faulty mediator could damage), and the render-owner switches between the
  * guest's accesses.
  */
+#include "dom0/guest_device.h"
 #include "dom0/guest_device_internal.h"
 #include "dom0/guest_gtt.h"
 #include "dom0/ladder.h"

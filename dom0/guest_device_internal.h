@@ -9,7 +9,6 @@
 #ifndef DOM0_GUEST_DEVICE_INTERNAL_H
 #define DOM0_GUEST_DEVICE_INTERNAL_H
 
-#include "dom0/guest_device.h"
 #include "dom0/types.h"
 #include "regs/pci_config.h"
 
@@ -79,6 +78,8 @@ struct guest_dev {
 	uint64_t epoch_reads;		/* reads of PVINFO's EPOCH so far (migrate=, move=) */
 	uint64_t work[2][512];		/* pages of tags: what the audit read and expects, what the setup writes */
 };
+
+struct dom0_guest_view_params;
 
 /* guest_device_host.c */
 /* Parse the argument after "vgpu:" into *o; GTT_EINVAL naming the token and its rule. */

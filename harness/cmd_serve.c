@@ -57,6 +57,112 @@ static int num(const char *opt, const char *v, uint64_t min, uint64_t max, uint6
 	return EXIT_OK;
 }
 
+/* A --wait word; EXIT_OK or the one-line error. */
+static int wait_mode(const char *val, enum dom0_wait_mode *out)
+{
+	if (!strcmp(val, "busy"))
+		*out = DOM0_WAIT_BUSY;
+	else if (!strcmp(val, "sleep"))
+		*out = DOM0_WAIT_SLEEP;
+	else if (!strcmp(val, "hybrid"))
+		*out = DOM0_WAIT_HYBRID;
+	else
+		return cli_error("--wait %s: one of busy, sleep, hybrid", val);
+	return EXIT_OK;
+}
+
+/* --host-fault NAME (tests only): a mediator bug the leak search must catch. */
+static int host_fault(const char *val, struct dom0_faults *f)
+{
+	if (!strcmp(val, "accept_pte_outside"))
+		f->accept_pte_outside = true;
+	else if (!strcmp(val, "shared_scratch"))
+		f->shared_scratch = true;
+	else
+		return cli_error("--host-fault %s: accept_pte_outside or shared_scratch (tests only)", val);
+	return EXIT_OK;
+}
+
+/* The numeric options: name, range, and where the value goes. */
+static int number_opt(int argc, char **argv, int *i, struct pv_serve_opts *o, bool *took)
+{
+	static const struct { const char *name; uint64_t min, max; } nums[] = {
+		{ "--guests", 1, PV_SERVE_MAX_GUESTS }, { "--mem", 1, 1u << 18 }, { "--low", 1, 4096 },
+		{ "--high", 0, 1024 }, { "--fences", 0, 16 }, { "--spin-us", 1, 10000000 },
+		{ "--switch", 0, 1u << 30 }, { "--exit-after", 0, 1u << 30 }, { "--migrate", 0, 1u << 30 },
+	};
+	const char *val;
+	uint64_t v;
+	int rc;
+
+	*took = false;
+	for (size_t k = 0; k < sizeof(nums) / sizeof(nums[0]); k++) {
+		if ((rc = cli_opt(argc, argv, i, nums[k].name, &val)) < 0)
+			return EXIT_USAGE;
+		if (rc != 1)
+			continue;
+		if ((rc = num(nums[k].name, val, nums[k].min, nums[k].max, &v)))
+			return rc;
+		*took = true;
+		switch (k) {
+		case 0: o->guests = (unsigned)v; break;
+		case 1: o->mem_pages = (unsigned)v; break;
+		case 2: o->low_size = v << 20; break;
+		case 3: o->high_slots = (unsigned)v; break;
+		case 4: o->fences = (unsigned)v; break;
+		case 5: o->spin_ns = v * 1000; break;
+		case 6: o->switch_every = (unsigned)v; break;
+		case 7: o->exit_after = (unsigned)v; break;
+		default: o->migrate = (unsigned)v; break;
+		}
+		return EXIT_OK;
+	}
+	return EXIT_OK;
+}
+
+/* The words after 'dom0 serve'; EXIT_OK or the exit code of the one line printed. */
+static int parse_serve(int argc, char **argv, struct pv_serve_opts *o, struct dom0_faults *faults, bool *quiet)
+{
+	for (int i = 2; i < argc; i++) {
+		const char *val;
+		bool took;
+		int rc;
+		if (!strcmp(argv[i], "--quiet")) {
+			*quiet = true;
+			continue;
+		}
+		if ((rc = number_opt(argc, argv, &i, o, &took)))
+			return rc;
+		if (took)
+			continue;
+		if ((rc = cli_opt(argc, argv, &i, "--dir", &val)) < 0)
+			return EXIT_USAGE;
+		if (rc == 1) {
+			o->dir = val;
+			continue;
+		}
+		if ((rc = cli_opt(argc, argv, &i, "--host-fault", &val)) < 0)
+			return EXIT_USAGE;
+		if (rc == 1) {
+			if ((rc = host_fault(val, faults)))
+				return rc;
+			o->faults = faults;
+			continue;
+		}
+		if ((rc = cli_opt(argc, argv, &i, "--wait", &val)) < 0)
+			return EXIT_USAGE;
+		if (rc == 1) {
+			if ((rc = wait_mode(val, &o->wait)))
+				return rc;
+			continue;
+		}
+		return cli_error("dom0 serve: unknown option '%s' (gttlab dom0 serve --help)", argv[i]);
+	}
+	if (!o->dir)
+		return cli_error("dom0 serve: --dir DIR is required: the guests' sockets are DIR/vgpuK.sock");
+	return EXIT_OK;
+}
+
 int cmd_dom0_serve(struct cli *c, int argc, char **argv)
 {
 	struct pv_serve_opts o = { .guests = 2, .mem_pages = 1024, .low_size = 32ull << 20, .high_slots = 1, .fences = 4,
@@ -67,83 +173,14 @@ int cmd_dom0_serve(struct cli *c, int argc, char **argv)
 	struct gtt_err err = { 0 };
 	struct hw_device *dev;
 	bool quiet = false;
-	uint64_t v;
 	int rc;
 
 	if (c->help) {
 		fputs(help, stdout);
 		return EXIT_OK;
 	}
-	for (int i = 2; i < argc; i++) {
-		const char *val;
-		if (!strcmp(argv[i], "--quiet")) {
-			quiet = true;
-			continue;
-		}
-		if ((rc = cli_opt(argc, argv, &i, "--dir", &val)) < 0)
-			return EXIT_USAGE;
-		if (rc == 1) {
-			o.dir = val;
-			continue;
-		}
-		static const struct { const char *name; uint64_t min, max; } nums[] = {
-			{ "--guests", 1, PV_SERVE_MAX_GUESTS }, { "--mem", 1, 1u << 18 }, { "--low", 1, 4096 },
-			{ "--high", 0, 1024 }, { "--fences", 0, 16 }, { "--spin-us", 1, 10000000 },
-			{ "--switch", 0, 1u << 30 }, { "--exit-after", 0, 1u << 30 }, { "--migrate", 0, 1u << 30 },
-		};
-		bool took = false;
-		for (size_t k = 0; k < sizeof(nums) / sizeof(nums[0]) && !took; k++) {
-			if ((rc = cli_opt(argc, argv, &i, nums[k].name, &val)) < 0)
-				return EXIT_USAGE;
-			if (rc != 1)
-				continue;
-			if ((rc = num(nums[k].name, val, nums[k].min, nums[k].max, &v)))
-				return rc;
-			took = true;
-			switch (k) {
-			case 0: o.guests = (unsigned)v; break;
-			case 1: o.mem_pages = (unsigned)v; break;
-			case 2: o.low_size = v << 20; break;
-			case 3: o.high_slots = (unsigned)v; break;
-			case 4: o.fences = (unsigned)v; break;
-			case 5: o.spin_ns = v * 1000; break;
-			case 6: o.switch_every = (unsigned)v; break;
-			case 7: o.exit_after = (unsigned)v; break;
-			default: o.migrate = (unsigned)v; break;
-			}
-		}
-		if (took)
-			continue;
-		if ((rc = cli_opt(argc, argv, &i, "--host-fault", &val)) < 0)
-			return EXIT_USAGE;
-		if (rc == 1) {
-			/* tests only: a mediator bug the leak oracle must catch */
-			if (!strcmp(val, "accept_pte_outside"))
-				faults.accept_pte_outside = true;
-			else if (!strcmp(val, "shared_scratch"))
-				faults.shared_scratch = true;
-			else
-				return cli_error("--host-fault %s: accept_pte_outside or shared_scratch (tests only)", val);
-			o.faults = &faults;
-			continue;
-		}
-		if ((rc = cli_opt(argc, argv, &i, "--wait", &val)) < 0)
-			return EXIT_USAGE;
-		if (rc == 1) {
-			if (!strcmp(val, "busy"))
-				o.wait = DOM0_WAIT_BUSY;
-			else if (!strcmp(val, "sleep"))
-				o.wait = DOM0_WAIT_SLEEP;
-			else if (!strcmp(val, "hybrid"))
-				o.wait = DOM0_WAIT_HYBRID;
-			else
-				return cli_error("--wait %s: one of busy, sleep, hybrid", val);
-			continue;
-		}
-		return cli_error("dom0 serve: unknown option '%s' (gttlab dom0 serve --help)", argv[i]);
-	}
-	if (!o.dir)
-		return cli_error("dom0 serve: --dir DIR is required: the guests' sockets are DIR/vgpuK.sock");
+	if ((rc = parse_serve(argc, argv, &o, &faults, &quiet)))
+		return rc;
 	o.say = say;
 	o.ctx = &quiet;
 	if (cli_open(c, &dev))

@@ -123,10 +123,64 @@ static bool mmio_ok(struct server *sv, struct answer *a, uint64_t off, unsigned 
 	return true;
 }
 
+/* PTE_WRITE / PTE_READ: len entries of width bytes from BAR0 offset addr, one trapped access each. */
+static void pte_run(struct server *sv, struct slot *sl, struct answer *a, uint32_t op, uint32_t width, uint64_t addr,
+		    uint64_t len)
+{
+	const struct hw_backend_ops *ops = sl->ops;
+	uint8_t *data = sl->mb + PV_MB_DATA;
+
+	if ((width != 4 && width != 8) || !len || len > PV_DATA_MAX / width) {
+		refuse(sv, a, "%llu PTEs of %u bytes: 4 or 8 bytes each, 1 to %llu of them", (unsigned long long)len, width,
+		       (unsigned long long)(PV_DATA_MAX / (width ? width : 1)));
+		return;
+	}
+	if (!mmio_ok(sv, a, addr, width) || !mmio_ok(sv, a, addr + (len - 1) * width, width))
+		return;
+	for (uint64_t i = 0; i < len; i++) {
+		uint32_t off = (uint32_t)(addr + i * width);
+		uint64_t e = 0;
+		if (op == PV_OP_PTE_READ) {
+			e = width == 8 ? ops->mmio_read64(sl->ctx, off) : ops->mmio_read32(sl->ctx, off);
+			memcpy(data + i * width, &e, width);
+		} else {
+			memcpy(&e, data + i * width, width);
+			if (width == 8)
+				ops->mmio_write64(sl->ctx, off, e);
+			else
+				ops->mmio_write32(sl->ctx, off, (uint32_t)e);
+		}
+	}
+}
+
+/* Aperture and GPU-side bytes; what a guest reads is searched for others' stamps. */
+static void byte_run(struct server *sv, struct slot *sl, struct answer *a, uint32_t op, uint64_t addr, uint64_t len)
+{
+	const struct hw_backend_ops *ops = sl->ops;
+	uint8_t *data = sl->mb + PV_MB_DATA;
+	bool ap = op == PV_OP_AP_READ || op == PV_OP_AP_WRITE, read = op == PV_OP_AP_READ || op == PV_OP_GPU_READ;
+
+	if (!len || len > PV_DATA_MAX || addr + len < addr) {
+		refuse(sv, a, "%llu bytes at 0x%llx: 1 to %llu bytes, not wrapping", (unsigned long long)len,
+		       (unsigned long long)addr, (unsigned long long)PV_DATA_MAX);
+		return;
+	}
+	if (ap)
+		a->status = read ? ops->aperture_read(sl->ctx, addr, data, len) : ops->aperture_write(sl->ctx, addr, data, len);
+	else
+		a->status = read ? ops->gpu_read(sl->ctx, addr, data, len) : ops->gpu_write(sl->ctx, addr, data, len);
+	if (!a->status && read)
+		stamps(sv, sl, addr, data, len, ap ? "through the aperture" : "GPU-side");
+	else if (a->status)
+		snprintf(a->msg, sizeof(a->msg), "%s of %llu bytes at 0x%llx refused (%d)",
+			 ap ? "aperture access" : "GPU-side access", (unsigned long long)len, (unsigned long long)addr,
+			 a->status);
+}
+
 /* One request of slot sl, its words read from the mailbox; the answer in a. */
 static void dispatch(struct server *sv, struct slot *sl, struct answer *a)
 {
-	uint8_t *mb = sl->mb, *data = mb + PV_MB_DATA;
+	uint8_t *mb = sl->mb;
 	uint32_t op = ld32(mb, PV_MB_OP), width = ld32(mb, PV_MB_WIDTH), v32 = 0;
 	uint64_t addr = ld64(mb, PV_MB_ADDR), len = ld64(mb, PV_MB_LEN);
 	const struct hw_backend_ops *ops = sl->ops;
@@ -164,52 +218,13 @@ static void dispatch(struct server *sv, struct slot *sl, struct answer *a)
 		return;
 	case PV_OP_PTE_WRITE:
 	case PV_OP_PTE_READ:
-		if ((width != 4 && width != 8) || !len || len > PV_DATA_MAX / width) {
-			refuse(sv, a, "%llu PTEs of %u bytes: 4 or 8 bytes each, 1 to %llu of them", (unsigned long long)len,
-			       width, (unsigned long long)(PV_DATA_MAX / (width ? width : 1)));
-			return;
-		}
-		if (!mmio_ok(sv, a, addr, width) || !mmio_ok(sv, a, addr + (len - 1) * width, width))
-			return;
-		for (uint64_t i = 0; i < len; i++) {
-			uint32_t off = (uint32_t)(addr + i * width);
-			uint64_t e = 0;
-			if (op == PV_OP_PTE_READ) {
-				e = width == 8 ? ops->mmio_read64(c, off) : ops->mmio_read32(c, off);
-				memcpy(data + i * width, &e, width);
-			} else {
-				memcpy(&e, data + i * width, width);
-				if (width == 8)
-					ops->mmio_write64(c, off, e);
-				else
-					ops->mmio_write32(c, off, (uint32_t)e);
-			}
-		}
+		pte_run(sv, sl, a, op, width, addr, len);
 		return;
 	case PV_OP_AP_READ:
 	case PV_OP_AP_WRITE:
 	case PV_OP_GPU_READ:
 	case PV_OP_GPU_WRITE:
-		if (!len || len > PV_DATA_MAX || addr + len < addr) {
-			refuse(sv, a, "%llu bytes at 0x%llx: 1 to %llu bytes, not wrapping", (unsigned long long)len,
-			       (unsigned long long)addr, (unsigned long long)PV_DATA_MAX);
-			return;
-		}
-		if (op == PV_OP_AP_READ)
-			a->status = ops->aperture_read(c, addr, data, len);
-		else if (op == PV_OP_AP_WRITE)
-			a->status = ops->aperture_write(c, addr, data, len);
-		else if (op == PV_OP_GPU_READ)
-			a->status = ops->gpu_read(c, addr, data, len);
-		else
-			a->status = ops->gpu_write(c, addr, data, len);
-		if (!a->status && (op == PV_OP_AP_READ || op == PV_OP_GPU_READ))
-			stamps(sv, sl, addr, data, len,
-			       op == PV_OP_AP_READ ? "through the aperture" : "GPU-side");
-		else if (a->status)
-			snprintf(a->msg, sizeof(a->msg), "%s of %llu bytes at 0x%llx refused (%d)",
-				 op == PV_OP_AP_READ || op == PV_OP_AP_WRITE ? "aperture access" : "GPU-side access",
-				 (unsigned long long)len, (unsigned long long)addr, a->status);
+		byte_run(sv, sl, a, op, addr, len);
 		return;
 	case PV_OP_BAR_INFO:
 		if ((a->status = ops->bar_info(c, width, &a->value, &a->value2)))
