@@ -164,9 +164,12 @@ static int audit_fences(struct guest_dev *g, const struct held *h, char *why, si
 			continue;
 		if (hw_fence_read(g->host, i, &v, NULL))
 			return fail(why, n, "cannot read the host's physical fence %u", i);
-		if (v != g->fence_setup[i])
-			return fail(why, n, "physical fence %u, not one of vGPU %d's pool fences: expected 0x%016llx as after setup, found 0x%016llx",
-				    i, g->guest, (unsigned long long)g->fence_setup[i], (unsigned long long)v);
+		/* a view's runtime is shared: a fence no vGPU holds now is back at what the runtime found */
+		uint64_t want = g->view ? g->rt->orig_fence[i] : g->fence_setup[i];
+		if (v != want)
+			return fail(why, n, "physical fence %u, not one of vGPU %d's pool fences: expected 0x%016llx as %s, found 0x%016llx",
+				    i, g->guest, (unsigned long long)want,
+				    g->view ? "the runtime found it (no vGPU holds it)" : "after setup", (unsigned long long)v);
 	}
 	return GTT_OK;
 }

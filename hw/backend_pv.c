@@ -243,8 +243,13 @@ static int p_host_audit(void *ctx, char *why, size_t n)
 
 	if (rc == GTT_ENODEV && p->lost[0])
 		gtt_snprintf(why, n, "%s", p->lost);
-	else if (rc)
-		gtt_snprintf(why, n, "%.*s", PV_MSG_MAX - 1, (const char *)p->mb + PV_MB_MSG);
+	else if (rc && n) {
+		/* the host's words, bounded: a guest takes no terminator on trust */
+		size_t k = 0;
+		for (; k + 1 < n && k < PV_MSG_MAX - 1 && p->mb[PV_MB_MSG + k]; k++)
+			why[k] = (char)p->mb[PV_MB_MSG + k];
+		why[k] = '\0';
+	}
 	return rc;
 }
 
