@@ -58,6 +58,7 @@ static void put_number(struct out *o, uintmax_t v, int neg, unsigned base, int u
 /* one conversion's flags, width and length modifier, as read after its '%' */
 struct spec {
 	int left, zero, width;
+	int prec; /* %s: at most this many characters; -1 none (numbers ignore it) */
 	int lng; /* 0 int, 1 long, 2 long long, 3 size_t, 4 intmax_t, -1 short, -2 char */
 };
 
@@ -65,6 +66,7 @@ struct spec {
 static const char *parse_spec(const char *p, struct spec *sp, va_list *ap)
 {
 	sp->left = sp->zero = sp->width = sp->lng = 0;
+	sp->prec = -1;
 	for (;; p++) {
 		if (*p == '-')
 			sp->left = 1;
@@ -79,6 +81,17 @@ static const char *parse_spec(const char *p, struct spec *sp, va_list *ap)
 	}
 	while (*p >= '0' && *p <= '9')
 		sp->width = sp->width * 10 + (*p++ - '0');
+	if (*p == '.') {
+		sp->prec = 0;
+		if (*++p == '*') {
+			sp->prec = va_arg(*ap, int);
+			p++;
+		}
+		while (*p >= '0' && *p <= '9')
+			sp->prec = sp->prec * 10 + (*p++ - '0');
+		if (sp->prec < 0)
+			sp->prec = -1;	/* a negative precision is taken as none, as in C */
+	}
 	for (;; p++) {
 		if (*p == 'l')
 			sp->lng = sp->lng == 1 ? 2 : 1;
@@ -158,7 +171,11 @@ static const char *put_conversion(struct out *o, const char *p, const struct spe
 		const char *s = va_arg(*ap, const char *);
 		if (!s)
 			s = "(null)";
-		put_padded(o, s, gtt_strlen(s), sp->width, sp->left, ' ');
+		size_t n = 0;
+		/* with a precision, no byte past it is read: the string need not be terminated */
+		while ((sp->prec < 0 || n < (size_t)sp->prec) && s[n])
+			n++;
+		put_padded(o, s, n, sp->width, sp->left, ' ');
 		break;
 	}
 	case '%':

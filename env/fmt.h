@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A small vsnprintf for the freestanding core, which has no libc. Supports
- * %d %i %u %x %X %c %s %p %% with flags '-' '0', a width, and the length
- * modifiers hh h l ll z j. Output is always NUL-terminated; the return value
+ * %d %i %u %x %X %c %s %p %% with flags '-' '0', a width, a precision for
+ * %s only (.N or .*: at most that many characters, none read past them),
+ * and the length modifiers hh h l ll z j. Output is always NUL-terminated; the return value
  * is the length the full output would have had.
  */
 #ifndef ENV_FMT_H

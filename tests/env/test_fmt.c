@@ -24,6 +24,17 @@ Test(fmt, matches_libc)
 	SAME("%5d|%-5d|%05d|%05d", 42, 42, 42, -42);
 	SAME("%lld %ld", -9223372036854775807ll - 1, -5l);
 	SAME("%hhx %hx", 0x1ff, 0x1ffff);
+	SAME("%.3s|%.*s|%.*s|%8.2s|%-6.9s|%.0s|", "abcdef", 2, "xyz", -1, "all", "right", "ab", "gone");
+}
+
+/* A precision reads no byte past it: an unterminated buffer is fine. */
+Test(fmt, a_precision_reads_no_further)
+{
+	const char raw[4] = { 'w', 'x', 'y', 'z' };
+	char b[16];
+
+	cr_expect_eq(gtt_snprintf(b, sizeof(b), "<%.*s>", 4, raw), 6);
+	cr_expect_str_eq(b, "<wxyz>");
 }
 
 Test(fmt, truncates_and_reports_full_length)
