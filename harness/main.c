@@ -48,6 +48,8 @@ static const char usage[] =
 	"                    sim:PLATFORM,edram (Haswell and later, with eDRAM),\n"
 	"                    vgpu:sim:PLATFORM[,KEY=VALUE...] (a vGPU of the Dom0 runtime\n"
 	"                    on the model: guest mode; keys in docs/guest.md),\n"
+	"                    pv:SOCKET[,wait=poll|pause][,timeout=MS] (a vGPU that\n"
+	"                    dom0 serve serves: docs/transport.md),\n"
 	"                    pci:DDDD:BB:DD.F, or auto (the first Intel display device);\n"
 	"                    default sim:skl\n"
 	"  --json            machine-readable output\n"
