@@ -18,6 +18,7 @@
 
 #include "bench/admission_result.h"
 #include "bench/balloon_result.h"
+#include "bench/boundary_result.h"
 #include "bench/migration_result.h"
 #include "bench/request_wait_result.h"
 #include "dom0/dom0.h"
@@ -59,7 +60,7 @@ struct bench_growth {
 /* The parts, in the order they run; --only picks some (the report leaves out the others). */
 enum bench_part {
 	PART_WRITES, PART_SWITCH, PART_SCALE, PART_RESIZE, PART_GROWTH, PART_BALLOON, PART_WAIT, PART_ADMISSION,
-	PART_MIGRATION, PART_FRONTENDS,
+	PART_MIGRATION, PART_BOUNDARY, PART_FRONTENDS,
 	BENCH_PARTS
 };
 
@@ -94,6 +95,7 @@ struct bench_results {
 	struct bench_request_wait wait;
 	struct bench_admission admission;
 	struct bench_migration migration;
+	struct bench_boundary boundary;
 };
 
 /* The parts, one per file. Each fills its fields or exits with a one-line reason. */
@@ -107,6 +109,7 @@ void bench_balloon(const struct bench_opts *o, struct bench_results *r);	/* ball
 void bench_request_wait(const struct bench_opts *o, struct bench_results *r);	/* table1 */
 void bench_admission(const struct bench_opts *o, struct bench_results *r);	/* admission */
 void bench_migration(const struct bench_opts *o, struct bench_results *r);	/* migration */
+void bench_boundary(const struct bench_opts *o, struct bench_results *r);	/* boundary */
 void bench_report(const struct bench_opts *o, const struct bench_results *r);	/* table + JSON */
 
 /* ---- results.json (bench/json_out.c), written key by key ---- */

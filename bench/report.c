@@ -102,6 +102,8 @@ static void table(const struct bench_opts *o, const struct bench_results *r)
 		bench_admission_table(o, &r->admission);
 	if (r->ran[PART_MIGRATION])
 		bench_migration_table(o, &r->migration);
+	if (r->ran[PART_BOUNDARY])
+		bench_boundary_table(o, &r->boundary);
 	printf("\nresults: %s\n", o->json);
 }
 
@@ -178,6 +180,8 @@ static void json(const struct bench_opts *o, const struct bench_results *r)
 		bench_admission_json(&j, &r->admission);
 	if (r->ran[PART_MIGRATION])
 		bench_migration_json(&j, &r->migration);
+	if (r->ran[PART_BOUNDARY])
+		bench_boundary_json(&j, &r->boundary);
 	bench_json_open(&j, "details");
 	if (r->ran[PART_WRITES]) {
 		writes_json(&j, "p1_gscale", &r->p1_gscale);
