@@ -196,7 +196,7 @@ vms: deps
 # ---- LAVA (lava/, docs/lava.md): every job template validated, the QEMU job run under lava-run with
 # the gate, and the gate proven on a run with the application's test-only fault ----
 LAVA_PACKAGES := lava-dispatcher tftpd-hpa telnet qemu-system-x86 ovmf mtools gnu-efi
-lava: $(EFI_APP)
+lava: $(EFI_APP) $(GTTLAB)
 	@$(MAKE) --no-print-directory install-packages PACKAGES="$(LAVA_PACKAGES)"
 	lava/run-qemu.sh $(EFI_APP) $(BUILD)/lava
 	@if lava/run-qemu.sh $(EFI_APP) $(BUILD)/lava-fault --fault drop-flush > $(BUILD)/lava-fault.out 2>&1; then \

@@ -8,7 +8,10 @@
 # GVT-g guest template. They and a copy of OVMF's vars go to WORKDIR; the jobs of every template are
 # made from lava/ and all five validated (lava-run --validate, and LAVA's job schema as a server
 # applies it); then the sim:skl job runs and is gated, and (without --fault) the vgpu:sim:skl job,
-# gated the same way and also failed when a guest check skipped (guest mode did not happen).
+# gated the same way and also failed when a guest check skipped (guest mode did not happen); then
+# the two pv-guest jobs at once, one per guest slot of one `gttlab dom0 serve` that the first job's
+# user command starts (esp-pv.img: --device pv --run guest --debug-exit), each gated the same way,
+# and the service must have seen no guest read another's stamp.
 # Exit: 0 when every gate passed.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -27,13 +30,15 @@ make_esp() {
 		mcopy -i "$1" "$app" ::/EFI/BOOT/BOOTX64.EFI && printf -- '%s\n' "$2" > "$work/gttlab.cfg" &&
 		mcopy -i "$1" "$work/gttlab.cfg" ::/EFI/BOOT/gttlab.cfg
 }
-esp=$work/esp.img vgpu_esp=$work/esp-vgpu.img guest_esp=$work/esp-gvtg-guest.img
+esp=$work/esp.img vgpu_esp=$work/esp-vgpu.img guest_esp=$work/esp-gvtg-guest.img pv_esp=$work/esp-pv.img
 make_esp "$esp" "--device sim:skl --debug-exit${extra:+ $extra}" &&
 	make_esp "$vgpu_esp" "--device vgpu:sim:skl --run guest --debug-exit" &&
-	make_esp "$guest_esp" "--device auto --run guest" ||
+	make_esp "$guest_esp" "--device auto --run guest" &&
+	make_esp "$pv_esp" "--device pv --run guest --debug-exit" ||
 	{ echo "lava: cannot make the ESP images"; exit 2; }
 cp /usr/share/OVMF/OVMF_VARS_4M.fd "$work/vars.fd"
-"$here/make-jobs.sh" "$work/jobs" "$app" "$esp" "$work/vars.fd" "gttlab.efi on sim:skl${extra:+ with $extra}" "$guest_esp" &&
+"$here/make-jobs.sh" "$work/jobs" "$app" "$esp" "$work/vars.fd" "gttlab.efi on sim:skl${extra:+ with $extra}" "$guest_esp" \
+	00000000-0000-0000-0000-000000000000 "$pv_esp" &&
 	"$here/make-jobs.sh" "$work/jobs-vgpu" "$app" "$vgpu_esp" "$work/vars.fd" "gttlab.efi on vgpu:sim:skl" ||
 	{ echo "lava: cannot make the jobs"; exit 2; }
 for t in qemu x86-ipxe x86-grub x86-flasher gvtg-guest; do
@@ -52,6 +57,15 @@ for t in qemu x86-ipxe x86-grub x86-flasher gvtg-guest; do
 		exit 1
 	fi
 	echo "lava: $t.yaml validates against lava/devices/gttlab-$t.yaml$note"
+done
+for k in 1 2; do
+	if ! timeout 300 lava-run --job-id 1 --output-dir "$work/validate-pv$k" --validate "$work/jobs/pv-guest.yaml" \
+		--device "$here/devices/gttlab-pv-guest$k.yaml" > "$work/validate-pv$k.log" 2>&1 ||
+	   ! grep -q '^result: pass' "$work/validate-pv$k/result.yaml"; then
+		echo "lava: pv-guest.yaml does not validate against gttlab-pv-guest$k.yaml: $(grep -m1 '"error_msg"' "$work/validate-pv$k.log" | cut -c1-300)"
+		exit 1
+	fi
+	echo "lava: pv-guest.yaml validates against lava/devices/gttlab-pv-guest$k.yaml"
 done
 # the job schema a server applies at submission (strict: the context keys too, which lava-run ignores)
 if ! /usr/bin/python3 -c 'import sys, yaml; from lava_common.schemas import validate
@@ -82,17 +96,52 @@ timeout 600 lava-run --job-id 2 --output-dir "$work/out-vgpu" "$work/jobs-vgpu/q
 	> "$work/lava-run-vgpu.log" 2>&1
 echo "lava: vgpu:sim:skl guest job: lava-run exited $? after $(( $(date +%s) - t0 )) s (log: $work/lava-run-vgpu.log)"
 "$here/gate.sh" "$work/lava-run-vgpu.log" "$work/out-vgpu" || rc=1
-# the gate passes skips; here a skip means guest mode did not happen, and the suite has seven checks
-cases=$(grep '"lvl": "results"' "$work/lava-run-vgpu.log" | grep '"definition": "gttlab"')
-n=$(printf '%s' "$cases" | grep -c . || true)
-skipped=$(printf '%s\n' "$cases" | grep '"result": "skip"' | sed -n 's/.*"test_case_id": "\([^"]*\)".*/\1/p' | tr '\n' ' ')
-if [ -n "$skipped" ]; then
-	echo "lava: vgpu:sim:skl guest job: skipped, so guest mode did not happen: $skipped"
+# guest_cases LABEL LOG: the gate passes skips; here a skip means guest mode did not happen, and the
+# suite has seven checks
+guest_cases() {
+	local cases n skipped
+	cases=$(grep '"lvl": "results"' "$2" | grep '"definition": "gttlab"')
+	n=$(printf '%s' "$cases" | grep -c . || true)
+	skipped=$(printf '%s\n' "$cases" | grep '"result": "skip"' | sed -n 's/.*"test_case_id": "\([^"]*\)".*/\1/p' | tr '\n' ' ')
+	if [ -n "$skipped" ]; then
+		echo "lava: $1: skipped, so guest mode did not happen: $skipped"
+		return 1
+	elif [ "$n" != 7 ]; then
+		echo "lava: $1: $n test cases recorded, the guest suite has 7"
+		return 1
+	fi
+	echo "lava: $1: all 7 guest checks passed in guest mode"
+}
+guest_cases "vgpu:sim:skl guest job" "$work/lava-run-vgpu.log" || rc=1
+
+# the pv-guest jobs: two at once, each one guest slot of one dom0 serve that the jobs' user command
+# starts; the dictionaries as a lab would set them for this dispatcher: its socket directory, its CLI
+pv=$work/pv
+gttlab=$(cd "$(dirname "$app")/.." && pwd)/gttlab
+[ -x "$gttlab" ] || { echo "lava: $gttlab is missing (make all)"; exit 2; }
+pids=()
+for k in 1 2; do
+	sed -e "s|/run/gttlab-pv|$pv|g" -e "s|/usr/local/bin/gttlab|$gttlab|g" "$here/devices/gttlab-pv-guest$k.yaml" \
+		> "$work/gttlab-pv-guest$k.yaml"
+	timeout 300 lava-run --job-id $((2 + k)) --output-dir "$work/out-pv$k" "$work/jobs/pv-guest.yaml" \
+		--device "$work/gttlab-pv-guest$k.yaml" > "$work/lava-run-pv$k.log" 2>&1 &
+	pids+=($!)
+done
+t0=$(date +%s)
+for k in 1 2; do
+	wait "${pids[$((k - 1))]}"
+	echo "lava: pv guest $k job: lava-run exited $? (log: $work/lava-run-pv$k.log)"
+	"$here/gate.sh" "$work/lava-run-pv$k.log" "$work/out-pv$k" || rc=1
+	guest_cases "pv guest $k job" "$work/lava-run-pv$k.log" || rc=1
+done
+for i in $(seq 100); do pgrep -f "dom0 serve --dir $pv" >/dev/null || break; sleep 0.1; done
+if pgrep -f "dom0 serve --dir $pv" >/dev/null; then
+	echo "lava: dom0 serve did not stop after its two guests; stopping it"
+	pkill -f "dom0 serve --dir $pv"
 	rc=1
-elif [ "$n" != 7 ]; then
-	echo "lava: vgpu:sim:skl guest job: $n test cases recorded, the guest suite has 7"
-	rc=1
-else
-	echo "lava: vgpu:sim:skl guest job: all 7 guest checks passed in guest mode"
 fi
+echo "lava: the two pv-guest jobs and their host service took $(( $(date +%s) - t0 )) s; the service said:"
+sed 's/^/    /' "$pv/serve.log" 2>/dev/null
+grep -q "2 guests came, 2 reclaimed" "$pv/serve.log" 2>/dev/null || { echo "lava: the host service did not serve both guests"; rc=1; }
+grep -q ", 0 another's" "$pv/serve.log" 2>/dev/null || { echo "lava: a guest read another's stamped bytes"; rc=1; }
 exit "$rc"
