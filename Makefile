@@ -256,6 +256,7 @@ test: deps
 	$(MAKE) --no-print-directory all check-freestanding $(EFI_APP)
 	$(MAKE) --no-print-directory -j2 test-lane-mutants test-lane-vm
 	$(PHASE) host tests/kill-restore.sh $(BUILD) 100
+	$(PHASE) host tests/serve-kill-restore.sh $(BUILD) 8
 	$(PHASE) host $(MAKE) --no-print-directory asan
 	$(PHASE) host $(MAKE) --no-print-directory tsan
 	$(PHASE) host $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=30

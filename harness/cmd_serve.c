@@ -12,7 +12,8 @@ static const char help[] =
 	"usage: gttlab [--device D] dom0 serve --dir DIR [--guests N] [--mem PAGES] [--low MIB]\n"
 	"                 [--high SLOTS] [--fences N] [--wait busy|sleep|hybrid] [--spin-us US]\n"
 	"                 [--switch N] [--migrate N] [--exit-after N] [--quiet]\n"
-	"Run the Dom0 runtime on the device (the model: sim[:PLATFORM], the default sim:skl)\n"
+	"Run the Dom0 runtime on the device (the model, sim[:PLATFORM], by default sim:skl;\n"
+	"a real GPU is journaled as every command's writes are: gttlab restore)\n"
 	"and serve a vGPU to each QEMU guest that connects an ivshmem-doorbell device to\n"
 	"DIR/vgpuK.sock (K = 1..N, default 2), as its ivshmem server; gttlab.efi in the\n"
 	"guest finds it with --device pv (docs/transport.md). Each guest gets PAGES pages\n"
@@ -185,12 +186,21 @@ int cmd_dom0_serve(struct cli *c, int argc, char **argv)
 	o.ctx = &quiet;
 	if (cli_open(c, &dev))
 		return EXIT_USAGE;
+	/* a real device gets its crash journal before the runtime's first write (gttlab restore) */
+	struct journal_file jf;
+	if (cli_journal_begin(c, dev, &jf)) {
+		cli_close(dev);
+		return EXIT_USAGE;
+	}
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	rc = pv_serve(c->env, dev, &o, &st, &err);
+	int jrc = cli_journal_end(dev, &jf, rc != GTT_EIO);
 	cli_close(dev);
+	if (jrc && rc != GTT_EIO)
+		return jrc;
 	if (rc == GTT_EIO) {
 		cli_report(&err);
 		return EXIT_ABORT;

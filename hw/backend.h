@@ -52,6 +52,13 @@ struct hw_backend_ops {
 	int (*alloc_pages)(void *ctx, size_t n, struct hw_page *pages, struct gtt_err *err);
 	void (*free_pages)(void *ctx, size_t n, struct hw_page *pages);
 	/*
+	 * Optional: n pages of memory the caller owns (cpu: 4 KiB aligned, alive
+	 * until the device closes, e.g. shared memory a guest also maps) made
+	 * test pages the device can reach: their physical addresses in pages,
+	 * the bytes left as they are. Never freed by free_pages.
+	 */
+	int (*adopt_pages)(void *ctx, size_t n, void *cpu, struct hw_page *pages, struct gtt_err *err);
+	/*
 	 * Optional: make the test pages coherent with the device side. Called
 	 * before and after every aperture or GPU-side access: CPU writes to
 	 * test pages reach memory before the GPU side reads them, and the CPU

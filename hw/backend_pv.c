@@ -312,6 +312,28 @@ static const struct hw_backend_ops pv_ops = {
 	.close = p_close,
 };
 
+/* The same where the host's device has no GPU side (a real GPU: PV_FEAT_GPU_SIDE clear). */
+static const struct hw_backend_ops pv_ops_no_gpu = {
+	.name = "pv",
+	.in_process = true,	/* what it writes is the host's to journal and restore */
+	.cfg_read = p_cfg_read,
+	.cfg_write = p_cfg_write,
+	.mmio_read32 = p_mmio_read32,
+	.mmio_write32 = p_mmio_write32,
+	.mmio_read64 = p_mmio_read64,
+	.mmio_write64 = p_mmio_write64,
+	.pte_write_bulk = p_pte_write_bulk,
+	.pte_read_bulk = p_pte_read_bulk,
+	.aperture_read = p_ap_read,
+	.aperture_write = p_ap_write,
+	.bar_info = p_bar_info,
+	.alloc_pages = p_alloc_pages,
+	.free_pages = p_free_pages,
+	.host_audit = p_host_audit,
+	.lost = hw_pv_lost,
+	.close = p_close,
+};
+
 /* The header and this guest's place in it; GTT_ENODEV naming what does not hold. */
 static int attach(struct pv *p, struct gtt_err *err)
 {
@@ -372,7 +394,7 @@ int hw_pv_open(const struct gtt_env *env, const struct hw_pv_link *link, const s
 		p_close(p);
 		return rc;
 	}
-	*ops = &pv_ops;
+	*ops = rd32(p->link.shm, PV_HDR_FEATURES) & PV_FEAT_GPU_SIDE ? &pv_ops : &pv_ops_no_gpu;
 	*ctx = p;
 	return GTT_OK;
 }

@@ -55,6 +55,17 @@ static int s_alloc_pages(void *ctx, size_t n, struct hw_page *pages, struct gtt_
 	return GTT_OK;
 }
 
+static int s_adopt_pages(void *ctx, size_t n, void *cpu, struct hw_page *pages, struct gtt_err *err)
+{
+	uint64_t base = sim_attach_pages(ctx, n, cpu);
+
+	if (!base)
+		return gtt_err_set(err, GTT_ENOMEM, "sim: no room to take %zu pages of the caller's", n);
+	for (size_t i = 0; i < n; i++)
+		pages[i] = (struct hw_page){ base + i * 4096, (uint8_t *)cpu + i * 4096 };
+	return GTT_OK;
+}
+
 static void s_free_pages(void *ctx, size_t n, struct hw_page *pages)
 {
 	/* the model's memory is reclaimed with the device */
@@ -97,6 +108,7 @@ static const struct hw_backend_ops sim_ops = {
 	.aperture_read = s_ap_read,
 	.aperture_write = s_ap_write,
 	.alloc_pages = s_alloc_pages,
+	.adopt_pages = s_adopt_pages,
 	.free_pages = s_free_pages,
 	.gpu_read = s_gpu_read,
 	.gpu_write = s_gpu_write,

@@ -36,6 +36,14 @@ int hw_alloc_test_pages(struct hw_device *dev, size_t n, struct hw_page *pages, 
 	return dev->ops->alloc_pages(dev->ctx, n, pages, err);
 }
 
+int hw_adopt_test_pages(struct hw_device *dev, size_t n, void *cpu, struct hw_page *pages, struct gtt_err *err)
+{
+	if (!dev->ops->adopt_pages)
+		return gtt_err_set(err, GTT_ENOTSUP, "%s backend cannot take memory of the caller's as test pages",
+				   dev->ops->name);
+	return dev->ops->adopt_pages(dev->ctx, n, cpu, pages, err);
+}
+
 void hw_free_test_pages(struct hw_device *dev, size_t n, struct hw_page *pages)
 {
 	if (dev->ops->free_pages)

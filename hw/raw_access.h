@@ -24,6 +24,8 @@ void hw_counters_reset(struct hw_device *dev);
 /* Physical test pages (freed with hw_free_test_pages). */
 int hw_alloc_test_pages(struct hw_device *dev, size_t n, struct hw_page *pages, struct gtt_err *err);
 void hw_free_test_pages(struct hw_device *dev, size_t n, struct hw_page *pages);
+/* Memory the caller owns as test pages (hw_backend_ops.adopt_pages); GTT_ENOTSUP where the backend cannot. */
+int hw_adopt_test_pages(struct hw_device *dev, size_t n, void *cpu, struct hw_page *pages, struct gtt_err *err);
 
 /* GPU-side access; GTT_ENOTSUP where the backend has none. */
 int hw_gpu_read(struct hw_device *dev, uint64_t gm, void *buf, size_t len, struct gtt_err *err);

@@ -42,6 +42,8 @@
 #define PV_HDR_STATE			0x020	/* u32 PV_HOST_* */
 #define PV_HOST_SERVING			1
 #define PV_HOST_STOPPED			2	/* the host left in order: no answer comes any more */
+#define PV_HDR_FEATURES			0x024	/* u32 PV_FEAT_*: what the host's device offers */
+#define PV_FEAT_GPU_SIDE		(1u << 0)	/* GPU-side access (PV_OP_GPU_*): the model has one, a real GPU here not */
 #define PV_VECTOR			0	/* the one interrupt vector used, both ways */
 
 #define PV_PAGE				4096ull

@@ -14,7 +14,7 @@
 #include "dom0/runtime.h"
 #include "dom0/sched.h"
 #include "env/fmt.h"
-#include "hw/backend_sim.h"
+#include "hw/raw_access.h"
 #include "regs/pv_transport.h"
 
 struct slot {
@@ -337,16 +337,16 @@ static int open_slot(struct server *sv, struct slot *sl, unsigned k, struct gtt_
 	sl->ram_cpu = sl->shm + PV_RAM(1, 1, o->mem_pages);
 	if (!(sl->ram = calloc(o->mem_pages, sizeof(*sl->ram))))
 		return gtt_err_set(err, GTT_ENOMEM, "dom0 serve: out of memory");
-	uint64_t base = sim_attach_pages(hw_sim_model(sv->host), o->mem_pages, sl->ram_cpu);
-	if (!base)
-		return gtt_err_set(err, GTT_ENOMEM, "dom0 serve: the model took none of guest %u's %u pages", k, o->mem_pages);
-	for (unsigned i = 0; i < o->mem_pages; i++)
-		sl->ram[i] = (struct hw_page){ base + (uint64_t)i * PV_PAGE, sl->ram_cpu + (uint64_t)i * PV_PAGE };
+	/* the guest's memory is the shared memory: the device reaches it at the addresses its backend finds */
+	int rc = hw_adopt_test_pages(sv->host, o->mem_pages, sl->ram_cpu, sl->ram, err);
+	if (rc)
+		return rc;
 	st32(sl->shm, PV_HDR_VERSION, PV_VERSION);
 	st32(sl->shm, PV_HDR_HOST_ID, 0);
 	st32(sl->shm, PV_HDR_MAX_GUESTS, 1);
 	st32(sl->shm, PV_HDR_RAM_PAGES, o->mem_pages);
 	st32(sl->shm, PV_HDR_STATE, PV_HOST_SERVING);
+	st32(sl->shm, PV_HDR_FEATURES, sv->host->ops->gpu_read && sv->host->ops->gpu_write ? PV_FEAT_GPU_SIDE : 0);
 	st64(sl->shm, PV_HDR_MAGIC, PV_MAGIC);	/* last: a guest that sees it sees the rest */
 	say(sv, "guest %u: listening on %s (%llu KiB shared, %u pages of guest memory)", k, path,
 	    (unsigned long long)(size >> 10), o->mem_pages);
@@ -394,8 +394,9 @@ int pv_serve(const struct gtt_env *env, struct hw_device *host, const struct pv_
 	*st = (struct pv_serve_stats){ 0 };
 	if (!o->guests || o->guests > PV_SERVE_MAX_GUESTS)
 		return gtt_err_set(err, GTT_EINVAL, "dom0 serve: %u guests: 1 to %u", o->guests, PV_SERVE_MAX_GUESTS);
-	if (!hw_sim_model(host))
-		return gtt_err_set(err, GTT_ENOTSUP, "dom0 serve: the guests' memory is shared memory the model adopts; a real GPU would need it pinned and translated, which serve does not do yet: use --device sim[:PLATFORM]");
+	if (!host->ops->adopt_pages)
+		return gtt_err_set(err, GTT_ENOTSUP, "dom0 serve: the %s backend cannot take the guests' shared memory as its pages (the model and a real GPU can)",
+				   host->ops->name);
 	if ((rc = dom0_init(host, &cfg, &sv.rt, err)))
 		return rc;
 	for (unsigned i = 0; i < o->guests && !rc; i++)

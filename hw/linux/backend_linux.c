@@ -200,6 +200,7 @@ const struct hw_backend_ops lx_linux_ops = {
 	.bar_info = lx_bar_info,
 	.alloc_pages = lx_alloc_pages,
 	.free_pages = lx_free_pages,
+	.adopt_pages = lx_adopt_pages,
 	.cache_sync = lx_cache_sync,
 	.location = lx_location,
 	.close = lx_close,

@@ -29,7 +29,7 @@ struct lx {
 	volatile uint8_t *bar2;
 	size_t bar2_len;
 	uint64_t base[6], size[6];
-	struct { void *base; size_t n; } maps[64];	/* test-page allocations: mlock'ed mappings */
+	struct { void *base; size_t n; bool adopted; } maps[64];	/* test pages: mlock'ed mappings (adopted: the caller's) */
 };
 
 /* linux_sysfs.c */
@@ -45,6 +45,7 @@ int lx_map_bar(struct lx *l, unsigned bar, volatile uint8_t **out, size_t *len, 
 /* linux_pages.c */
 int lx_alloc_pages(void *ctx, size_t n, struct hw_page *pages, struct gtt_err *err);
 void lx_free_pages(void *ctx, size_t n, struct hw_page *pages);
+int lx_adopt_pages(void *ctx, size_t n, void *cpu, struct hw_page *pages, struct gtt_err *err);
 void lx_cache_sync(void *ctx);
 
 /* backend_linux.c */

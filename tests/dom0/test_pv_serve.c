@@ -395,7 +395,7 @@ Test(pv_serve, bad_options_are_one_line_and_exit_2)
 		{ GTTLAB " dom0 serve --dir /tmp --wait nap", "--wait nap" },
 		{ GTTLAB " dom0 serve --dir /tmp --frob", "unknown option '--frob'" },
 		{ GTTLAB " dom0 serve --dir /tmp --host-fault nope", "--host-fault nope" },
-		{ GTTLAB " --device vgpu:sim:skl dom0 serve --dir /tmp", "the guests' memory is shared memory the model adopts" },
+		{ GTTLAB " --device vgpu:sim:skl dom0 serve --dir /tmp", "cannot take the guests' shared memory" },
 		{ GTTLAB " --device pv:/nonexistent/vgpu1.sock info", "cannot connect" },
 		{ GTTLAB " --device pv:/tmp/x.sock,wait=nap info", "wait=poll, wait=pause or timeout=MS" },
 	};

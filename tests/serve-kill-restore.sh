@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# tests/serve-kill-restore.sh BUILD_DIR [KILLS]: the host of the VM boundary killed mid-run.
+#
+# `gttlab dom0 serve` runs on a real-device path (a fake sysfs tree: tests/fake_sysfs.sh, whose
+# config, resource0 and resource2 are files the linux backend maps) with its crash journal, and
+# a pv: guest runs the guest suite against it. At KILLS (default 8) moments inside the guest's
+# run the host is killed with SIGKILL; then the guest must end as an abort naming its lost device
+# (never a pass), `gttlab restore --journal FILE` must put every byte of the tree back as it was,
+# and the journal must be gone. An undisturbed run first: the host leaves the tree as found and no
+# journal. At least a quarter of the kills must leave the tree modified before the restore, or
+# the moments prove nothing. Runs as root (the linux backend's pages).
+set -u
+build=${1:?usage: tests/serve-kill-restore.sh BUILD_DIR [KILLS]}
+kills=${2:-8}
+bin=$(cd "$build" && pwd)/gttlab
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d /tmp/gttlab-serve-kill.XXXXXX)
+trap 'pkill -KILL -f "dom0 serve --dir $tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
+. "$here/fake_sysfs.sh"
+bdf=0000:00:02.0
+tree=$tmp/tree pristine=$tmp/pristine journal=$tmp/journal
+fake_device "$tree" "$bdf" 0x8086 0x1912 0x030000 gpu 64
+cp -a --sparse=always "$tree" "$pristine"
+host=(--device "pci:$bdf" --sysfs-root "$tree" --journal "$journal" dom0 serve --dir "$tmp" --guests 1 --exit-after 1 --quiet)
+guest=(--device "pv:$tmp/vgpu1.sock,timeout=500" check --run guest)
+failures=0
+fail() { echo "serve-kill-restore: FAIL: $*"; failures=$((failures + 1)); }
+
+same() {
+	local f d=bus/pci/devices/$bdf
+	for f in config resource0 resource2; do
+		cmp -s "$tree/$d/$f" "$pristine/$d/$f" || { echo "$f differs"; return 1; }
+	done
+}
+
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+
+# start the host; returns once it listens (its pid in $hpid)
+start_host() {
+	rm -f "$tmp/vgpu1.sock"
+	"$bin" "${host[@]}" > "$tmp/host.log" 2>&1 &
+	hpid=$!
+	for _ in $(seq 100); do [ -S "$tmp/vgpu1.sock" ] && return 0; sleep 0.02; done
+	fail "dom0 serve did not listen: $(cat "$tmp/host.log")"
+	return 1
+}
+
+# the undisturbed run: its length; the host ends by itself, the tree as found, no journal
+start_host || exit 1
+t0=$(now_ms)
+"$bin" "${guest[@]}" > "$tmp/guest.log" 2>&1
+dur=$(($(now_ms) - t0))
+wait "$hpid"; st=$?
+[ "$st" = 0 ] || fail "an undisturbed host exited $st: $(cat "$tmp/host.log")"
+[ -e "$journal" ] && fail "an undisturbed host left its journal"
+same >/dev/null || fail "an undisturbed host left the device changed"
+echo "serve-kill-restore: an undisturbed guest run took ${dur} ms"
+
+ok=0 dirty=0 missed=0
+for i in $(seq "$kills"); do
+	start_host || continue
+	"$bin" "${guest[@]}" > "$tmp/guest.log" 2>&1 &
+	gpid=$!
+	# moments spread over the first four fifths of the guest's run
+	sleep "$(awk -v i="$i" -v n="$kills" -v d="$dur" 'BEGIN { printf "%.3f", (0.05 + 0.75 * (i - 0.5) / n) * d / 1000 }')"
+	if ! kill -0 "$gpid" 2>/dev/null; then
+		missed=$((missed + 1))
+		kill -KILL "$hpid" 2>/dev/null; wait "$hpid" 2>/dev/null
+	else
+		kill -KILL "$hpid"; wait "$hpid" 2>/dev/null
+		wait "$gpid"; st=$?
+		if [ "$st" != 3 ] || ! grep -q "device lost" "$tmp/guest.log"; then
+			fail "kill $i: the guest exited $st without naming its lost device: $(grep -m1 'device lost\|ABORT\|PASS\|FAIL' "$tmp/guest.log")"
+		fi
+	fi
+	wait "$gpid" 2>/dev/null
+	same >/dev/null || dirty=$((dirty + 1))
+	out=$("$bin" restore --journal "$journal" 2>&1); st=$?
+	if [ "$st" != 0 ]; then
+		fail "kill $i: gttlab restore exited $st: $out"
+		rm -rf "$tree"; cp -a --sparse=always "$pristine" "$tree"; rm -f "$journal"
+		continue
+	fi
+	[ -e "$journal" ] && { fail "kill $i: the journal is still there after gttlab restore"; rm -f "$journal"; }
+	if ! d=$(same); then
+		fail "kill $i: not restored: $d"
+		rm -rf "$tree"; cp -a --sparse=always "$pristine" "$tree"
+		continue
+	fi
+	ok=$((ok + 1))
+done
+[ "$dirty" -ge $((kills / 4)) ] || fail "only $dirty of $kills kills left the device modified: the moments miss the run"
+[ "$missed" -le $((kills / 2)) ] || fail "$missed of $kills kills came after the guest had finished"
+echo "serve-kill-restore: $ok/$kills kills of dom0 serve restored by gttlab restore ($dirty left the device modified, $missed after the guest finished); each guest ended as an abort naming its lost device"
+[ "$failures" = 0 ]
