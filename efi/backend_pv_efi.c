@@ -14,6 +14,7 @@ struct epv {
 	EFI_PCI_IO_PROTOCOL *io;
 	char where[32];
 	const struct hw_backend_ops *pv_ops;
+	struct hw_backend_ops ops;	/* the transport's table with this device's close */
 	void *pv;
 };
 
@@ -61,8 +62,6 @@ static void e_close(void *ctx)
 	e->pv_ops->close(e->pv);
 	e->env->free(e->env, e);
 }
-
-static struct hw_backend_ops epv_ops;
 
 static int pv_open(const struct gtt_env *env, const char *arg, const struct hw_open_opts *opts,
 		   const struct hw_backend_ops **ops, void **ctx, struct gtt_err *err)
@@ -114,9 +113,9 @@ static int pv_open(const struct gtt_env *env, const char *arg, const struct hw_o
 			env->free(env, e);
 			return rc;
 		}
-		epv_ops = *e->pv_ops;
-		epv_ops.close = e_close;
-		*ops = &epv_ops;
+		e->ops = *e->pv_ops;
+		e->ops.close = e_close;
+		*ops = &e->ops;
 		*ctx = e->pv;
 		return GTT_OK;
 	}

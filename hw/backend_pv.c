@@ -9,6 +9,7 @@
  */
 #include "hw/backend_pv.h"
 #include "env/fmt.h"
+#include "hw/pv_words.h"
 #include "regs/pv_transport.h"
 
 #define DEFAULT_TIMEOUT_NS	10000000000ull
@@ -22,28 +23,9 @@ struct pv {
 	uint8_t *used;			/* per page of ram: handed out by alloc_pages */
 	uint64_t seq;
 	uint64_t requests, wait_ns;
+	struct hw_backend_ops ops;	/* pv_ops, without the GPU side where the host has none */
 	char lost[GTT_ERR_MSG_MAX];	/* "" while the host answers */
 };
-
-static uint32_t rd32(const uint8_t *p, uint64_t off)
-{
-	return __atomic_load_n((const uint32_t *)(p + off), __ATOMIC_ACQUIRE);
-}
-
-static uint64_t rd64(const uint8_t *p, uint64_t off)
-{
-	return __atomic_load_n((const uint64_t *)(p + off), __ATOMIC_ACQUIRE);
-}
-
-static void wr32(uint8_t *p, uint64_t off, uint32_t v)
-{
-	__atomic_store_n((uint32_t *)(p + off), v, __ATOMIC_RELEASE);
-}
-
-static void wr64(uint8_t *p, uint64_t off, uint64_t v)
-{
-	__atomic_store_n((uint64_t *)(p + off), v, __ATOMIC_RELEASE);
-}
 
 static const char *const op_names[] = {
 	"?", "cfg_read", "cfg_write", "mmio_read32", "mmio_write32", "mmio_read64", "mmio_write64", "aperture_read",
@@ -53,7 +35,7 @@ static const char *const op_names[] = {
 /* Whether the host still serves this mailbox; sets lost with why when not. */
 static bool host_alive(struct pv *p, uint64_t hb0, uint64_t t0, uint32_t op)
 {
-	uint32_t st = rd32(p->link.shm, PV_HDR_STATE), mb = rd32(p->mb, PV_MB_STATE);
+	uint32_t st = pv_rd32(p->link.shm, PV_HDR_STATE), mb = pv_rd32(p->mb, PV_MB_STATE);
 	uint64_t limit = p->link.timeout_ns ? p->link.timeout_ns : DEFAULT_TIMEOUT_NS;
 
 	if (st == PV_HOST_STOPPED)
@@ -62,7 +44,7 @@ static bool host_alive(struct pv *p, uint64_t hb0, uint64_t t0, uint32_t op)
 	else if (mb != PV_GUEST_READY)
 		gtt_snprintf(p->lost, sizeof(p->lost), "pv %s: the host reclaimed this guest's vGPU (mailbox %u state %u)",
 			     p->link.where, p->link.id, mb);
-	else if (rd64(p->link.shm, PV_HDR_HEARTBEAT) == hb0 && p->env->now_ns(p->env) - t0 > limit)
+	else if (pv_rd64(p->link.shm, PV_HDR_HEARTBEAT) == hb0 && p->env->now_ns(p->env) - t0 > limit)
 		gtt_snprintf(p->lost, sizeof(p->lost), "pv %s: the host's heartbeat stood still for %llu ms with request %llu (%s) unanswered: the device is lost",
 			     p->link.where, (unsigned long long)(limit / 1000000), (unsigned long long)p->seq, op_names[op]);
 	else
@@ -75,16 +57,16 @@ static int call(struct pv *p, uint32_t op)
 {
 	if (p->lost[0])
 		return GTT_ENODEV;
-	wr32(p->mb, PV_MB_OP, op);
-	wr64(p->mb, PV_MB_REQ_SEQ, ++p->seq);
+	pv_wr32(p->mb, PV_MB_OP, op);
+	pv_wr64(p->mb, PV_MB_REQ_SEQ, ++p->seq);
 	p->link.ring(p->link.ctx, p->host_id << 16 | PV_VECTOR);
-	uint64_t t0 = p->env->now_ns(p->env), hb0 = rd64(p->link.shm, PV_HDR_HEARTBEAT);
-	for (unsigned k = 0; rd64(p->mb, PV_MB_ANS_SEQ) != p->seq; k++) {
+	uint64_t t0 = p->env->now_ns(p->env), hb0 = pv_rd64(p->link.shm, PV_HDR_HEARTBEAT);
+	for (unsigned k = 0; pv_rd64(p->mb, PV_MB_ANS_SEQ) != p->seq; k++) {
 		if (p->link.wait == HW_PV_PAUSE && p->link.pause)
 			p->link.pause(p->link.ctx);
 		if (k % 1024)
 			continue;
-		uint64_t hb = rd64(p->link.shm, PV_HDR_HEARTBEAT);
+		uint64_t hb = pv_rd64(p->link.shm, PV_HDR_HEARTBEAT);
 		if (hb != hb0) {
 			hb0 = hb;
 			t0 = p->env->now_ns(p->env);
@@ -95,14 +77,14 @@ static int call(struct pv *p, uint32_t op)
 	}
 	p->requests++;
 	p->wait_ns += p->env->now_ns(p->env) - t0;
-	return (int32_t)rd32(p->mb, PV_MB_STATUS);
+	return (int32_t)pv_rd32(p->mb, PV_MB_STATUS);
 }
 
 static void args(struct pv *p, uint32_t width, uint64_t addr, uint64_t len)
 {
-	wr32(p->mb, PV_MB_WIDTH, width);
-	wr64(p->mb, PV_MB_ADDR, addr);
-	wr64(p->mb, PV_MB_LEN, len);
+	pv_wr32(p->mb, PV_MB_WIDTH, width);
+	pv_wr64(p->mb, PV_MB_ADDR, addr);
+	pv_wr64(p->mb, PV_MB_LEN, len);
 }
 
 static int p_cfg_read(void *ctx, unsigned off, unsigned width, uint32_t *val)
@@ -112,7 +94,7 @@ static int p_cfg_read(void *ctx, unsigned off, unsigned width, uint32_t *val)
 
 	args(p, width, off, 0);
 	if (!(rc = call(p, PV_OP_CFG_READ)))
-		*val = (uint32_t)rd64(p->mb, PV_MB_VALUE);
+		*val = (uint32_t)pv_rd64(p->mb, PV_MB_VALUE);
 	return rc;
 }
 
@@ -127,7 +109,7 @@ static int p_cfg_write(void *ctx, unsigned off, unsigned width, uint32_t val)
 static uint64_t mmio_read(struct pv *p, uint32_t op, uint32_t off)
 {
 	args(p, 0, off, 0);
-	return call(p, op) ? ~0ull : rd64(p->mb, PV_MB_VALUE);
+	return call(p, op) ? ~0ull : pv_rd64(p->mb, PV_MB_VALUE);
 }
 
 static uint32_t p_mmio_read32(void *ctx, uint32_t off)
@@ -230,8 +212,8 @@ static int p_bar_info(void *ctx, unsigned bar, uint64_t *base, uint64_t *size)
 
 	args(p, bar, 0, 0);
 	if (!(rc = call(p, PV_OP_BAR_INFO))) {
-		*base = rd64(p->mb, PV_MB_VALUE);
-		*size = rd64(p->mb, PV_MB_VALUE2);
+		*base = pv_rd64(p->mb, PV_MB_VALUE);
+		*size = pv_rd64(p->mb, PV_MB_VALUE2);
 	}
 	return rc;
 }
@@ -312,44 +294,22 @@ static const struct hw_backend_ops pv_ops = {
 	.close = p_close,
 };
 
-/* The same where the host's device has no GPU side (a real GPU: PV_FEAT_GPU_SIDE clear). */
-static const struct hw_backend_ops pv_ops_no_gpu = {
-	.name = "pv",
-	.in_process = true,	/* what it writes is the host's to journal and restore */
-	.cfg_read = p_cfg_read,
-	.cfg_write = p_cfg_write,
-	.mmio_read32 = p_mmio_read32,
-	.mmio_write32 = p_mmio_write32,
-	.mmio_read64 = p_mmio_read64,
-	.mmio_write64 = p_mmio_write64,
-	.pte_write_bulk = p_pte_write_bulk,
-	.pte_read_bulk = p_pte_read_bulk,
-	.aperture_read = p_ap_read,
-	.aperture_write = p_ap_write,
-	.bar_info = p_bar_info,
-	.alloc_pages = p_alloc_pages,
-	.free_pages = p_free_pages,
-	.host_audit = p_host_audit,
-	.lost = hw_pv_lost,
-	.close = p_close,
-};
-
 /* The header and this guest's place in it; GTT_ENODEV naming what does not hold. */
 static int attach(struct pv *p, struct gtt_err *err)
 {
 	const struct hw_pv_link *l = &p->link;
-	uint64_t magic = l->shm_size >= PV_PAGE ? rd64(l->shm, PV_HDR_MAGIC) : 0;
+	uint64_t magic = l->shm_size >= PV_PAGE ? pv_rd64(l->shm, PV_HDR_MAGIC) : 0;
 	uint32_t max;
 
 	if (magic != PV_MAGIC)
 		return gtt_err_set(err, GTT_ENODEV, "pv %s: no gttlab transport in its shared memory (magic 0x%016llx, want 0x%016llx): is `gttlab dom0 serve` its ivshmem server?",
 				   l->where, (unsigned long long)magic, (unsigned long long)PV_MAGIC);
-	if (rd32(l->shm, PV_HDR_VERSION) != PV_VERSION)
+	if (pv_rd32(l->shm, PV_HDR_VERSION) != PV_VERSION)
 		return gtt_err_set(err, GTT_ENODEV, "pv %s: transport version %u, this gttlab speaks %u", l->where,
-				   rd32(l->shm, PV_HDR_VERSION), PV_VERSION);
-	max = rd32(l->shm, PV_HDR_MAX_GUESTS);
-	p->ram_pages = rd32(l->shm, PV_HDR_RAM_PAGES);
-	p->host_id = rd32(l->shm, PV_HDR_HOST_ID);
+				   pv_rd32(l->shm, PV_HDR_VERSION), PV_VERSION);
+	max = pv_rd32(l->shm, PV_HDR_MAX_GUESTS);
+	p->ram_pages = pv_rd32(l->shm, PV_HDR_RAM_PAGES);
+	p->host_id = pv_rd32(l->shm, PV_HDR_HOST_ID);
 	if (!max || max > 4096 || !p->ram_pages || p->ram_pages > (1u << 18) ||
 	    l->shm_size < PV_SHM_SIZE(max, p->ram_pages))
 		return gtt_err_set(err, GTT_ENODEV, "pv %s: the header's %u guests of %u pages need 0x%llx bytes of shared memory, the device has 0x%llx",
@@ -360,17 +320,17 @@ static int attach(struct pv *p, struct gtt_err *err)
 				   l->id, max, p->host_id);
 	p->mb = l->shm + PV_MAILBOX(l->id);
 	p->ram = l->shm + PV_RAM(l->id, max, p->ram_pages);
-	p->seq = rd64(p->mb, PV_MB_REQ_SEQ);
+	p->seq = pv_rd64(p->mb, PV_MB_REQ_SEQ);
 	uint64_t t0 = p->env->now_ns(p->env), limit = l->timeout_ns ? l->timeout_ns : DEFAULT_TIMEOUT_NS;
-	while (rd32(p->mb, PV_MB_STATE) != PV_GUEST_READY) {
+	while (pv_rd32(p->mb, PV_MB_STATE) != PV_GUEST_READY) {
 		if (p->env->now_ns(p->env) - t0 > limit)
 			return gtt_err_set(err, GTT_ENODEV, "pv %s: no vGPU behind mailbox %u after %llu ms (state %u)", l->where,
-					   l->id, (unsigned long long)(limit / 1000000), rd32(p->mb, PV_MB_STATE));
+					   l->id, (unsigned long long)(limit / 1000000), pv_rd32(p->mb, PV_MB_STATE));
 		if (l->pause)
 			l->pause(l->ctx);
 	}
 	/* a request left unanswered by an earlier run of the guest is the host's to drop: start past both */
-	uint64_t ans = rd64(p->mb, PV_MB_ANS_SEQ);
+	uint64_t ans = pv_rd64(p->mb, PV_MB_ANS_SEQ);
 	if (ans > p->seq)
 		p->seq = ans;
 	if (!(p->used = gtt_calloc(p->env, p->ram_pages, 1)))
@@ -394,7 +354,12 @@ int hw_pv_open(const struct gtt_env *env, const struct hw_pv_link *link, const s
 		p_close(p);
 		return rc;
 	}
-	*ops = rd32(p->link.shm, PV_HDR_FEATURES) & PV_FEAT_GPU_SIDE ? &pv_ops : &pv_ops_no_gpu;
+	p->ops = pv_ops;
+	if (!(pv_rd32(p->link.shm, PV_HDR_FEATURES) & PV_FEAT_GPU_SIDE)) {
+		p->ops.gpu_read = NULL;
+		p->ops.gpu_write = NULL;
+	}
+	*ops = &p->ops;
 	*ctx = p;
 	return GTT_OK;
 }

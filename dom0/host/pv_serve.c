@@ -14,6 +14,7 @@
 #include "dom0/runtime.h"
 #include "dom0/sched.h"
 #include "env/fmt.h"
+#include "hw/pv_words.h"
 #include "hw/raw_access.h"
 #include "regs/pv_transport.h"
 
@@ -37,26 +38,6 @@ struct server {
 	struct slot s[PV_SERVE_MAX_GUESTS];
 	uint64_t since_quantum;
 };
-
-static uint32_t ld32(const uint8_t *p, uint64_t off)
-{
-	return __atomic_load_n((const uint32_t *)(p + off), __ATOMIC_ACQUIRE);
-}
-
-static uint64_t ld64(const uint8_t *p, uint64_t off)
-{
-	return __atomic_load_n((const uint64_t *)(p + off), __ATOMIC_ACQUIRE);
-}
-
-static void st32(uint8_t *p, uint64_t off, uint32_t v)
-{
-	__atomic_store_n((uint32_t *)(p + off), v, __ATOMIC_RELEASE);
-}
-
-static void st64(uint8_t *p, uint64_t off, uint64_t v)
-{
-	__atomic_store_n((uint64_t *)(p + off), v, __ATOMIC_RELEASE);
-}
 
 static void say(struct server *sv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void say(struct server *sv, const char *fmt, ...)
@@ -181,8 +162,8 @@ static void byte_run(struct server *sv, struct slot *sl, struct answer *a, uint3
 static void dispatch(struct server *sv, struct slot *sl, struct answer *a)
 {
 	uint8_t *mb = sl->mb;
-	uint32_t op = ld32(mb, PV_MB_OP), width = ld32(mb, PV_MB_WIDTH), v32 = 0;
-	uint64_t addr = ld64(mb, PV_MB_ADDR), len = ld64(mb, PV_MB_LEN);
+	uint32_t op = pv_rd32(mb, PV_MB_OP), width = pv_rd32(mb, PV_MB_WIDTH), v32 = 0;
+	uint64_t addr = pv_rd64(mb, PV_MB_ADDR), len = pv_rd64(mb, PV_MB_LEN);
 	const struct hw_backend_ops *ops = sl->ops;
 	void *c = sl->ctx;
 
@@ -241,17 +222,17 @@ static void dispatch(struct server *sv, struct slot *sl, struct answer *a)
 /* Answer slot sl's request if one waits; whether one did. */
 static bool serve_one(struct server *sv, struct slot *sl)
 {
-	uint64_t req = ld64(sl->mb, PV_MB_REQ_SEQ);
+	uint64_t req = pv_rd64(sl->mb, PV_MB_REQ_SEQ);
 	struct answer a = { 0 };
 
-	if (!sl->ops || req == ld64(sl->mb, PV_MB_ANS_SEQ))
+	if (!sl->ops || req == pv_rd64(sl->mb, PV_MB_ANS_SEQ))
 		return false;
 	dispatch(sv, sl, &a);
-	st32(sl->mb, PV_MB_STATUS, (uint32_t)a.status);
-	st64(sl->mb, PV_MB_VALUE, a.value);
-	st64(sl->mb, PV_MB_VALUE2, a.value2);
+	pv_wr32(sl->mb, PV_MB_STATUS, (uint32_t)a.status);
+	pv_wr64(sl->mb, PV_MB_VALUE, a.value);
+	pv_wr64(sl->mb, PV_MB_VALUE2, a.value2);
 	memcpy(sl->mb + PV_MB_MSG, a.msg, sizeof(a.msg));
-	st64(sl->mb, PV_MB_ANS_SEQ, req);
+	pv_wr64(sl->mb, PV_MB_ANS_SEQ, req);
 	ivs_ring(sl->ivs, 1);
 	sv->st->requests++;
 	if (sv->o->switch_every && ++sv->since_quantum >= sv->o->switch_every) {
@@ -284,23 +265,23 @@ static void attach(struct server *sv, struct slot *sl)
 	sl->sock = fd;
 	sv->st->connects++;
 	/* whatever the last guest left unanswered is not this one's */
-	st64(sl->mb, PV_MB_ANS_SEQ, ld64(sl->mb, PV_MB_REQ_SEQ));
+	pv_wr64(sl->mb, PV_MB_ANS_SEQ, pv_rd64(sl->mb, PV_MB_REQ_SEQ));
 	if (dom0_guest_view_open(sv->env, sv->host, sv->rt, &p, &sl->ops, &sl->ctx, &sl->vgpu, &err)) {
 		snprintf((char *)sl->mb + PV_MB_MSG, PV_MSG_MAX, "no vGPU for this guest: %.200s", err.msg);
-		st32(sl->mb, PV_MB_STATE, PV_GUEST_GONE);
+		pv_wr32(sl->mb, PV_MB_STATE, PV_GUEST_GONE);
 		sl->ops = NULL;
 		say(sv, "guest %u connected (ivshmem ID %u): no vGPU: %s", sl->k, id, err.msg);
 		return;
 	}
 	dom0_set_busy(sv->rt, sl->vgpu, true, NULL);
-	st32(sl->mb, PV_MB_VGT_ID, (uint32_t)sl->vgpu);
-	st32(sl->mb, PV_MB_STATE, PV_GUEST_READY);
+	pv_wr32(sl->mb, PV_MB_VGT_ID, (uint32_t)sl->vgpu);
+	pv_wr32(sl->mb, PV_MB_STATE, PV_GUEST_READY);
 	say(sv, "guest %u connected (ivshmem ID %u): vGPU %d", sl->k, id, sl->vgpu);
 }
 
 static void reclaim(struct server *sv, struct slot *sl)
 {
-	st32(sl->mb, PV_MB_STATE, PV_GUEST_GONE);
+	pv_wr32(sl->mb, PV_MB_STATE, PV_GUEST_GONE);
 	if (sl->ops) {
 		sl->ops->close(sl->ctx);	/* the vGPU goes: what it held back to the runtime */
 		say(sv, "guest %u gone: vGPU %d reclaimed", sl->k, sl->vgpu);
@@ -341,13 +322,13 @@ static int open_slot(struct server *sv, struct slot *sl, unsigned k, struct gtt_
 	int rc = hw_adopt_test_pages(sv->host, o->mem_pages, sl->ram_cpu, sl->ram, err);
 	if (rc)
 		return rc;
-	st32(sl->shm, PV_HDR_VERSION, PV_VERSION);
-	st32(sl->shm, PV_HDR_HOST_ID, 0);
-	st32(sl->shm, PV_HDR_MAX_GUESTS, 1);
-	st32(sl->shm, PV_HDR_RAM_PAGES, o->mem_pages);
-	st32(sl->shm, PV_HDR_STATE, PV_HOST_SERVING);
-	st32(sl->shm, PV_HDR_FEATURES, sv->host->ops->gpu_read && sv->host->ops->gpu_write ? PV_FEAT_GPU_SIDE : 0);
-	st64(sl->shm, PV_HDR_MAGIC, PV_MAGIC);	/* last: a guest that sees it sees the rest */
+	pv_wr32(sl->shm, PV_HDR_VERSION, PV_VERSION);
+	pv_wr32(sl->shm, PV_HDR_HOST_ID, 0);
+	pv_wr32(sl->shm, PV_HDR_MAX_GUESTS, 1);
+	pv_wr32(sl->shm, PV_HDR_RAM_PAGES, o->mem_pages);
+	pv_wr32(sl->shm, PV_HDR_STATE, PV_HOST_SERVING);
+	pv_wr32(sl->shm, PV_HDR_FEATURES, sv->host->ops->gpu_read && sv->host->ops->gpu_write ? PV_FEAT_GPU_SIDE : 0);
+	pv_wr64(sl->shm, PV_HDR_MAGIC, PV_MAGIC);	/* last: a guest that sees it sees the rest */
 	say(sv, "guest %u: listening on %s (%llu KiB shared, %u pages of guest memory)", k, path,
 	    (unsigned long long)(size >> 10), o->mem_pages);
 	return GTT_OK;
@@ -361,7 +342,7 @@ static int close_all(struct server *sv, struct gtt_err *out)
 	for (unsigned i = 0; i < sv->o->guests; i++) {
 		struct slot *sl = &sv->s[i];
 		if (sl->shm)
-			st32(sl->shm, PV_HDR_STATE, PV_HOST_STOPPED);
+			pv_wr32(sl->shm, PV_HDR_STATE, PV_HOST_STOPPED);
 		if (sl->ops)
 			sl->ops->close(sl->ctx);
 		sl->ops = NULL;
@@ -407,7 +388,7 @@ int pv_serve(const struct gtt_env *env, struct hw_device *host, const struct pv_
 		unsigned n = 0;
 		bool any = false;
 		for (unsigned i = 0; i < o->guests; i++) {
-			st64(sv.s[i].shm, PV_HDR_HEARTBEAT, ld64(sv.s[i].shm, PV_HDR_HEARTBEAT) + 1);
+			pv_wr64(sv.s[i].shm, PV_HDR_HEARTBEAT, pv_rd64(sv.s[i].shm, PV_HDR_HEARTBEAT) + 1);
 			any |= serve_one(&sv, &sv.s[i]);
 		}
 		if (any)

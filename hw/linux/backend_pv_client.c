@@ -22,6 +22,7 @@ struct client {
 	uint8_t *shm;
 	size_t size;
 	const struct hw_backend_ops *pv_ops;	/* the transport over it */
+	struct hw_backend_ops ops;		/* its table with this client's close */
 	void *pv;
 	char where[136];
 };
@@ -146,8 +147,6 @@ static void x_close(void *ctx)
 	c_free(hw_pv_link_ctx(ctx));
 }
 
-static struct hw_backend_ops client_ops;
-
 static int client_open(const struct gtt_env *env, const char *arg, const struct hw_open_opts *opts,
 		       const struct hw_backend_ops **ops, void **ctx, struct gtt_err *err)
 {
@@ -207,9 +206,9 @@ static int client_open(const struct gtt_env *env, const char *arg, const struct 
 		return rc;
 	}
 	/* the transport's table with this client's close (which also closes the transport) */
-	client_ops = *c->pv_ops;
-	client_ops.close = x_close;
-	*ops = &client_ops;
+	c->ops = *c->pv_ops;
+	c->ops.close = x_close;
+	*ops = &c->ops;
 	*ctx = c->pv;
 	return GTT_OK;
 }
