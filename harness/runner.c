@@ -270,6 +270,13 @@ static bool settle(struct hw_device *dev, struct check_ctx *c, size_t mark, enum
 		return false;
 	}
 	bool restored = !hw_undo_restore_to(dev, mark, &err);
+	if (!restored && dev->ops->lost && dev->ops->lost(dev->ctx, why, sizeof(why))) {
+		/* lost while being put back: that is why nothing read back */
+		r->status = CHECK_ABORT;
+		gtt_snprintf(r->reason, sizeof(r->reason), "device lost: %s (while restoring after the check: %s%s%s)", why,
+			     check_status_name(st), st == CHECK_PASS ? "" : ": ", st == CHECK_PASS ? "" : c->reason);
+		return false;
+	}
 	if (c->unrestored[0]) {
 		/* a restore the check made itself (the Dom0 runtime's) did not read back */
 		if (restored)

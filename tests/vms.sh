@@ -5,8 +5,11 @@
 # 1. Three guests at once against one host service, each running every check (in guest mode the
 #    guest suite runs and the checks that need the whole GPU skip): two must pass with all seven
 #    guest checks passed; the third is killed (SIGKILL to its QEMU) after its first check. The
-#    host must reclaim its vGPU while it still serves the other two (its reclaim comes first), and
-#    see no guest read another's stamp (it saw their own: the search looked at something).
+#    host must reclaim its vGPU and go on serving: a fourth guest then boots on the killed one's
+#    slot and must pass too. No guest may read another's stamp (and the host must have seen their
+#    own: the search looked at something). Whether the kill fell while the first two still ran
+#    depends on the machine's load and is said, not asserted (tests/dom0/test_pv_serve.c asserts
+#    it without a VM).
 # 2. The host killed (SIGKILL) while a guest runs: the guest must end with no pass (the device is
 #    lost: abort), within the transport's timeout, saying so.
 # Exit 0 only when all of that held.
@@ -92,11 +95,12 @@ passed() {
 }
 
 # ---- 1. three guests, one killed ----
-"$gttlab" dom0 serve --dir "$work" --guests 3 --exit-after 3 > "$work/serve.log" 2>&1 &
+"$gttlab" dom0 serve --dir "$work" --guests 3 --exit-after 4 > "$work/serve.log" 2>&1 &
 serve=$!
 wait_log "$work/serve.log" "guest 3: listening" 10 || fail "dom0 serve did not start: $(cat "$work/serve.log")"
 esp g1 "--device pv --debug-exit" && esp g2 "--device pv --debug-exit --seed 7" &&
-	esp g3 "--device pv --debug-exit" || fail "cannot build the FAT images"
+	esp g3 "--device pv --debug-exit" && esp g5 "--device pv --run guest --debug-exit" ||
+	fail "cannot build the FAT images"
 t0=$(date +%s)
 guest g1 "$work/vgpu1.sock"; p1=$!
 guest g2 "$work/vgpu2.sock"; p2=$!
@@ -107,20 +111,31 @@ if wait_log "$work/serve.log" "guest 3 connected" 120 && wait_log "$work/g3.seri
 else
 	fail "g3 never got going: $(tail -3 "$work/g3.serial" 2>/dev/null)"
 fi
+wait "$p3" 2>/dev/null; s3=$?
+# the slot the killed guest held serves the next guest, once its vGPU went back
+if wait_log "$work/serve.log" "guest 3 gone: vGPU" 30; then
+	guest g5 "$work/vgpu3.sock"; p5=$!
+	wait "$p5"; s5=$?
+else
+	s5=none
+fi
 wait "$p1"; s1=$?
 wait "$p2"; s2=$?
-wait "$p3" 2>/dev/null; s3=$?
 echo "vms: three guests booted at once, ${SECONDS}s so far ($(( $(date +%s) - t0 ))s for the guests)"
 passed g1 "$s1"
 passed g2 "$s2"
 echo "vms: g3: $(verdict_of "$s3") (killed mid-run)"
 [ "$s3" != 33 ] || fail "g3 passed although it was killed mid-run"
+passed g5 "$s5"
 wait "$serve"; ss=$?
 sed 's/^/    /' "$work/serve.log"
 [ "$ss" = 0 ] || fail "dom0 serve exited $ss"
 grep -q "guest 3 gone: vGPU [0-9]* reclaimed" "$work/serve.log" || fail "the killed guest's vGPU was not reclaimed"
-[ "$(grep -o "guest [123] gone" "$work/serve.log" | head -1)" = "guest 3 gone" ] ||
-	fail "the killed guest was not the first to go: the others were not served while it was reclaimed"
+if [ "$(grep -o "guest [123] gone" "$work/serve.log" | head -1)" = "guest 3 gone" ]; then
+	echo "vms: g3 was reclaimed while g1 and g2 were still being served"
+else
+	echo "vms: note: g1 or g2 had finished before g3 was killed (load); the host served g5 after it"
+fi
 grep -q ", 0 another's" "$work/serve.log" || fail "a guest read another's stamped bytes"
 own=$(sed -n 's/.*stamps read: \([0-9]*\) own.*/\1/p' "$work/serve.log")
 [ "${own:-0}" -gt 0 ] || fail "the host saw no stamp at all: its leak search looked at nothing"
