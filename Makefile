@@ -44,7 +44,7 @@ POSIX_SRCS := env/env_posix.c hw/linux/backend_linux.c hw/linux/backend_pv_clien
 	harness/backends.c \
 	harness/scenario_run.c harness/scenario_args.c harness/scenario_exec.c harness/scenario_guest.c harness/scenario_policy.c harness/scenario_admission.c harness/scenario_migrate.c \
 	harness/scenario_expect.c harness/scenario_report.c harness/scenario_parse.c \
-	harness/journal_file.c harness/text_escape.c harness/json.c harness/picture.c harness/picture_build.c dom0/host/serve.c dom0/host/steal.c dom0/host/ivshmem_server.c dom0/host/pv_serve.c
+	harness/journal_file.c harness/text_escape.c harness/json.c harness/picture.c harness/picture_build.c dom0/host/serve.c dom0/host/steal.c dom0/host/ivshmem_server.c dom0/host/pv_answer.c dom0/host/pv_serve.c
 CLI_SRCS := harness/main.c harness/cli_util.c \
 	harness/cmd_info.c harness/cmd_codec.c harness/cmd_dump.c harness/cmd_snapshot.c \
 	harness/cmd_dom0.c harness/cmd_serve.c harness/cmd_check.c harness/cmd_restore.c
@@ -286,7 +286,7 @@ test-lane-vm:
 FUZZ_CC       ?= clang
 FUZZ_SECONDS  ?= 30
 FUZZ_DIR      := $(BUILD)/fuzz
-FUZZ_NAMES    := num decode scenario mmio_seed sysfs journal pvinfo
+FUZZ_NAMES    := num decode scenario mmio_seed sysfs journal pvinfo pv
 FUZZ_PROGS    := $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
 FUZZ_PACKAGES := clang libclang-rt-14-dev libpci-dev
 FUZZ_CFLAGS   := -std=c11 $(WARN) -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined -I. -MMD -MP
@@ -300,6 +300,9 @@ $(FUZZ_DIR)/obj/%.o: %.c
 # nothing; tracing them cost fuzz_mmio_seed two thirds of its time. Edges are still traced.
 $(FUZZ_DIR)/obj/hw/sim/sim_snapshot.o: FUZZ_CFLAGS += -fno-sanitize-coverage=trace-cmp
 $(FUZZ_DIR)/obj/hw/sim/sim_snapshot.o: Makefile
+# The same for the vgpu: audit's walk over every GGTT entry, fuzz_pv's oracle at every input's end.
+$(FUZZ_DIR)/obj/dom0/guest_device_audit.o: FUZZ_CFLAGS += -fno-sanitize-coverage=trace-cmp
+$(FUZZ_DIR)/obj/dom0/guest_device_audit.o: Makefile
 
 $(FUZZ_DIR)/libgttlab.a: $(FUZZ_OBJS)
 	@rm -f $@
