@@ -134,8 +134,8 @@ int dom0_expand_now(struct dom0_runtime *rt, struct vgpu *v, unsigned q, unsigne
 		rt->slot_occ[first + L + old + s]++;
 	if (rt->render_owner == id) {
 		/* the running vGPU's next switch is now: its new slots must be its own at once */
-		struct dom0_switch_stats st = { 0 };
-		if ((rc = dom0_copy_in(rt, v, &st, err)))
+		struct dom0_switch_stats st = { .from = id, .to = id };
+		if ((rc = dom0_copy_in_charged(rt, v, &st, err)))
 			return rc;
 		dom0_undo_settle(rt);
 	}

@@ -61,11 +61,25 @@ int dom0_copy_in(struct dom0_runtime *rt, struct vgpu *v, struct dom0_switch_sta
 	return GTT_OK;
 }
 
+int dom0_copy_in_charged(struct dom0_runtime *rt, struct vgpu *v, struct dom0_switch_stats *s, struct gtt_err *err)
+{
+	uint64_t t0 = rt->env->now_ns(rt->env);
+	int rc = dom0_copy_in(rt, v, s, err);
+
+	if (rc)
+		return rc;
+	s->ns = rt->env->now_ns(rt->env) - t0;
+	rt->c.ptes_written += s->ptes_written;
+	rt->c.ptes_skipped += s->ptes_skipped;
+	/* R_copy's C (gBalloon eq. 1): the copy's measured time, or a fixed cost per PTE written for exact runs */
+	rt->c.copy_ns += rt->pol.p.copy_ns_per_pte ? s->ptes_written * rt->pol.p.copy_ns_per_pte : s->ns;
+	return GTT_OK;
+}
+
 int dom0_switch(struct dom0_runtime *rt, int to, struct dom0_switch_stats *stats, struct gtt_err *err)
 {
 	struct vgpu *v = dom0_vgpu_get(rt, to, err);
 	struct dom0_switch_stats s = { .from = rt->render_owner, .to = to };
-	uint64_t t0;
 	int rc;
 
 	if (!v)
@@ -75,17 +89,11 @@ int dom0_switch(struct dom0_runtime *rt, int to, struct dom0_switch_stats *stats
 	if (v->pause.kind && !rt->cfg.faults.run_paused)
 		return gtt_err_set(err, GTT_EBUSY, "vGPU %d: its %s is paused, waiting for admission; a paused vGPU is never switched in",
 				   to, dom0_pause_name(v->pause.kind));
-	t0 = rt->env->now_ns(rt->env);
-	if ((rc = dom0_copy_in(rt, v, &s, err)))
+	if ((rc = dom0_copy_in_charged(rt, v, &s, err)))
 		return rc;
-	s.ns = rt->env->now_ns(rt->env) - t0;
 	rt->render_owner = to;
 	v->c.switches_in++;
 	rt->c.switches++;
-	rt->c.ptes_written += s.ptes_written;
-	rt->c.ptes_skipped += s.ptes_skipped;
-	/* R_copy's C (gBalloon eq. 1): the copy's measured time, or a fixed cost per PTE written for exact runs */
-	rt->c.copy_ns += rt->pol.p.copy_ns_per_pte ? s.ptes_written * rt->pol.p.copy_ns_per_pte : s.ns;
 	dom0_undo_settle(rt);
 	if (stats)
 		*stats = s;

@@ -12,5 +12,11 @@ int dom0_switch(struct dom0_runtime *rt, int to, struct dom0_switch_stats *stats
 struct vgpu;
 /* Copy the vGPU's shadow into the physical GTT where it does not hold its entries yet, then invalidate. */
 int dom0_copy_in(struct dom0_runtime *rt, struct vgpu *v, struct dom0_switch_stats *s, struct gtt_err *err);
+/*
+ * The same, timed, and charged to the runtime's counters: PTEs written and
+ * skipped, and R_copy's copy time (gBalloon eq. 1). A switch copies through
+ * it, and so does an expansion of the running vGPU (its new slots at once).
+ */
+int dom0_copy_in_charged(struct dom0_runtime *rt, struct vgpu *v, struct dom0_switch_stats *s, struct gtt_err *err);
 
 #endif

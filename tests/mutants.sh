@@ -27,6 +27,7 @@ mutants=(
 "harness/runner.c~s/		if ((x->start < lo_end \&\& lo < x->end) || (x->start < hi_end \&\& hi < x->end)) {/		if (0 \&\& ((x->start < lo_end \&\& lo < x->end) || (x->start < hi_end \&\& hi < x->end))) {/~guest mode: guest checks claim slices a scanout surface lies in~guest_faults/a_surface_in_the_vgpus_slices_keeps_every_check_off_it"
 "dom0/guest_device_host.c~s/		gtt_memset(g->ram\[i\].cpu, 0x6b, 4096);/		;/~vgpu: the guest's memory is not scrubbed while it is away~guest_faults/every_guest_visible_fault_is_caught_hsw"
 "dom0/guest_device_host.c~s/	if (g->o.move \&\& !(g->epoch_reads % g->o.move))/	if (0)/~vgpu: the host never moves the guest to the spare model~guest_device_hostile/random_guest_writes_reach_no_one_else_skl"
+"dom0/slots.c~s/dom0_copy_in_charged(rt, v, \&st, err)/dom0_copy_in(rt, v, \&st, err)/~an expansion's copy of the running vGPU not charged to R_copy~dom0_slots/the_running_vgpus_expansion_copy_is_charged"
 "dom0/guest_device_audit.c~s/		rc = audit_scratch(g, why, n);/		rc = 0 * audit_scratch(g, why, n);/~vgpu: the audit skips the peers' scratch pages~guest_faults/every_guest_visible_fault_is_caught_skl"
 "hw/pte.c~s/hi_bits << 4/hi_bits << 3/~gen6/7 PTE: high address bits one place off~check_faults/admission_policies_admitted_before_it_fits"
 "hw/pte.c~s/PTE_FORMAT_HSW ? 7 : 8/PTE_FORMAT_HSW ? 8 : 8/~HSW PTE decode takes bit 11 as an address bit~pte/decode_invalid_and_cache_names"

@@ -218,6 +218,36 @@ Test(dom0_slots, the_render_owner_expands_into_its_own_entries)
 }
 
 /*
+ * The copy an expansion of the running vGPU makes is a copy like a switch's
+ * (issue 27): its PTEs and, at a fixed cost per PTE, R_copy's time are
+ * charged to the runtime, exactly: a 64 MiB slot is 16,384 entries, every
+ * one of them changed (the new slot held the boot entries, now the vGPU's
+ * scratch page).
+ */
+Test(dom0_slots, the_running_vgpus_expansion_copy_is_charged)
+{
+	struct d0 t;
+	struct gtt_err err = { 0 };
+	struct dom0_policy pol = { .period_ms = 500, .cpus = 1, .copy_ns_per_pte = 30, .min_slots = 1 };
+
+	d0_start(&t, "sim:skl", NULL);
+	struct dom0_vgpu_params pa = { .low_size = 4 * MiB, .high_slots = 1, .mem_pages = 16, .place = true, .at_slot = 0 };
+	int a;
+	cr_assert_eq(dom0_vgpu_create(t.rt, &pa, &a, &err), 0);
+	cr_assert_eq(dom0_policy_set(t.rt, &pol, 0, &err), 0, "%s", err.msg);
+	cr_assert_eq(dom0_switch(t.rt, a, NULL, &err), 0);
+	struct dom0_counters before = *dom0_counters(t.rt);
+	cr_assert_eq(dom0_expand(t.rt, a, 1, NULL, NULL, &err), 0, "%s", err.msg);
+	const struct dom0_counters *after = dom0_counters(t.rt);
+	cr_expect_eq(after->ptes_written - before.ptes_written, 16384, "the expansion's copy wrote %llu PTEs as counted",
+		     (unsigned long long)(after->ptes_written - before.ptes_written));
+	cr_expect_eq(after->copy_ns - before.copy_ns, 16384 * 30, "R_copy's time grew by %llu ns",
+		     (unsigned long long)(after->copy_ns - before.copy_ns));
+	cr_expect_eq(after->switches, before.switches, "an expansion is no switch");
+	d0_stop(&t);
+}
+
+/*
  * Issue 9: `expand a 4294967295` wrapped S_K + Q past Algorithm 1's check and
  * wrote past the shadow tables; an `at` slot near 2^32 wrapped the placement
  * check. Every such count is refused and nothing changes.
