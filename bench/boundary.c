@@ -1,18 +1,29 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * boundary: our Table 1 where VGVM measured it, between a guest and its
- * host. `gttlab dom0 serve` runs in its own process (busy, sleep or
- * hybrid waiting); this process is the guest, a pv: client speaking the
- * transport over the shared memory and the host's doorbell eventfd, as
- * QEMU's ivshmem-doorbell does without the VM exits. For Q = 1 .. 32: the
- * guest writes the request words and g2v_notify (each a transport round
- * trip), then polls STATUS until the answer; the median time, over
- * busy-wait's, and over the same request on the in-process vgpu: device
- * (the same traps, no boundary). The host's CPU time over its life comes
- * from the kernel (wait4). Then the guest suite on both devices, per check.
+ * boundary: VGVM's Table 1 where VGVM measured it, between a guest and its
+ * host. `gttlab dom0 serve` runs in its own process; this process is the
+ * guest, a pv: client speaking the transport over the shared memory, the
+ * host's doorbell eventfd and its own vector (what QEMU's ivshmem-doorbell
+ * does, without the VM exits, which under TCG would measure the emulator).
+ * For Q = 1 .. 32 the guest asks for Q slots over PVINFO (the request words,
+ * then g2v_notify, whose answer is the expansion) and waits for the answer
+ * as VGVM's guest does: polling its mailbox, asleep until the host's
+ * interrupt (the answer rings its vector), or hybrid: polling for requests
+ * of at most hybrid_max_slots slots, asleep for larger ones (the request
+ * being made decides). The host sleeps on its doorbell. The second table
+ * keeps the guest polling and varies the host's own waiting (busy, sleep,
+ * hybrid). Each cell: the median of `reps` requests (200 us guest pauses
+ * between them, each expansion given back), in each of `runs` runs on a
+ * fresh host; reported as the median of the runs' medians and their
+ * lowest and highest. With two CPUs or more the host is pinned to one and
+ * the guest to another (and said); CPU time: the guest's from getrusage,
+ * the host's from wait4, each over the series' wall time. The reference is
+ * the same request on the in-process vgpu: device (the traps, no boundary).
+ * Then the guest suite per check on pv: against vgpu:.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,10 +43,26 @@
 
 #define MAX_REPS 41
 #define PAUSE_US 200		/* the guest's think time between two requests, as in table1 */
+#define HYBRID_MAX 4		/* hybrid: requests of up to this many slots are polled for */
 #define LOCAL "vgpu:sim:skl,peers=0,switch=0,migrate=0,mem=64"
 
 static const unsigned sizes[BENCH_WAIT_SIZES] = { 1, 2, 4, 8, 16, 32 };
-static const char *const mode_words[BENCH_WAIT_MODES] = { "busy", "sleep", "hybrid" };
+static const char *const host_words[BENCH_WAIT_MODES] = { "busy", "sleep", "hybrid" };
+static const char *const guest_words[BENCH_WAIT_MODES] = { "poll", "sleep", "hybrid" };
+
+/* Where the sides run: the host on host_cpu, the guest on guest_cpu (-1: unpinned, one CPU). */
+static int host_cpu = -1, guest_cpu = -1;
+
+static void pin(int cpu)
+{
+	cpu_set_t set;
+
+	if (cpu < 0)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
 
 static struct hw_device *open_dev(const char *spec)
 {
@@ -47,8 +74,17 @@ static struct hw_device *open_dev(const char *spec)
 	return dev;
 }
 
-/* One request over PVINFO, answered: its time as the guest sees it. */
-static double ask(struct hw_device *d, uint32_t code, uint32_t q, uint32_t seq)
+static uint64_t cpu_ns(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000ull +
+	       (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ull;
+}
+
+/* One request over PVINFO, answered: its time as the guest sees it. The guest waits as `w` says. */
+static double ask(struct hw_device *d, uint32_t code, uint32_t q, uint32_t seq, enum hw_pv_wait w)
 {
 	uint64_t t0 = bench_now_ns(), deadline = t0 + 10000000000ull;
 	uint32_t st;
@@ -56,7 +92,11 @@ static double ask(struct hw_device *d, uint32_t code, uint32_t q, uint32_t seq)
 	hw_mmio_write32(d, GTTLAB_IF_GM_CODE, code);
 	hw_mmio_write32(d, GTTLAB_IF_GM_COUNT, q);
 	hw_mmio_write32(d, GTTLAB_IF_GM_SEQ, seq);
+	/* the notify's answer is the expansion: that wait is the one the guest chooses how to spend */
+	enum hw_pv_wait was = d->ops->lost ? hw_pv_set_wait(d->ctx, w) : HW_PV_POLL;
 	hw_mmio_write32(d, VGT_IF_G2V_NOTIFY, GTTLAB_G2V_GM_REQUEST);
+	if (d->ops->lost)
+		hw_pv_set_wait(d->ctx, was);
 	while (hw_mmio_read32(d, GTTLAB_IF_GM_ANSWER_SEQ) != seq ||
 	       (st = hw_mmio_read32(d, GTTLAB_IF_GM_STATUS)) == GTTLAB_GM_ST_PENDING)
 		if (bench_now_ns() > deadline)
@@ -72,12 +112,23 @@ static void think(void)
 	nanosleep(&(struct timespec){ 0, PAUSE_US * 1000 }, NULL);
 }
 
+/* How the guest waits for a request of q slots: guest mode m (poll, sleep, hybrid by q). */
+static enum hw_pv_wait guest_wait(unsigned m, unsigned q)
+{
+	if (m == 0)
+		return HW_PV_POLL;
+	if (m == 1)
+		return HW_PV_SLEEP;
+	return q <= HYBRID_MAX ? HW_PV_POLL : HW_PV_SLEEP;
+}
+
 /*
- * The series on one device: median expansion time per size (each given
- * back before the next). The guest owns the render engine first (a GPU-side
- * read), so on both devices an expansion also copies its new slots in.
+ * The series on one device: median expansion time per size (each given back
+ * before the next), the guest waiting by guest mode gm. The guest owns the
+ * render engine first (a GPU-side read), so on both devices an expansion also
+ * copies its new slots in. The guest's CPU over the series' wall time in *cpu.
  */
-static void series(struct hw_device *d, unsigned reps, double *out)
+static void series(struct hw_device *d, unsigned reps, unsigned gm, double *out, double *cpu)
 {
 	uint32_t seq = hw_mmio_read32(d, GTTLAB_IF_GM_ANSWER_SEQ);
 	struct gtt_err err = { 0 };
@@ -85,19 +136,22 @@ static void series(struct hw_device *d, unsigned reps, double *out)
 
 	if (hw_gpu_read(d, d->info.pvinfo.mappable_base, b, sizeof(b), &err))
 		bench_die("boundary: the guest's GPU-side read: %s", err.msg);
-
+	uint64_t w0 = bench_now_ns(), c0 = cpu_ns();
 	for (unsigned k = 0; k < BENCH_WAIT_SIZES; k++) {
 		double t[MAX_REPS];
-		ask(d, GTTLAB_GM_REQ_EXPAND, sizes[k], ++seq);	/* warm-up, untimed */
-		ask(d, GTTLAB_GM_REQ_REDUCE, sizes[k], ++seq);
+		enum hw_pv_wait w = guest_wait(gm, sizes[k]);
+		ask(d, GTTLAB_GM_REQ_EXPAND, sizes[k], ++seq, w);	/* warm-up, untimed */
+		ask(d, GTTLAB_GM_REQ_REDUCE, sizes[k], ++seq, w);
 		for (unsigned r = 0; r < reps; r++) {
 			think();
-			t[r] = ask(d, GTTLAB_GM_REQ_EXPAND, sizes[k], ++seq);
+			t[r] = ask(d, GTTLAB_GM_REQ_EXPAND, sizes[k], ++seq, w);
 			think();
-			ask(d, GTTLAB_GM_REQ_REDUCE, sizes[k], ++seq);
+			ask(d, GTTLAB_GM_REQ_REDUCE, sizes[k], ++seq, w);
 		}
 		out[k] = bench_median(t, reps);
 	}
+	if (cpu)
+		*cpu = 100.0 * (double)(cpu_ns() - c0) / (double)(bench_now_ns() - w0);
 }
 
 struct host {
@@ -116,13 +170,13 @@ static void host_start(const struct bench_opts *o, struct host *h, const char *m
 		bench_die("boundary: no temporary directory");
 	snprintf(h->log, sizeof(h->log), "%s/serve.log", h->dir);
 	snprintf(h->sock, sizeof(h->sock), "%s/vgpu1.sock", h->dir);
-	h->t0 = bench_now_ns();
 	if ((h->pid = fork()) < 0)
 		bench_die("boundary: fork");
 	if (!h->pid) {
 		int fd = open(h->log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		dup2(fd, 1);
 		dup2(fd, 2);
+		pin(host_cpu);
 		execv(argv[0], argv);
 		_exit(127);
 	}
@@ -130,35 +184,23 @@ static void host_start(const struct bench_opts *o, struct host *h, const char *m
 		nanosleep(&(struct timespec){ 0, 5000000 }, NULL);
 	if (access(h->sock, F_OK))
 		bench_die("boundary: dom0 serve (%s) did not listen; its log: %s", mode, h->log);
+	h->t0 = bench_now_ns();
 }
 
-/* The host's end (the guest hung up): its CPU time over its life, its sleeps from its summary. */
-static void host_end(struct host *h, struct bench_boundary_cell *c)
+/* The host's end (the guest hung up): its CPU time over the wall time since it listened. */
+static double host_end(struct host *h)
 {
 	struct rusage ru;
 	int st;
-	char line[512] = "";
-	unsigned long long sleeps = 0;
 
 	if (wait4(h->pid, &st, 0, &ru) != h->pid || !WIFEXITED(st) || WEXITSTATUS(st))
 		bench_die("boundary: dom0 serve ended badly (status 0x%x); its log: %s", st, h->log);
 	double wall = (double)(bench_now_ns() - h->t0);
 	double cpu = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e9 +
 		     (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e3;
-	FILE *f = fopen(h->log, "r");
-	while (f && fgets(line, sizeof(line), f)) {
-		const char *p = strstr(line, "quanta, ");
-		if (p)
-			sscanf(p, "quanta, %llu sleeps", &sleeps);
-	}
-	if (f)
-		fclose(f);
-	for (unsigned k = 0; k < BENCH_WAIT_SIZES; k++) {
-		c[k * BENCH_WAIT_MODES].host_cpu_pct = 100.0 * cpu / wall;
-		c[k * BENCH_WAIT_MODES].sleeps = sleeps;
-	}
 	unlink(h->log);
 	rmdir(h->dir);
+	return 100.0 * cpu / wall;
 }
 
 /* The guest suite on a device: each check's time (runner's), in the table's order. */
@@ -182,92 +224,172 @@ static void suite(struct hw_device *d, const char **names, double *ns)
 	}
 }
 
-void bench_boundary(const struct bench_opts *o, struct bench_results *res)
+/* The median of n values and their range (reorders them). */
+static double spread(double *v, unsigned n, double *lo, double *hi)
 {
-	struct bench_boundary *b = &res->boundary;
-	unsigned reps = o->quick ? 5 : MAX_REPS;
-	double t[BENCH_WAIT_SIZES];
+	*lo = *hi = v[0];
+	for (unsigned i = 1; i < n; i++) {
+		*lo = v[i] < *lo ? v[i] : *lo;
+		*hi = v[i] > *hi ? v[i] : *hi;
+	}
+	return bench_median(v, n);
+}
 
-	memset(b, 0, sizeof(*b));
-	b->reps = reps;
-	for (unsigned k = 0; k < BENCH_WAIT_SIZES; k++)
-		b->sizes[k] = sizes[k];
-	bench_note("boundary: requests of 1-32 slots to dom0 serve in another process, busy, sleep and hybrid (%u each)",
-		   reps);
-	struct hw_device *local = open_dev(LOCAL);
-	series(local, reps, b->local_ns);
+/*
+ * One table: for each column m, `runs` fresh hosts (host mode host_of[m]),
+ * the series with the guest waiting by guest mode guest_of[m]; cells and
+ * both sides' CPU with their spread. The suite runs once on the first host
+ * of column `suite_col` (-1 none).
+ */
+static void table(const struct bench_opts *o, struct bench_boundary *b, const char *const *host_of,
+		  const unsigned *guest_of, struct bench_boundary_cell cell[][BENCH_WAIT_MODES],
+		  struct bench_boundary_side *gcpu, struct bench_boundary_side *hcpu, int suite_col)
+{
 	for (unsigned m = 0; m < BENCH_WAIT_MODES; m++) {
-		struct host h;
-		b->modes[m] = mode_words[m];
-		host_start(o, &h, mode_words[m]);
-		char spec[128];
-		snprintf(spec, sizeof(spec), "pv:%s", h.sock);
-		struct hw_device *d = open_dev(spec);
-		series(d, reps, t);
+		double t[BENCH_BOUNDARY_RUNS][BENCH_WAIT_SIZES], g[BENCH_BOUNDARY_RUNS], h[BENCH_BOUNDARY_RUNS];
+		for (unsigned run = 0; run < b->runs; run++) {
+			struct host hs;
+			char spec[128];
+			host_start(o, &hs, host_of[m]);
+			snprintf(spec, sizeof(spec), "pv:%s", hs.sock);
+			struct hw_device *d = open_dev(spec);
+			series(d, b->reps, guest_of[m], t[run], &g[run]);
+			if ((int)m == suite_col && !run) {
+				uint64_t before, after, w;
+				hw_pv_stats(d->ctx, &before, &w);
+				suite(d, b->checks, b->suite_pv_ns);
+				hw_pv_stats(d->ctx, &after, &w);
+				b->suite_requests = after - before;
+			}
+			hw_close(d);
+			h[run] = host_end(&hs);
+		}
 		for (unsigned k = 0; k < BENCH_WAIT_SIZES; k++) {
-			b->cell[k][m].latency_ns = t[k];
-			b->cell[k][m].over_local = t[k] / b->local_ns[k];
+			double v[BENCH_BOUNDARY_RUNS];
+			for (unsigned run = 0; run < b->runs; run++)
+				v[run] = t[run][k];
+			struct bench_boundary_cell *c = &cell[k][m];
+			c->latency_ns = spread(v, b->runs, &c->lo_ns, &c->hi_ns);
+			c->over_local = c->latency_ns / b->local_ns[k];
 		}
-		if (m == 0) {
-			uint64_t before, after, w;
-			hw_pv_stats(d->ctx, &before, &w);
-			suite(d, b->checks, b->suite_pv_ns);
-			hw_pv_stats(d->ctx, &after, &w);
-			b->suite_requests = after - before;
-		}
-		hw_close(d);
-		host_end(&h, &b->cell[0][m]);
+		if (gcpu)
+			gcpu[m].cpu_pct = spread(g, b->runs, &gcpu[m].lo_pct, &gcpu[m].hi_pct);
+		hcpu[m].cpu_pct = spread(h, b->runs, &hcpu[m].lo_pct, &hcpu[m].hi_pct);
 	}
 	for (unsigned k = 0; k < BENCH_WAIT_SIZES; k++)
 		for (unsigned m = 0; m < BENCH_WAIT_MODES; m++)
-			b->cell[k][m].over_busy = b->cell[k][m].latency_ns / b->cell[k][0].latency_ns;
+			cell[k][m].over_first = cell[k][m].latency_ns / cell[k][0].latency_ns;
+}
+
+void bench_boundary(const struct bench_opts *o, struct bench_results *res)
+{
+	static const char *const sleeping_host[BENCH_WAIT_MODES] = { "sleep", "sleep", "sleep" };
+	static const unsigned guest_modes[BENCH_WAIT_MODES] = { 0, 1, 2 }, polling_guest[BENCH_WAIT_MODES] = { 0, 0, 0 };
+	struct bench_boundary *b = &res->boundary;
+	cpu_set_t was;
+
+	memset(b, 0, sizeof(*b));
+	b->reps = o->quick ? 5 : MAX_REPS;
+	b->runs = o->quick ? 3 : BENCH_BOUNDARY_RUNS;
+	b->hybrid_max_slots = HYBRID_MAX;
+	for (unsigned k = 0; k < BENCH_WAIT_SIZES; k++)
+		b->sizes[k] = sizes[k];
+	for (unsigned m = 0; m < BENCH_WAIT_MODES; m++) {
+		b->guest_modes[m] = guest_words[m];
+		b->host_modes[m] = host_words[m];
+	}
+	/* each side on a CPU of its own where there are two: a busy side then never takes the other's */
+	sched_getaffinity(0, sizeof(was), &was);
+	if (CPU_COUNT(&was) >= 2) {
+		int seen = 0;
+		for (int c = 0; c < CPU_SETSIZE && seen < 2; c++)
+			if (CPU_ISSET(c, &was))
+				*(seen++ ? &guest_cpu : &host_cpu) = c;
+		snprintf(b->cores, sizeof(b->cores), "host on CPU %d, guest on CPU %d", host_cpu, guest_cpu);
+	} else {
+		snprintf(b->cores, sizeof(b->cores), "one CPU: host and guest share it");
+	}
+	pin(guest_cpu);
+	bench_note("boundary: requests of 1-32 slots to dom0 serve in another process, %u runs of %u each (%s)", b->runs,
+		   b->reps, b->cores);
+	struct hw_device *local = open_dev(LOCAL);
+	series(local, b->reps, 0, b->local_ns, NULL);
+	table(o, b, sleeping_host, guest_modes, b->guest, b->guest_cpu, b->guest_host_cpu, 0);
+	table(o, b, host_words, polling_guest, b->host, NULL, b->host_cpu, -1);
 	suite(local, b->checks, b->suite_local_ns);
 	for (unsigned i = 0; i < BENCH_SUITE_CHECKS; i++)
 		b->suite_ratio[i] = b->suite_pv_ns[i] / b->suite_local_ns[i];
 	hw_close(local);
+	sched_setaffinity(0, sizeof(was), &was);
+	host_cpu = guest_cpu = -1;
+}
+
+static void cell_text(char *buf, size_t n, const struct bench_boundary_cell *c)
+{
+	snprintf(buf, n, "%7.1f us (%.0f-%.0f) %4.2fx", c->latency_ns / 1e3, c->lo_ns / 1e3, c->hi_ns / 1e3, c->over_first);
+}
+
+static void print_table(const struct bench_boundary *b, const struct bench_boundary_cell cell[][BENCH_WAIT_MODES],
+			const char *const *modes)
+{
+	printf("  %5s %9s  %-30s %-30s %-30s\n", "slots", "local", modes[0], modes[1], modes[2]);
+	for (unsigned k = 0; k < BENCH_WAIT_SIZES; k++) {
+		char c[BENCH_WAIT_MODES][48];
+		for (unsigned m = 0; m < BENCH_WAIT_MODES; m++)
+			cell_text(c[m], sizeof(c[m]), &cell[k][m]);
+		printf("  %5u %6.1f us  %-30s %-30s %-30s\n", b->sizes[k], b->local_ns[k] / 1e3, c[0], c[1], c[2]);
+	}
 }
 
 void bench_boundary_table(const struct bench_opts *o, const struct bench_boundary *b)
 {
 	(void)o;
-	printf("\nboundary: Table 1 between a guest and its host (dom0 serve in its own process, the guest a pv: client\n"
-	       "over the transport's shared memory and doorbell; median of %u, %d us guest pauses between requests;\n"
-	       "x local: over the same request on the in-process vgpu: device; host CPU: the serve process's CPU time\n"
-	       "over its life, start and every size included)\n", b->reps, PAUSE_US);
-	printf("  %5s %10s  %-24s %-24s %-24s\n", "slots", "local", "busy-wait", "sleep", "hybrid");
-	for (unsigned k = 0; k < BENCH_WAIT_SIZES; k++) {
-		char cell[BENCH_WAIT_MODES][40];
-		for (unsigned m = 0; m < BENCH_WAIT_MODES; m++) {
-			const struct bench_boundary_cell *c = &b->cell[k][m];
-			snprintf(cell[m], sizeof(cell[m]), "%8.1f us %5.1fx local", c->latency_ns / 1e3, c->over_local);
-		}
-		printf("  %5u %7.1f us  %-24s %-24s %-24s\n", b->sizes[k], b->local_ns[k] / 1e3, cell[0], cell[1], cell[2]);
-	}
-	printf("  host CPU: busy %.0f%%, sleep %.0f%% (%llu sleeps), hybrid %.0f%% (%llu sleeps)\n",
-	       b->cell[0][0].host_cpu_pct, b->cell[0][1].host_cpu_pct, (unsigned long long)b->cell[0][1].sleeps,
-	       b->cell[0][2].host_cpu_pct, (unsigned long long)b->cell[0][2].sleeps);
-	printf("  the guest suite per check, pv: (host busy) over vgpu: in-process; %llu transport requests:\n",
+	printf("\nboundary: VGVM's Table 1 between a guest and its host (dom0 serve in its own process, the guest a pv:\n"
+	       "client over the transport's shared memory, doorbell and vector; %s). Each cell: the median over %u\n"
+	       "runs (a fresh host each) of the median of %u requests, with the runs' lowest and highest, and over the\n"
+	       "first column; %d us guest pauses between requests; local: the same request on the in-process vgpu:\n"
+	       "device. The guest waits for the notify's answer (the expansion):\n", b->cores, b->runs, b->reps, PAUSE_US);
+	print_table(b, b->guest, b->guest_modes);
+	printf("  guest CPU:");
+	for (unsigned m = 0; m < BENCH_WAIT_MODES; m++)
+		printf(" %s %.0f%% (%.0f-%.0f)", b->guest_modes[m], b->guest_cpu[m].cpu_pct, b->guest_cpu[m].lo_pct,
+		       b->guest_cpu[m].hi_pct);
+	printf("; host (asleep on its doorbell) CPU:");
+	for (unsigned m = 0; m < BENCH_WAIT_MODES; m++)
+		printf(" %.0f%%", b->guest_host_cpu[m].cpu_pct);
+	printf("\n  (hybrid: the guest polls for requests of at most %u slots, sleeps for larger ones)\n",
+	       b->hybrid_max_slots);
+	printf("  the host's own waiting, the guest polling:\n");
+	print_table(b, b->host, b->host_modes);
+	printf("  host CPU:");
+	for (unsigned m = 0; m < BENCH_WAIT_MODES; m++)
+		printf(" %s %.0f%% (%.0f-%.0f)", b->host_modes[m], b->host_cpu[m].cpu_pct, b->host_cpu[m].lo_pct,
+		       b->host_cpu[m].hi_pct);
+	printf("\n  the guest suite per check, pv: over vgpu: in-process; %llu transport requests:\n",
 	       (unsigned long long)b->suite_requests);
 	for (unsigned i = 0; i < BENCH_SUITE_CHECKS; i++)
 		printf("    %-20s %9.2f ms over %7.2f ms: %6.1fx\n", b->checks[i] ? b->checks[i] : "?",
 		       b->suite_pv_ns[i] / 1e6, b->suite_local_ns[i] / 1e6, b->suite_ratio[i]);
-	printf("  paper (VGVM, CUDA over virtio): busy 5.0-463 ms at 100%% CPU; sleep 13.8 ms (2.8x) for the smallest\n");
+	printf("  paper (VGVM, CUDA over virtio, the guest waiting): busy 5.0-463 ms at 100%% CPU; sleep 13.8 ms (2.8x)\n"
+	       "  for the smallest, the same as busy from 512 KB, at 6-12%% CPU; hybrid busy's latency and sleep's CPU\n");
 }
 
-void bench_boundary_json(struct bench_json *j, const struct bench_boundary *b)
+static void cells_json(struct bench_json *j, const char *name, const struct bench_boundary *b,
+		       const struct bench_boundary_cell cell[][BENCH_WAIT_MODES], const char *const *modes,
+		       const struct bench_boundary_side *gcpu, const struct bench_boundary_side *hcpu)
 {
-	bench_json_open(j, "boundary");
-	bench_json_kint(j, "reps", b->reps);
+	bench_json_open(j, name);
 	for (unsigned k = 0; k < BENCH_WAIT_SIZES; k++) {
 		char key[16];
 		snprintf(key, sizeof(key), "slots_%u", b->sizes[k]);
 		bench_json_open(j, key);
-		bench_json_knum(j, "local_ns", b->local_ns[k]);
 		for (unsigned m = 0; m < BENCH_WAIT_MODES; m++) {
-			const struct bench_boundary_cell *c = &b->cell[k][m];
-			bench_json_open(j, b->modes[m]);
+			const struct bench_boundary_cell *c = &cell[k][m];
+			bench_json_open(j, modes[m]);
 			bench_json_knum(j, "latency_ns", c->latency_ns);
-			bench_json_knum(j, "over_busy", c->over_busy);
+			bench_json_knum(j, "lo_ns", c->lo_ns);
+			bench_json_knum(j, "hi_ns", c->hi_ns);
+			bench_json_knum(j, "over_first", c->over_first);
 			bench_json_knum(j, "over_local", c->over_local);
 			bench_json_close(j);
 		}
@@ -275,12 +397,34 @@ void bench_boundary_json(struct bench_json *j, const struct bench_boundary *b)
 	}
 	for (unsigned m = 0; m < BENCH_WAIT_MODES; m++) {
 		char key[32];
-		snprintf(key, sizeof(key), "host_%s", b->modes[m]);
+		snprintf(key, sizeof(key), "cpu_%s", modes[m]);
 		bench_json_open(j, key);
-		bench_json_knum(j, "cpu_pct", b->cell[0][m].host_cpu_pct);
-		bench_json_kint(j, "sleeps", b->cell[0][m].sleeps);
+		if (gcpu)
+			bench_json_knum(j, "guest_pct", gcpu[m].cpu_pct);
+		bench_json_knum(j, "host_pct", hcpu[m].cpu_pct);
+		bench_json_knum(j, "host_lo_pct", hcpu[m].lo_pct);
+		bench_json_knum(j, "host_hi_pct", hcpu[m].hi_pct);
 		bench_json_close(j);
 	}
+	bench_json_close(j);
+}
+
+void bench_boundary_json(struct bench_json *j, const struct bench_boundary *b)
+{
+	bench_json_open(j, "boundary");
+	bench_json_kint(j, "runs", b->runs);
+	bench_json_kint(j, "reps", b->reps);
+	bench_json_kint(j, "hybrid_max_slots", b->hybrid_max_slots);
+	bench_json_kstr(j, "cores", b->cores);
+	bench_json_open(j, "local_ns");
+	for (unsigned k = 0; k < BENCH_WAIT_SIZES; k++) {
+		char key[16];
+		snprintf(key, sizeof(key), "slots_%u", b->sizes[k]);
+		bench_json_knum(j, key, b->local_ns[k]);
+	}
+	bench_json_close(j);
+	cells_json(j, "guest_waits", b, b->guest, b->guest_modes, b->guest_cpu, b->guest_host_cpu);
+	cells_json(j, "host_waits", b, b->host, b->host_modes, NULL, b->host_cpu);
 	bench_json_open(j, "guest_suite");
 	bench_json_kint(j, "requests", b->suite_requests);
 	for (unsigned i = 0; i < BENCH_SUITE_CHECKS; i++) {

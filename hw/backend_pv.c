@@ -60,11 +60,16 @@ static int call(struct pv *p, uint32_t op)
 	pv_wr32(p->mb, PV_MB_OP, op);
 	pv_wr64(p->mb, PV_MB_REQ_SEQ, ++p->seq);
 	p->link.ring(p->link.ctx, p->host_id << 16 | PV_VECTOR);
-	uint64_t t0 = p->env->now_ns(p->env), hb0 = pv_rd64(p->link.shm, PV_HDR_HEARTBEAT);
+	uint64_t start = p->env->now_ns(p->env), t0 = start, hb0 = pv_rd64(p->link.shm, PV_HDR_HEARTBEAT);
+	enum hw_pv_wait w = p->link.wait;
+	if (w == HW_PV_SLEEP && !p->link.sleep)
+		w = HW_PV_POLL;
 	for (unsigned k = 0; pv_rd64(p->mb, PV_MB_ANS_SEQ) != p->seq; k++) {
-		if (p->link.wait == HW_PV_PAUSE && p->link.pause)
+		if (w == HW_PV_PAUSE && p->link.pause)
 			p->link.pause(p->link.ctx);
-		if (k % 1024)
+		else if (w == HW_PV_SLEEP)
+			p->link.sleep(p->link.ctx, 1000000);	/* until the host's interrupt, or 1 ms: the heartbeat is looked at */
+		if (w == HW_PV_POLL && k % 1024)
 			continue;
 		uint64_t hb = pv_rd64(p->link.shm, PV_HDR_HEARTBEAT);
 		if (hb != hb0) {
@@ -76,7 +81,7 @@ static int call(struct pv *p, uint32_t op)
 		}
 	}
 	p->requests++;
-	p->wait_ns += p->env->now_ns(p->env) - t0;
+	p->wait_ns += p->env->now_ns(p->env) - start;
 	return (int32_t)pv_rd32(p->mb, PV_MB_STATUS);
 }
 
@@ -372,6 +377,15 @@ int hw_pv_lost(void *ctx, char *why, size_t n)
 		return GTT_OK;
 	gtt_snprintf(why, n, "%s", p->lost);
 	return GTT_ENODEV;
+}
+
+enum hw_pv_wait hw_pv_set_wait(void *ctx, enum hw_pv_wait w)
+{
+	struct pv *p = ctx;
+	enum hw_pv_wait was = p->link.wait;
+
+	p->link.wait = w;
+	return was;
 }
 
 void *hw_pv_link_ctx(void *ctx)

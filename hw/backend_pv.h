@@ -12,8 +12,12 @@
 
 #include "hw/backend.h"
 
-/* How a guest waits for the host's answer (VGVM puts the choice in the guest). */
-enum hw_pv_wait { HW_PV_POLL, HW_PV_PAUSE };
+/*
+ * How a guest waits for the host's answer (VGVM §4.1 puts the choice in the
+ * guest): polling its mailbox, polling with a short stall between looks, or
+ * asleep until the host's interrupt (the answer rings the guest's vector).
+ */
+enum hw_pv_wait { HW_PV_POLL, HW_PV_PAUSE, HW_PV_SLEEP };
 
 /* The ivshmem-doorbell device as the environment reaches it. */
 struct hw_pv_link {
@@ -24,6 +28,8 @@ struct hw_pv_link {
 	void (*ring)(void *ctx, uint32_t value);
 	/* HW_PV_PAUSE: called between looks at the answer (a short stall) */
 	void (*pause)(void *ctx);
+	/* HW_PV_SLEEP: block until the host rings this guest or timeout_ns pass; NULL: the guest cannot (it polls) */
+	void (*sleep)(void *ctx, uint64_t timeout_ns);
 	enum hw_pv_wait wait;
 	/* the host is lost when its heartbeat does not move for this long while a request waits; 0: 10 s */
 	uint64_t timeout_ns;
@@ -45,6 +51,9 @@ int hw_pv_open(const struct gtt_env *env, const struct hw_pv_link *link, const s
  * it reclaimed the vGPU): nonzero with why; GTT_OK while it answers.
  */
 int hw_pv_lost(void *ctx, char *why, size_t n);
+
+/* The way the guest waits from now on (VGVM's hybrid picks it per request); the previous one. */
+enum hw_pv_wait hw_pv_set_wait(void *ctx, enum hw_pv_wait w);
 
 /* The link's ctx as given to hw_pv_open (for a front-end that wraps close). */
 void *hw_pv_link_ctx(void *ctx);

@@ -4,6 +4,7 @@
 #include "hw/linux/backend_pv_client.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +64,18 @@ static void ring(void *ctx, uint32_t value)
 	/* as QEMU does for a Doorbell write: the peer's eventfd for that vector; the host is peer 0 */
 	if (value >> 16 == 0 && (value & 0xffff) == PV_VECTOR && write(c->host_efd, &one, sizeof(one)) < 0) {
 		/* a full counter is still rung */
+	}
+}
+
+/* Asleep until the host rings this client's vector (its eventfd), or the timeout; the count taken. */
+static void sleep_on_vector(void *ctx, uint64_t timeout_ns)
+{
+	struct client *c = ctx;
+	struct pollfd p = { .fd = c->own_efd, .events = POLLIN };
+	uint64_t v;
+
+	if (poll(&p, 1, (int)(timeout_ns / 1000000 ? timeout_ns / 1000000 : 1)) > 0 && read(c->own_efd, &v, sizeof(v)) < 0) {
+		/* taken by an earlier look, or nothing: the mailbox says */
 	}
 }
 
@@ -164,7 +177,7 @@ static int client_open(const struct gtt_env *env, const char *arg, const struct 
 	size_t n = comma ? (size_t)(comma - arg) : strlen(arg);
 	if (!n || n >= sizeof(path)) {
 		free(c);
-		return gtt_err_set(err, GTT_EINVAL, "pv:%s: name the socket, pv:SOCKET[,wait=poll|pause][,timeout=MS] (at most %zu bytes)", arg,
+		return gtt_err_set(err, GTT_EINVAL, "pv:%s: name the socket, pv:SOCKET[,wait=poll|pause|sleep][,timeout=MS] (at most %zu bytes)", arg,
 				   sizeof(path) - 1);
 	}
 	memcpy(path, arg, n);
@@ -182,6 +195,8 @@ static int client_open(const struct gtt_env *env, const char *arg, const struct 
 		tok[len] = '\0';
 		if (!strcmp(tok, "wait=pause")) {
 			wait = HW_PV_PAUSE;
+		} else if (!strcmp(tok, "wait=sleep")) {
+			wait = HW_PV_SLEEP;
 		} else if (!strcmp(tok, "wait=poll")) {
 			wait = HW_PV_POLL;
 		} else if (!strncmp(tok, "timeout=", 8) && tok[8] >= '0' && tok[8] <= '9' &&
@@ -189,7 +204,7 @@ static int client_open(const struct gtt_env *env, const char *arg, const struct 
 			/* taken */
 		} else {
 			free(c);
-			return gtt_err_set(err, GTT_EINVAL, "pv:%s: option '%s': wait=poll, wait=pause or timeout=MS (1 to 3600000)",
+			return gtt_err_set(err, GTT_EINVAL, "pv:%s: option '%s': wait=poll, wait=pause, wait=sleep or timeout=MS (1 to 3600000)",
 					   arg, tok);
 		}
 		t = end;
@@ -200,6 +215,7 @@ static int client_open(const struct gtt_env *env, const char *arg, const struct 
 		return rc;
 	}
 	struct hw_pv_link l = { .shm = c->shm, .shm_size = c->size, .id = id, .ring = ring, .pause = pause_a_little,
+				.sleep = sleep_on_vector,
 				.wait = wait, .timeout_ns = timeout_ms * 1000000, .ctx = c, .where = c->where };
 	if ((rc = hw_pv_open(env, &l, &c->pv_ops, &c->pv, err))) {
 		c_free(c);
@@ -215,6 +231,6 @@ static int client_open(const struct gtt_env *env, const char *arg, const struct 
 
 const struct hw_backend_factory hw_pv_client_backend = {
 	.scheme = "pv",
-	.usage = "pv:SOCKET[,wait=poll|pause][,timeout=MS]",
+	.usage = "pv:SOCKET[,wait=poll|pause|sleep][,timeout=MS]",
 	.open = client_open,
 };

@@ -192,6 +192,31 @@ Test(pv_serve, a_killed_guest_is_reclaimed_and_its_slot_serves_the_next, .timeou
 	cr_expect(strstr(out, "3 guests came, 3 reclaimed"), "%s", out);
 }
 
+/* A guest that sleeps until the host rings it, and one that stalls between looks, get every answer. */
+Test(pv_serve, every_way_of_waiting_gets_its_answers, .timeout = 120)
+{
+	static const char *const more[] = { "--exit-after", "2", NULL };
+	static const char *const waits[] = { ",wait=sleep", ",wait=pause" };
+	struct check_result r[16];
+	const struct check *sel[16];
+	struct gtt_err err = { 0 };
+	struct served s;
+	size_t n = 0;
+
+	serve(&s, 2, more);
+	cr_assert_eq(runner_select("guest", sel, 16, &n, &err), 0);
+	for (unsigned k = 0; k < 2; k++) {
+		struct runner_opts o = { .seed = 3 };
+		struct hw_device *dev = client(&s, k + 1, waits[k]);
+		cr_assert_eq(runner_run(dev, sel, n, &o, r), n);
+		for (size_t i = 0; i < n; i++)
+			cr_expect_eq(r[i].status, CHECK_PASS, "%s%s: %s %s", r[i].check->name, waits[k],
+				     check_status_name(r[i].status), r[i].reason);
+		hw_close(dev);
+	}
+	cr_expect_eq(wait_exit(s.pid), 0);
+}
+
 /* The guest suite on a device whose host is gone: no pass, an abort naming the loss. */
 static void lost(int sig, const char *says)
 {
@@ -397,7 +422,7 @@ Test(pv_serve, bad_options_are_one_line_and_exit_2)
 		{ GTTLAB " dom0 serve --dir /tmp --host-fault nope", "--host-fault nope" },
 		{ GTTLAB " --device vgpu:sim:skl dom0 serve --dir /tmp", "cannot take the guests' shared memory" },
 		{ GTTLAB " --device pv:/nonexistent/vgpu1.sock info", "cannot connect" },
-		{ GTTLAB " --device pv:/tmp/x.sock,wait=nap info", "wait=poll, wait=pause or timeout=MS" },
+		{ GTTLAB " --device pv:/tmp/x.sock,wait=nap info", "wait=poll, wait=pause, wait=sleep or timeout=MS" },
 	};
 	static char out[4096];
 
