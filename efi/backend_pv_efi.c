@@ -87,7 +87,8 @@ static int pv_open(const struct gtt_env *env, const char *arg, const struct hw_o
 	if (arg[n] == ',' && !gtt_strcmp(arg + n, ",wait=pause"))
 		wait = HW_PV_PAUSE;
 	else if (arg[n] && gtt_strcmp(arg + n, ",wait=poll"))
-		return gtt_err_set(err, GTT_EINVAL, "pv:%s: the only option is wait=poll or wait=pause", arg);
+		return gtt_err_set(err, GTT_EINVAL, "pv:%s: wait=poll or wait=pause (the application takes no interrupts: it cannot sleep until an answer)",
+				   arg);
 	for (size_t i = 0; i < k; i++) {
 		struct efi_pci_dev *d = &devs[i];
 		if (d->vendor != IVSHMEM_PCI_VENDOR || d->device != IVSHMEM_PCI_DEVICE || seen++ != want)
