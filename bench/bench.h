@@ -19,6 +19,7 @@
 #include "bench/admission_result.h"
 #include "bench/balloon_result.h"
 #include "bench/boundary_result.h"
+#include "bench/ladder_result.h"
 #include "bench/migration_result.h"
 #include "bench/request_wait_result.h"
 #include "dom0/dom0.h"
@@ -60,7 +61,7 @@ struct bench_growth {
 /* The parts, in the order they run; --only picks some (the report leaves out the others). */
 enum bench_part {
 	PART_WRITES, PART_SWITCH, PART_SCALE, PART_RESIZE, PART_GROWTH, PART_BALLOON, PART_WAIT, PART_ADMISSION,
-	PART_MIGRATION, PART_BOUNDARY, PART_FRONTENDS,
+	PART_MIGRATION, PART_BOUNDARY, PART_LADDER, PART_FRONTENDS,
 	BENCH_PARTS
 };
 
@@ -96,6 +97,7 @@ struct bench_results {
 	struct bench_admission admission;
 	struct bench_migration migration;
 	struct bench_boundary boundary;
+	struct bench_ladder ladder;
 };
 
 /* The parts, one per file. Each fills its fields or exits with a one-line reason. */
@@ -110,6 +112,7 @@ void bench_request_wait(const struct bench_opts *o, struct bench_results *r);	/*
 void bench_admission(const struct bench_opts *o, struct bench_results *r);	/* admission */
 void bench_migration(const struct bench_opts *o, struct bench_results *r);	/* migration */
 void bench_boundary(const struct bench_opts *o, struct bench_results *r);	/* boundary */
+void bench_ladder(const struct bench_opts *o, struct bench_results *r);		/* table2 */
 void bench_report(const struct bench_opts *o, const struct bench_results *r);	/* table + JSON */
 
 /* ---- results.json (bench/json_out.c), written key by key ---- */

@@ -104,6 +104,8 @@ static void table(const struct bench_opts *o, const struct bench_results *r)
 		bench_migration_table(o, &r->migration);
 	if (r->ran[PART_BOUNDARY])
 		bench_boundary_table(o, &r->boundary);
+	if (r->ran[PART_LADDER])
+		bench_ladder_table(o, &r->ladder);
 	printf("\nresults: %s\n", o->json);
 }
 
@@ -182,6 +184,8 @@ static void json(const struct bench_opts *o, const struct bench_results *r)
 		bench_migration_json(&j, &r->migration);
 	if (r->ran[PART_BOUNDARY])
 		bench_boundary_json(&j, &r->boundary);
+	if (r->ran[PART_LADDER])
+		bench_ladder_json(&j, &r->ladder);
 	bench_json_open(&j, "details");
 	if (r->ran[PART_WRITES]) {
 		writes_json(&j, "p1_gscale", &r->p1_gscale);
