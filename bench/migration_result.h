@@ -23,6 +23,7 @@ struct bench_migrate_row {
 	/* device to device */
 	uint64_t mapped, bytes;
 	double dev_ns, memcpy_ns, dev_over_memcpy;	/* the reference: memcpy of the guest's bytes */
+	double dev_step_ns[7];		/* each of VOCL's steps of the device move, median (Figure 8's breakdown) */
 };
 
 struct bench_migration {

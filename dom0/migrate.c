@@ -48,15 +48,23 @@ const char *dom0_migrate_step_name(enum dom0_migrate_step s)
 	return (unsigned)s < sizeof(step_names) / sizeof(step_names[0]) ? step_names[s] : "?";
 }
 
-/* After each step: the hook may inject a failure there. */
-static int step(struct dom0_runtime *rt, int id, enum dom0_migrate_step s, struct gtt_err *err)
+/*
+ * After each step: its time (since the step before ended: VOCL's Figure 8
+ * breakdown) goes to m->step_ns, then the hook may inject a failure there;
+ * the hook's own time is nobody's step.
+ */
+static int step(struct dom0_runtime *rt, int id, enum dom0_migrate_step s, struct dom0_migration *m, struct gtt_err *err)
 {
 	const struct dom0_migrate_hooks *h = &rt->cfg.migrate_hooks;
+	uint64_t now = rt->env->now_ns(rt->env);
+	int rc = GTT_OK;
 
+	m->step_ns[s] = now - m->mark_ns;
 	if (h->after_step && h->after_step(h->ctx, rt, id, s))
-		return gtt_err_set(err, GTT_EIO, "vGPU %d: migration failed after its %s step (injected)", id,
-				   dom0_migrate_step_name(s));
-	return GTT_OK;
+		rc = gtt_err_set(err, GTT_EIO, "vGPU %d: migration failed after its %s step (injected)", id,
+				 dom0_migrate_step_name(s));
+	m->mark_ns = rt->env->now_ns(rt->env);
+	return rc;
 }
 
 /*
@@ -64,10 +72,11 @@ static int step(struct dom0_runtime *rt, int id, enum dom0_migrate_step s, struc
  * hook runs: host work between steps keeps out of both halves of the move
  * (the migration's own writes to t are made outside the hook).
  */
-static int step_with(struct dom0_runtime *rt, int id, struct vgpu *t, enum dom0_migrate_step s, struct gtt_err *err)
+static int step_with(struct dom0_runtime *rt, int id, struct vgpu *t, enum dom0_migrate_step s, struct dom0_migration *m,
+		     struct gtt_err *err)
 {
 	t->migrating = true;
-	int rc = step(rt, id, s, err);
+	int rc = step(rt, id, s, m, err);
 	t->migrating = false;
 	return rc;
 }
@@ -129,7 +138,7 @@ static int migrate(struct dom0_runtime *rt, int id, unsigned to_slot, struct dom
 	struct vgpu *v = dom0_vgpu_get(rt, id, err);
 	const struct dom0_layout *l = &rt->lay;
 	uint64_t t0 = rt->env->now_ns(rt->env), pps = l->slot_size / 4096;
-	struct dom0_migration m = { .from_slot = 0, .to_slot = to_slot };
+	struct dom0_migration m = { .from_slot = 0, .to_slot = to_slot, .mark_ns = t0 };
 	int rc;
 
 	if (!v)
@@ -150,7 +159,7 @@ static int migrate(struct dom0_runtime *rt, int id, unsigned to_slot, struct dom
 	for (unsigned s = to_slot; s < to_slot + n; s++)
 		if (s < from || s >= from + n)
 			rt->slot_occ[s]++;
-	if ((rc = step(rt, id, DOM0_MIGRATE_LOCK, err)))
+	if ((rc = step(rt, id, DOM0_MIGRATE_LOCK, &m, err)))
 		goto unlock;
 	/* drain: whoever the owner is now (host work after the lock may have switched it away already) */
 	if ((was_owner = rt->render_owner == id)) {
@@ -158,7 +167,7 @@ static int migrate(struct dom0_runtime *rt, int id, unsigned to_slot, struct dom
 		m.drained = true;
 	}
 	switches_at_drain = rt->c.switches;
-	if ((rc = step(rt, id, DOM0_MIGRATE_DRAIN, err)) || (rc = step(rt, id, DOM0_MIGRATE_SELECT, err)))
+	if ((rc = step(rt, id, DOM0_MIGRATE_DRAIN, &m, err)) || (rc = step(rt, id, DOM0_MIGRATE_SELECT, &m, err)))
 		goto undrain;
 	/* transfer: the shadow is relative to the range; PVINFO's range words follow */
 	uint32_t pv_was[N_RANGE_WORDS];
@@ -166,7 +175,7 @@ static int migrate(struct dom0_runtime *rt, int id, unsigned to_slot, struct dom
 		pv_was[i] = PVW(v, range_words[i]);
 	v->first_slot = to_slot;
 	dom0_pvinfo_ranges(rt, v);
-	if ((rc = step(rt, id, DOM0_MIGRATE_TRANSFER, err)) || (rc = step(rt, id, DOM0_MIGRATE_MAP, err))) {
+	if ((rc = step(rt, id, DOM0_MIGRATE_TRANSFER, &m, err)) || (rc = step(rt, id, DOM0_MIGRATE_MAP, &m, err))) {
 		v->first_slot = from;
 		for (unsigned i = 0; i < N_RANGE_WORDS; i++)	/* as they were, the epoch too; no other word is the move's */
 			PVW(v, range_words[i]) = pv_was[i];
@@ -183,9 +192,9 @@ static int migrate(struct dom0_runtime *rt, int id, unsigned to_slot, struct dom
 	dom0_freed(rt);
 	dom0_undo_settle(rt);
 	rt->c.migrations++;
-	step(rt, id, DOM0_MIGRATE_RELEASE, NULL);	/* past the release nothing rolls back */
+	step(rt, id, DOM0_MIGRATE_RELEASE, &m, NULL);	/* past the release nothing rolls back */
 	v->migrating = false;
-	step(rt, id, DOM0_MIGRATE_UNLOCK, NULL);
+	step(rt, id, DOM0_MIGRATE_UNLOCK, &m, NULL);
 	m.ns = rt->env->now_ns(rt->env) - t0;
 	if (out)
 		*out = m;
@@ -283,7 +292,7 @@ static int move_state(struct dom0_runtime *src, struct vgpu *v, struct dom0_runt
 			gtt_memcpy(t->mem[i].cpu, v->mem[i].cpu, 4096);
 		m->bytes_copied += 4096;
 	}
-	if ((rc = step_with(src, v->id, t, DOM0_MIGRATE_TRANSFER, err)))
+	if ((rc = step_with(src, v->id, t, DOM0_MIGRATE_TRANSFER, m, err)))
 		return rc;
 	/* map: every guest PTE written again on the target (its shadow names the target's pages) */
 	for (uint64_t i = 0; i < GM_PAGE(v->low_size); i++)
@@ -311,7 +320,7 @@ static int move_state(struct dom0_runtime *src, struct vgpu *v, struct dom0_runt
 	}
 	copy_pvinfo(t, v);
 	t->busy = v->busy;
-	if ((rc = step_with(src, v->id, t, DOM0_MIGRATE_MAP, err)))
+	if ((rc = step_with(src, v->id, t, DOM0_MIGRATE_MAP, m, err)))
 		return rc;
 	/* a request the source had not answered yet waits on the target (its doorbell rung there) */
 	if (v->req_arrival) {
@@ -337,7 +346,7 @@ int dom0_migrate_device_onto(struct dom0_runtime *src, int id, struct dom0_runti
 {
 	struct vgpu *v = dom0_vgpu_get(src, id, err);
 	uint64_t t0 = src->env->now_ns(src->env);
-	struct dom0_migration m = { 0 };
+	struct dom0_migration m = { .mark_ns = t0 };
 	int rc, tid = 0;
 
 	if (!v)
@@ -361,14 +370,14 @@ int dom0_migrate_device_onto(struct dom0_runtime *src, int id, struct dom0_runti
 	bool was_owner = false;
 	uint64_t switches_at_drain = 0;
 	v->migrating = true;
-	if ((rc = step(src, id, DOM0_MIGRATE_LOCK, err)))
+	if ((rc = step(src, id, DOM0_MIGRATE_LOCK, &m, err)))
 		goto unlock;
 	if ((was_owner = src->render_owner == id)) {
 		src->render_owner = 0;
 		m.drained = true;
 	}
 	switches_at_drain = src->c.switches;
-	if ((rc = step(src, id, DOM0_MIGRATE_DRAIN, err)))
+	if ((rc = step(src, id, DOM0_MIGRATE_DRAIN, &m, err)))
 		goto undrain;
 	/* select: a vGPU of the same sizes on the target, placed by it */
 	struct dom0_vgpu_params p = { .low_size = v->low_size, .high_slots = v->slots, .fences = v->fences,
@@ -382,7 +391,7 @@ int dom0_migrate_device_onto(struct dom0_runtime *src, int id, struct dom0_runti
 		goto drop;
 	}
 	m.to_slot = t->first_slot;
-	if ((rc = step_with(src, id, t, DOM0_MIGRATE_SELECT, err)) || (rc = move_state(src, v, dst, t, &m, err)))
+	if ((rc = step_with(src, id, t, DOM0_MIGRATE_SELECT, &m, err)) || (rc = move_state(src, v, dst, t, &m, err)))
 		goto drop;
 	/* release: the source vGPU goes, and the source device is as before it existed */
 	v->migrating = false;
@@ -390,8 +399,8 @@ int dom0_migrate_device_onto(struct dom0_runtime *src, int id, struct dom0_runti
 		return rc;	/* the move is made: the target holds the vGPU; the source's release is what failed */
 	src->c.migrations++;
 	dst->c.migrations++;
-	step(src, id, DOM0_MIGRATE_RELEASE, NULL);
-	step(src, id, DOM0_MIGRATE_UNLOCK, NULL);
+	step(src, id, DOM0_MIGRATE_RELEASE, &m, NULL);
+	step(src, id, DOM0_MIGRATE_UNLOCK, &m, NULL);
 	m.ns = src->env->now_ns(src->env) - t0;
 	if (new_id)
 		*new_id = tid;

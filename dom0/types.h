@@ -82,6 +82,7 @@ enum dom0_migrate_step {
 	DOM0_MIGRATE_LOCK, DOM0_MIGRATE_DRAIN, DOM0_MIGRATE_SELECT, DOM0_MIGRATE_TRANSFER, DOM0_MIGRATE_MAP,
 	DOM0_MIGRATE_RELEASE, DOM0_MIGRATE_UNLOCK,
 };
+#define DOM0_MIGRATE_STEPS	7
 
 
 /*
@@ -205,6 +206,9 @@ struct dom0_migration {
 	uint64_t bytes_copied;		/* guest memory copied into the target's pages */
 	unsigned fences_moved;
 	uint64_t ns;
+	/* each step's time, from the end of the step before (VOCL's Figure 8 breakdown); test hooks' time excluded */
+	uint64_t step_ns[DOM0_MIGRATE_STEPS];
+	uint64_t mark_ns;		/* the migration's own: when its last step ended */
 };
 
 /*
