@@ -14,8 +14,8 @@
  * keeps the guest polling and varies the host's own waiting (busy, sleep,
  * hybrid). Each cell: the median of `reps` requests (200 us guest pauses
  * between them, each expansion given back), in each of `runs` runs on a
- * fresh host; reported as the median of the runs' medians and their
- * lowest and highest. With two CPUs or more the host is pinned to one and
+ * fresh host, the columns taking turns run by run; reported as the median
+ * of the runs' medians and their lowest and highest. With two CPUs or more the host is pinned to one and
  * the guest to another (and said); CPU time: the guest's from getrusage,
  * the host's from wait4, each over the series' wall time. The reference is
  * the same request on the in-process vgpu: device (the traps, no boundary).
@@ -245,15 +245,18 @@ static void table(const struct bench_opts *o, struct bench_boundary *b, const ch
 		  const unsigned *guest_of, struct bench_boundary_cell cell[][BENCH_WAIT_MODES],
 		  struct bench_boundary_side *gcpu, struct bench_boundary_side *hcpu, int suite_col)
 {
-	for (unsigned m = 0; m < BENCH_WAIT_MODES; m++) {
-		double t[BENCH_BOUNDARY_RUNS][BENCH_WAIT_SIZES], g[BENCH_BOUNDARY_RUNS], h[BENCH_BOUNDARY_RUNS];
-		for (unsigned run = 0; run < b->runs; run++) {
+	double t[BENCH_WAIT_MODES][BENCH_BOUNDARY_RUNS][BENCH_WAIT_SIZES];
+	double g[BENCH_WAIT_MODES][BENCH_BOUNDARY_RUNS], h[BENCH_WAIT_MODES][BENCH_BOUNDARY_RUNS];
+
+	/* the columns take turns run by run: a machine that drifts over the table drifts under all of them */
+	for (unsigned run = 0; run < b->runs; run++)
+		for (unsigned m = 0; m < BENCH_WAIT_MODES; m++) {
 			struct host hs;
 			char spec[128];
 			host_start(o, &hs, host_of[m]);
 			snprintf(spec, sizeof(spec), "pv:%s", hs.sock);
 			struct hw_device *d = open_dev(spec);
-			series(d, b->reps, guest_of[m], t[run], &g[run]);
+			series(d, b->reps, guest_of[m], t[m][run], &g[m][run]);
 			if ((int)m == suite_col && !run) {
 				uint64_t before, after, w;
 				hw_pv_stats(d->ctx, &before, &w);
@@ -262,19 +265,20 @@ static void table(const struct bench_opts *o, struct bench_boundary *b, const ch
 				b->suite_requests = after - before;
 			}
 			hw_close(d);
-			h[run] = host_end(&hs);
+			h[m][run] = host_end(&hs);
 		}
+	for (unsigned m = 0; m < BENCH_WAIT_MODES; m++) {
 		for (unsigned k = 0; k < BENCH_WAIT_SIZES; k++) {
 			double v[BENCH_BOUNDARY_RUNS];
 			for (unsigned run = 0; run < b->runs; run++)
-				v[run] = t[run][k];
+				v[run] = t[m][run][k];
 			struct bench_boundary_cell *c = &cell[k][m];
 			c->latency_ns = spread(v, b->runs, &c->lo_ns, &c->hi_ns);
 			c->over_local = c->latency_ns / b->local_ns[k];
 		}
 		if (gcpu)
-			gcpu[m].cpu_pct = spread(g, b->runs, &gcpu[m].lo_pct, &gcpu[m].hi_pct);
-		hcpu[m].cpu_pct = spread(h, b->runs, &hcpu[m].lo_pct, &hcpu[m].hi_pct);
+			gcpu[m].cpu_pct = spread(g[m], b->runs, &gcpu[m].lo_pct, &gcpu[m].hi_pct);
+		hcpu[m].cpu_pct = spread(h[m], b->runs, &hcpu[m].lo_pct, &hcpu[m].hi_pct);
 	}
 	for (unsigned k = 0; k < BENCH_WAIT_SIZES; k++)
 		for (unsigned m = 0; m < BENCH_WAIT_MODES; m++)
