@@ -126,6 +126,6 @@ static int pv_open(const struct gtt_env *env, const char *arg, const struct hw_o
 
 const struct hw_backend_factory hw_efi_pv_backend = {
 	.scheme = "pv",
-	.usage = "pv[:N][,wait=poll|pause]",
+	.usage = "pv[:N[,wait=poll|pause]]",
 	.open = pv_open,
 };

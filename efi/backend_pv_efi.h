@@ -5,8 +5,9 @@
  * the N-th (from 0) found: its BAR2 (the shared memory) mapped as the PCI
  * I/O protocol reports it (identity-mapped), IVPosition and Doorbell in
  * BAR0 through Mem.Read/Write, the transport over it (hw/backend_pv.h).
- * A guest waits for answers by polling, or with ",wait=pause" by polling
- * with a 10 us stall between looks.
+ * A guest waits for answers by polling, or with "pv:N,wait=pause" by
+ * polling with a 10 us stall between looks (the options follow the number:
+ * "pv,wait=pause" names no scheme hw_open knows).
  */
 #ifndef EFI_BACKEND_PV_EFI_H
 #define EFI_BACKEND_PV_EFI_H

@@ -47,7 +47,7 @@ struct args {
 
 static const char usage[] =
 	"usage: gttlab.efi [--device sim[:PLATFORM[,edram]]|pci:SSSS:BB:DD.F|auto|vgpu:sim[:PLATFORM][,KEY=VALUE...]\n"
-	"                           |pv[:N][,wait=poll|pause]]\n"
+	"                           |pv[:N[,wait=poll|pause]]]\n"
 	"                  [--run PATTERNS] [--seed N] [--debug-exit] [--no-shutdown] [--ivshmem-check]\n"
 	"A real device is journaled in \\gttlab\\journal.bin; a journal left there is restored at the\n"
 	"next boot, before anything else (\\gttlab\\restore.txt says what went back).\n"

@@ -134,10 +134,17 @@ for k in 1 2; do
 	"$here/gate.sh" "$work/lava-run-pv$k.log" "$work/out-pv$k" || rc=1
 	guest_cases "pv guest $k job" "$work/lava-run-pv$k.log" || rc=1
 done
-for i in $(seq 100); do pgrep -f "dom0 serve --dir $pv" >/dev/null || break; sleep 0.1; done
-if pgrep -f "dom0 serve --dir $pv" >/dev/null; then
+# the service the user command started (setsid -f: not our child), found by its command line in /proc
+serve_pids() {
+	local p
+	for p in /proc/[0-9]*; do
+		tr '\0' ' ' < "$p/cmdline" 2>/dev/null | grep -q "dom0 serve --dir $pv " && echo "${p#/proc/}"
+	done
+}
+for i in $(seq 100); do [ -z "$(serve_pids)" ] && break; sleep 0.1; done
+if [ -n "$(serve_pids)" ]; then
 	echo "lava: dom0 serve did not stop after its two guests; stopping it"
-	pkill -f "dom0 serve --dir $pv"
+	kill $(serve_pids) 2>/dev/null
 	rc=1
 fi
 echo "lava: the two pv-guest jobs and their host service took $(( $(date +%s) - t0 )) s; the service said:"

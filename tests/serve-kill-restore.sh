@@ -19,7 +19,8 @@ kills=${2:-8}
 bin=$(cd "$build" && pwd)/gttlab
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d /tmp/gttlab-serve-kill.XXXXXX)
-trap 'pkill -KILL -f "dom0 serve --dir $tmp" 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+hpid=
+trap '[ -n "$hpid" ] && kill -KILL "$hpid" 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 . "$here/fake_sysfs.sh"
 bdf=0000:00:02.0
 tree=$tmp/tree pristine=$tmp/pristine journal=$tmp/journal

@@ -52,7 +52,8 @@ guest() {
 			-drive format=raw,file="$work/$name.img" \
 			-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
 			-chardev socket,path="$sock",id=ivs -device ivshmem-doorbell,chardev=ivs,vectors=1 \
-			-serial file:"$work/$name.serial" -display none -monitor none -net none -no-reboot </dev/null
+			-serial file:"$work/$name.serial" -pidfile "$work/$name.pid" -display none -monitor none -net none \
+			-no-reboot </dev/null
 	) &
 }
 
@@ -107,7 +108,8 @@ guest g2 "$work/vgpu2.sock"; p2=$!
 guest g3 "$work/vgpu3.sock"; p3=$!
 # the third is killed once it has made requests of its own
 if wait_log "$work/serve.log" "guest 3 connected" 120 && wait_log "$work/g3.serial" "pass " 120; then
-	pkill -KILL -f "file=$work/g3.img" || fail "no QEMU of g3 to kill"
+	# QEMU itself, by the pid it wrote (timeout, its parent, cannot pass SIGKILL on)
+	kill -KILL "$(cat "$work/g3.pid" 2>/dev/null)" 2>/dev/null || fail "no QEMU of g3 to kill"
 else
 	fail "g3 never got going: $(tail -3 "$work/g3.serial" 2>/dev/null)"
 fi
