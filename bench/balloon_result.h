@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * gBalloon's comparison (§4.3, Figure 8) reproduced on the model: one
- * workload trace of 15 VMs (7 CPU-bound with steal, 8 GPU-bound with
- * evictions) under fixed layouts (gVirt-384, gVirt-1024) and under the
- * policy (bench/balloon.c).
+ * gBalloon's evaluation (gBalloon-2019 §4.1-§4.4) reproduced on the model:
+ * each experiment is one workload of VMs replayed under the paper's layouts
+ * (gVirt-384, gVirt-1024 and gBalloon) through the public runtime API
+ * (bench/balloon_model.c runs one layout, bench/balloon.c the experiments,
+ * bench/balloon_report.c prints them).
  */
 #ifndef BENCH_BALLOON_RESULT_H
 #define BENCH_BALLOON_RESULT_H
@@ -13,32 +14,58 @@
 struct bench_json;
 struct bench_opts;
 
-#define BENCH_BALLOON_LAYOUTS 3
+#define BENCH_BALLOON_LAYOUTS	3	/* gVirt-384, gVirt-1024, gBalloon */
+#define BENCH_BALLOON_SCENES	18	/* valley's scenes (§4.4) */
+#define BENCH_BALLOON_FIG5	5	/* 3, 6, 9, 12, 15 VMs */
+
+enum { BENCH_BALLOON_VALLEY, BENCH_BALLOON_3D, BENCH_BALLOON_2D, BENCH_BALLOON_CLASSES };	/* Figure 6's groups */
 
 struct bench_balloon_layout {
 	char name[16];			/* gVirt-384, gVirt-1024, gBalloon */
 	uint64_t sim_ms;		/* simulated time of the trace */
 	uint64_t switches, ptes_written;
 	double rcopy_pct;		/* eq. 1 over the run: PTEs written x the fixed cost / (t x N) */
+	double w_pct;			/* eq. 2, mean over the quanta, from the vCPUs' waiting in the CPU model */
 	double ptes_per_sim_s;
 	double shared_slots_mean;	/* slots held by two or more vGPUs, mean over the periods */
 	unsigned shared_slots_end;
 	uint64_t granted, refused_policy, refused_room, reductions;
 	uint64_t periods[3];		/* periods classified low, mid, high (the policy's layout only) */
-	double perf_gpu, perf_cpu, perf;	/* the stated performance proxy, normalized to gVirt-384 */
+	double gpu_work;		/* the GPU proxy's sum over the GPU-bound quanta */
+	double class_work[BENCH_BALLOON_CLASSES];	/* the same by group of benchmark */
+	double cg_cpu_s;		/* CPU time the CPU-bound VMs' vCPUs ran, in CPU seconds */
+	double perf_gpu, perf_cpu, perf;	/* the proxy, normalized to the experiment's reference layout */
+	double fit_mean;		/* min(1, slots / working set), mean over the GPU-bound quanta */
+	double copy_free_mean;		/* 1 - copy time / 16 ms, mean over the GPU-bound quanta */
 	uint64_t short_quanta;		/* GPU-bound quanta run with fewer slots than the demand */
 	uint64_t evicted;		/* objects the guests evicted for it (one per missing slot per such quantum) */
 	double gpu_copy_pct;		/* copy time over the GPU-bound quanta (gScale Figure 15's share) */
 	double gpu_slots_mean;		/* slots a GPU-bound VM held, mean over its quanta */
+	double excess_mean;		/* slots held beyond the working set, mean over the GPU-bound quanta */
+	double f_mean;			/* the policy's f (eq. 3), mean over its periods (gBalloon only) */
+	/* VM 1's course, scene by scene (§4.4's Figures 9 and 10) */
+	unsigned scene_slots[BENCH_BALLOON_SCENES];	/* slots VM 1 held at the scene's end */
+	double scene_work[BENCH_BALLOON_SCENES];	/* VM 1's proxy summed over the scene's quanta */
+};
+
+/* One experiment: a workload under two or three layouts. */
+struct bench_balloon_exp {
+	struct bench_balloon_layout l[BENCH_BALLOON_LAYOUTS];
+	unsigned vms, gpu_vms, cpu_vms;
+	uint64_t alpha_u;		/* 1 / the maximum W found by the calibration (millionths per percent) */
+	double w_max_pct;		/* that maximum: every vCPU runnable and one CPU copying */
 };
 
 struct bench_balloon {
-	struct bench_balloon_layout l[BENCH_BALLOON_LAYOUTS];
-	unsigned vms, slots;		/* VMs of the trace, slots of the layout */
-	uint64_t copy_ns_per_pte;	/* the fixed cost R_copy is charged per PTE written */
-	unsigned cpus, phases;		/* N of eq. 1; phases of the trace */
-	uint64_t phase_ms;		/* simulated time of one phase */
-	uint64_t alpha_u, beta_u;	/* the policy's coefficients (millionths per percent) */
+	struct bench_balloon_exp fig8;		/* §4.3: 8 VMs valley, 7 cg */
+	struct bench_balloon_exp fig7;		/* §4.2: Table 2's sequence on 15 VMs */
+	struct bench_balloon_exp fig5[BENCH_BALLOON_FIG5];	/* §4.1: 3 to 15 VMs, all valley */
+	struct bench_balloon_exp fig10;		/* §4.4: one VM, gVirt-1024 against gBalloon from 384 MiB */
+	unsigned slots;				/* slots of the platform's layout */
+	uint64_t copy_ns_per_pte;		/* the fixed cost R_copy is charged per PTE written */
+	unsigned cpus;				/* N of eq. 1 */
+	uint64_t scene_ms;			/* simulated time of one valley scene */
+	uint64_t beta_u;			/* 1 / R_copy's maximum (100% / N) */
 };
 
 void bench_balloon_table(const struct bench_opts *o, const struct bench_balloon *b);
