@@ -18,6 +18,7 @@ struct bench_opts;
 struct bench_admit_cell {
 	double finish_s;		/* the last request's end, mean over the seeds */
 	double paused_s;		/* mean paused time per request, mean over the seeds */
+	double worst_s;			/* the longest single pause, mean over the seeds (starvation shows here) */
 	uint64_t paused, admitted;	/* the runtime's counters, summed over the seeds */
 };
 

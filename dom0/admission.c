@@ -8,13 +8,26 @@
  * admission is on) and pages of the fence memory space pool (a guest fence's
  * range).
  *
- * ConVGPU assigns freed memory to the chosen container until it holds what
- * it asked for. Slots are places, not amounts, so here the chosen request
- * (the head) keeps what frees by holding the queue: no other paused request
- * runs and new ones pause behind it, until all it asked for fits at once.
- * FIFO, RU and RAND keep their head until it runs; BF chooses again at every
- * release, as its closest fit changes with what freed (the starvation
- * ConVGPU §IV reports for it comes from there).
+ * ConVGPU assigns freed memory to the chosen container as it frees, until it
+ * holds what it asked for, and what remains to the next choice (its Figure
+ * 3d). Slots are places, not amounts, and a create needs a run of them: so
+ * at every release the policy's choices are taken in its order, and each
+ * create holds the places of the run of slots where it has most, free or
+ * held by a request the policy ranks after it this time (dom0_slot_room
+ * counts held places as taken for anyone else). It runs there once its run
+ * is whole; what it cannot use goes on to the next choice (so a later
+ * request runs first only on places no earlier choice could use, and the
+ * first choice always gets its run once what runs there ends). A paused expansion or fence write holds
+ * the queue instead: nothing else runs until it fits. New requests pause
+ * while any request waits, and are considered from the next release.
+ * RU and RAND keep their head until it runs. FIFO is the oldest *created*,
+ * a total order, so its first choice is always the oldest waiting: a paused
+ * expansion or fence write ranks by its vGPU's creation, as a container's
+ * later allocations are the container's. RU is the most recently paused.
+ * BF chooses again at every release, as its closest fit changes with what
+ * freed; held places pass only towards the request nearest to its run, so
+ * what its earlier choices hold stays theirs against requests further off
+ * (the starvation ConVGPU §IV reports for BF comes from there).
  */
 #include "dom0/admission.h"
 #include "dom0/fence_pool.h"
@@ -35,8 +48,19 @@ void dom0_pause(struct dom0_runtime *rt, struct vgpu *v, enum dom0_pause kind)
 	rt->c.paused++;
 }
 
+/* Give back every place v holds for its paused create. */
+static void release_places(struct dom0_runtime *rt, struct vgpu *v)
+{
+	for (unsigned s = 0; v->held_places && s < rt->lay.num_slots; s++)
+		if (rt->slot_resv[s] == v->id) {
+			rt->slot_resv[s] = 0;
+			v->held_places--;
+		}
+}
+
 static void unpause(struct dom0_runtime *rt, struct vgpu *v, bool admitted)
 {
+	release_places(rt, v);
 	if (admitted) {
 		v->paused_ms += rt->sim_ms - v->pause.since_ms;
 		rt->c.paused_ms += rt->sim_ms - v->pause.since_ms;
@@ -73,13 +97,120 @@ static uint64_t fence_pages(const struct dom0_runtime *rt, const struct vgpu *v)
 	return f.size / 4096;
 }
 
-/* Whether all the paused request asks for is free now. */
-static bool fits(const struct dom0_runtime *rt, const struct vgpu *v)
+/*
+ * Whether v may take a place r holds. FIFO, RU, RAND: r was not taken
+ * before v this round (the head, taken first, may take any). BF: r is
+ * further from its run than v (more slots short of it; the older if equal),
+ * so held places pass only towards the request nearest to running, as
+ * ConVGPU's assigned memory is never taken back from the least short.
+ * Either is a strict order: no two requests wait on each other's places.
+ */
+static bool may_take(const struct dom0_runtime *rt, const struct vgpu *v, const struct vgpu *r, unsigned round)
 {
+	if (rt->cfg.admission != DOM0_ADMIT_BF)
+		return r->admit_round != round;
+	unsigned sv = v->pause.slots - v->held_places, sr = r->pause.slots - r->held_places;
+	return sr > sv || (sr == sv && r->created > v->created);
+}
+
+/* A place in slot s for v in this round: free, its own, or one it may take. */
+static bool room(const struct dom0_runtime *rt, unsigned s, const struct vgpu *v, unsigned round)
+{
+	unsigned lim = rt->cfg.share_limit, held = rt->slot_occ[s];
+	int r = rt->slot_resv[s];
+
+	if (!lim)
+		return true;
+	if (r && r != v->id && rt->v[r] && !may_take(rt, v, rt->v[r], round))
+		held++;
+	return held < lim;
+}
+
+/*
+ * The run of S slots with most places for v this round, least shared among
+ * equals, then the lowest; *have: its places; -1: S > slots.
+ */
+static int best_run(const struct dom0_runtime *rt, const struct vgpu *v, unsigned S, unsigned round, unsigned *have)
+{
+	unsigned M = rt->lay.num_slots, h = 0, best_h = 0;
+	unsigned long occ = 0, best_occ = 0;
+	int best = -1;
+
+	*have = 0;
+	if (!S || S > M)
+		return -1;
+	for (unsigned s = 0; s < M; s++) {
+		h += room(rt, s, v, round);
+		occ += rt->slot_occ[s];
+		if (s >= S) {
+			h -= room(rt, s - S, v, round);
+			occ -= rt->slot_occ[s - S];
+		}
+		if (s + 1 >= S && (best < 0 || h > best_h || (h == best_h && occ < best_occ))) {
+			best = (int)(s + 1 - S);
+			best_h = h;
+			best_occ = occ;
+		}
+	}
+	*have = best_h;
+	return best;
+}
+
+/* A chosen create holds the places of its best run: its own until it runs or leaves, or one ranked before takes them. */
+static void hold_places(struct dom0_runtime *rt, struct vgpu *v, unsigned round)
+{
+	unsigned have, S = v->pause.slots;
+	int p = best_run(rt, v, S, round, &have);
+
+	if (p < 0)
+		return;
+	v->held_first = (unsigned)p;
+	for (unsigned s = (unsigned)p; s < (unsigned)p + S; s++) {
+		int r = rt->slot_resv[s];
+		if (r == v->id || !room(rt, s, v, round))
+			continue;
+		if (r && rt->v[r])
+			rt->v[r]->held_places--;
+		rt->slot_resv[s] = v->id;
+		v->held_places++;
+	}
+	/* what it held outside the run goes back, for the choices after it */
+	for (unsigned s = 0; s < rt->lay.num_slots; s++)
+		if (rt->slot_resv[s] == v->id && (s < (unsigned)p || s >= (unsigned)p + S)) {
+			rt->slot_resv[s] = 0;
+			v->held_places--;
+		}
+}
+
+/* An expansion or fence write taken now outranks the creates not yet taken: what they hold is free for it. */
+static void release_untaken(struct dom0_runtime *rt, unsigned round)
+{
+	for (unsigned s = 0; s < rt->lay.num_slots; s++) {
+		struct vgpu *r = rt->slot_resv[s] ? rt->v[rt->slot_resv[s]] : NULL;
+		if (r && r->admit_round != round) {
+			rt->slot_resv[s] = 0;
+			r->held_places--;
+		}
+	}
+}
+
+static bool holds_places(const struct dom0_runtime *rt, const struct vgpu *v)
+{
+	return v->pause.kind == DOM0_PAUSE_CREATE && rt->cfg.share_limit;
+}
+
+/* Whether all the paused request asks for is free now (its held places included). */
+static bool fits(const struct dom0_runtime *rt, const struct vgpu *v, unsigned round)
+{
+	unsigned have;
+
 	switch (v->pause.kind) {
 	case DOM0_PAUSE_CREATE:
-		return dom0_place_slots(rt, v->pause.slots) >= 0 &&
-		       rt->fences_reserved + v->fences <= rt->lay.guest_fences;
+		if (rt->fences_reserved + v->fences > rt->lay.guest_fences)
+			return false;
+		if (!rt->cfg.share_limit)
+			return dom0_place_slots(rt, v->pause.slots) >= 0;
+		return best_run(rt, v, v->pause.slots, round, &have) >= 0 && have == v->pause.slots;
 	case DOM0_PAUSE_EXPAND:
 		return expand_fits(rt, v, v->pause.slots);
 	case DOM0_PAUSE_FENCE:
@@ -90,7 +221,8 @@ static bool fits(const struct dom0_runtime *rt, const struct vgpu *v)
 }
 
 /* What it asks for in bytes of graphics memory (BF's sizes), and what of that kind is free. */
-static void need_free(const struct dom0_runtime *rt, const struct vgpu *v, uint64_t *need, uint64_t *free)
+static void need_free(const struct dom0_runtime *rt, const struct vgpu *v, unsigned round, uint64_t *need,
+		      uint64_t *free)
 {
 	uint64_t slot_room = 0;
 
@@ -102,9 +234,16 @@ static void need_free(const struct dom0_runtime *rt, const struct vgpu *v, uint6
 		*free = (rt->pool_pages - used) * 4096;
 		return;
 	}
-	for (unsigned s = 0; s < rt->lay.num_slots; s++)
-		slot_room += rt->cfg.share_limit ?
-			(rt->slot_occ[s] < rt->cfg.share_limit ? rt->cfg.share_limit - rt->slot_occ[s] : 0) : 1;
+	if (holds_places(rt, v)) {
+		unsigned have;
+		best_run(rt, v, v->pause.slots, round, &have);
+		slot_room = have;	/* what it can use: its best run's places */
+	} else {
+		for (unsigned s = 0; s < rt->lay.num_slots; s++) {
+			unsigned held = rt->slot_occ[s] + (rt->slot_resv[s] && rt->slot_resv[s] != v->id);
+			slot_room += rt->cfg.share_limit ? (held < rt->cfg.share_limit ? rt->cfg.share_limit - held : 0) : 1;
+		}
+	}
 	*need = (uint64_t)v->pause.slots * rt->lay.slot_size;
 	*free = slot_room * rt->lay.slot_size;
 }
@@ -121,7 +260,14 @@ static uint64_t next_rand(struct dom0_runtime *rt)
 	return x * 0x2545f4914f6cdd1dull;
 }
 
-static struct vgpu *choose(struct dom0_runtime *rt)
+/* Paused and not yet found short in this admission round. */
+static bool candidate(const struct vgpu *v, unsigned round)
+{
+	return v && v->pause.kind && v->admit_round != round;
+}
+
+/* The policy's choice among the candidates of this round; NULL none. */
+static struct vgpu *choose(struct dom0_runtime *rt, unsigned round)
 {
 	struct vgpu *best = NULL;
 	uint64_t best_need = 0, best_short = 0;
@@ -131,15 +277,21 @@ static struct vgpu *choose(struct dom0_runtime *rt)
 
 	if (a == DOM0_ADMIT_FIFO && rt->cfg.faults.admit_newest)
 		a = DOM0_ADMIT_RU;
-	if (a == DOM0_ADMIT_RAND)
-		pick = (unsigned)(next_rand(rt) % rt->n_paused);
+	if (a == DOM0_ADMIT_RAND) {
+		for (int i = 1; i <= rt->n_ids; i++)
+			n += candidate(rt->v[i], round);
+		if (!n)
+			return NULL;
+		pick = (unsigned)(next_rand(rt) % n);
+		n = 0;
+	}
 	for (int i = 1; i <= rt->n_ids; i++) {
 		struct vgpu *v = rt->v[i];
-		if (!v || !v->pause.kind)
+		if (!candidate(v, round))
 			continue;
 		switch (a) {
 		case DOM0_ADMIT_FIFO:
-			if (!best || v->pause.order < best->pause.order)
+			if (!best || v->created < best->created)
 				best = v;
 			break;
 		case DOM0_ADMIT_RU:
@@ -153,8 +305,8 @@ static struct vgpu *choose(struct dom0_runtime *rt)
 		case DOM0_ADMIT_BF: {
 			/* the largest that fits (closest to the free memory without exceeding it), else the least short */
 			uint64_t need, free;
-			bool f = fits(rt, v);
-			need_free(rt, v, &need, &free);
+			bool f = fits(rt, v, round);
+			need_free(rt, v, round, &need, &free);
 			uint64_t sh = need > free ? need - free : 0;
 			if (!best || (f && !best_fits) ||
 			    (f == best_fits && (f ? need > best_need : sh < best_short)) ||
@@ -180,9 +332,10 @@ static int run(struct dom0_runtime *rt, struct vgpu *v, struct gtt_err *err)
 	int rc;
 
 	switch (p.kind) {
-	case DOM0_PAUSE_CREATE:
-		rc = dom0_place_now(rt, v, p.slots, -1, err);
+	case DOM0_PAUSE_CREATE: {
+		rc = dom0_place_now(rt, v, p.slots, holds_places(rt, v) ? (int)v->held_first : -1, err);
 		break;
+	}
 	case DOM0_PAUSE_EXPAND:
 		rc = dom0_expand_now(rt, v, p.slots, NULL, NULL, err);
 		if (!rc && p.channel) {
@@ -205,17 +358,47 @@ static int run(struct dom0_runtime *rt, struct vgpu *v, struct gtt_err *err)
  * dom0_expand_now, dom0_fence_now) are mechanisms that report what they free
  * and never call back here, so this loop is never re-entered.
  */
+/* Whether the policy's first choice keeps its turn until it runs (RU, RAND) or is chosen afresh each time. */
+static bool keeps_head(const struct dom0_runtime *rt)
+{
+	return rt->cfg.admission == DOM0_ADMIT_RU || rt->cfg.admission == DOM0_ADMIT_RAND;
+}
+
+/* The head keeps its turn until taken this round; then the policy's next choice. */
+static struct vgpu *next_choice(struct dom0_runtime *rt, unsigned round)
+{
+	struct vgpu *h = rt->admit_head ? rt->v[rt->admit_head] : NULL;
+
+	if (keeps_head(rt) && candidate(h, round))
+		return h;
+	h = choose(rt, round);
+	if (h && !rt->admit_head && keeps_head(rt))
+		rt->admit_head = h->id;
+	return h;
+}
+
 static int admit(struct dom0_runtime *rt, struct gtt_err *err)
 {
+	unsigned round = ++rt->admit_rounds;
+
 	while (rt->n_paused) {
-		struct vgpu *h = rt->admit_head && rt->cfg.admission != DOM0_ADMIT_BF ? rt->v[rt->admit_head] : NULL;
-		if (!h || !h->pause.kind) {
-			if (!(h = choose(rt)))
-				return GTT_OK;
-			rt->admit_head = h->id;
+		struct vgpu *h = next_choice(rt, round);
+		if (!h)
+			return GTT_OK;
+		bool ok;
+		if (holds_places(rt, h)) {
+			hold_places(rt, h, round);
+			ok = h->held_places == h->pause.slots && rt->fences_reserved + h->fences <= rt->lay.guest_fences;
+		} else {
+			release_untaken(rt, round);
+			ok = fits(rt, h, round);
 		}
-		if (!fits(rt, h) && !rt->cfg.faults.admit_short)
-			return GTT_OK;	/* it keeps what freed: nothing else runs before it */
+		h->admit_round = round;	/* taken this round: what it holds, later choices leave to it */
+		if (!ok && !rt->cfg.faults.admit_short) {
+			if (!holds_places(rt, h))
+				return GTT_OK;	/* an expansion or fence write: nothing else runs before it */
+			continue;	/* it keeps its places; the next choice may use what it cannot */
+		}
 		rt->admitting = true;
 		int rc = run(rt, h, err);
 		rt->admitting = false;

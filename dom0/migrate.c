@@ -126,8 +126,9 @@ static int slot_target_ok(const struct dom0_runtime *rt, const struct vgpu *v, u
 		return gtt_err_set(err, GTT_EINVAL, "vGPU %d holds slots %u-%u already", id, from, from + n - 1);
 	for (unsigned s = to_slot; rt->cfg.share_limit && s < to_slot + n; s++) {
 		unsigned others = rt->slot_occ[s] - (s >= from && s < from + n);
+		others += rt->slot_resv[s] && rt->slot_resv[s] != id;	/* a paused create's place */
 		if (others >= rt->cfg.share_limit)
-			return gtt_err_set(err, GTT_EBUSY, "vGPU %d: slot %u is held by %u other vGPUs; the share limit is %u", id, s,
+			return gtt_err_set(err, GTT_EBUSY, "vGPU %d: slot %u is held by %u other vGPUs or paused requests; the share limit is %u", id, s,
 					   others, rt->cfg.share_limit);
 	}
 	return GTT_OK;

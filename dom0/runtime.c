@@ -107,6 +107,7 @@ static void free_rt(struct dom0_runtime *rt)
 	env->free(env, rt->owner);
 	env->free(env, rt->pool_map);
 	env->free(env, rt->slot_occ);
+	env->free(env, rt->slot_resv);
 	env->free(env, rt->v);
 	env->free(env, rt);
 }
@@ -134,7 +135,8 @@ int dom0_init(struct hw_device *dev, const struct dom0_config *cfg, struct dom0_
 	rt->pool_pages = rt->lay.pool_size / 4096;
 	rt->pool_map = env->alloc(env, rt->pool_pages + 1);
 	rt->slot_occ = gtt_calloc(env, rt->lay.num_slots, sizeof(*rt->slot_occ));
-	if (!rt->chunk || !rt->owner || !rt->chunk_owner || !rt->pool_map || !rt->slot_occ) {
+	rt->slot_resv = gtt_calloc(env, rt->lay.num_slots, sizeof(*rt->slot_resv));
+	if (!rt->chunk || !rt->owner || !rt->chunk_owner || !rt->pool_map || !rt->slot_occ || !rt->slot_resv) {
 		rc = gtt_err_set(err, GTT_ENOMEM, "out of memory for the runtime's tables (%llu PTEs)", (unsigned long long)n);
 		goto fail;
 	}

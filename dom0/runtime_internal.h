@@ -48,6 +48,10 @@ struct vgpu {
 		uint64_t since_ms, order;
 	} pause;
 	bool fences_reserved;		/* admission: its fence registers are counted in rt->fences_reserved */
+	uint64_t created;		/* creation order: ConVGPU's FIFO admits the oldest created first */
+	unsigned admit_round;		/* the admission round that last took it (dom0/admission.c) */
+	unsigned held_places;		/* paused create: slots whose place it holds (rt->slot_resv) */
+	unsigned held_first;		/* the first slot of the run it holds them in */
 	bool migrating;			/* locked by a migration: guest operations refused */
 	uint64_t paused_ms;		/* time paused, pauses that ended */
 };
@@ -75,6 +79,9 @@ struct dom0_runtime {
 	uint8_t *pool_map;		/* one byte per pool page: 1 = in use */
 	uint64_t pool_pages;
 	unsigned *slot_occ;
+	int *slot_resv;			/* per slot: the paused create holding a place in it as it freed (ConVGPU Fig. 3d); 0 none */
+	uint64_t create_orders;		/* vGPUs created so far */
+	unsigned admit_rounds;
 	struct vgpu **v;		/* indexed by id, 1..n_ids (NULL: free id, reused first); vGPUs do not move */
 	int n_ids, cap_ids;
 	int render_owner;

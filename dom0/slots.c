@@ -195,6 +195,17 @@ int dom0_reduce_now(struct dom0_runtime *rt, struct vgpu *v, unsigned q, unsigne
 	return GTT_OK;
 }
 
+bool dom0_slot_room(const struct dom0_runtime *rt, unsigned s, int self)
+{
+	unsigned lim = rt->cfg.share_limit, held = rt->slot_occ[s];
+
+	if (!lim)
+		return true;
+	if (rt->slot_resv[s] && rt->slot_resv[s] != self)
+		held++;
+	return held < lim;
+}
+
 int dom0_place_slots(const struct dom0_runtime *rt, unsigned S)
 {
 	unsigned M = rt->lay.num_slots, lim = rt->cfg.share_limit;
@@ -210,7 +221,7 @@ int dom0_place_slots(const struct dom0_runtime *rt, unsigned S)
 		unsigned long sum = 0;
 		bool ok = true;
 		for (unsigned s = p; s < p + S && ok; s++) {
-			ok = rt->slot_occ[s] < lim;
+			ok = dom0_slot_room(rt, s, 0);
 			sum += rt->slot_occ[s];
 		}
 		if (ok && sum < best) {
@@ -223,15 +234,11 @@ int dom0_place_slots(const struct dom0_runtime *rt, unsigned S)
 
 bool dom0_sides_fit(const struct dom0_runtime *rt, const struct vgpu *v, unsigned L, unsigned R)
 {
-	unsigned lim = rt->cfg.share_limit;
-
-	if (!lim)
-		return true;
 	for (unsigned s = 0; s < L; s++)
-		if (rt->slot_occ[v->first_slot - L + s] >= lim)
+		if (!dom0_slot_room(rt, v->first_slot - L + s, v->id))
 			return false;
 	for (unsigned s = 0; s < R; s++)
-		if (rt->slot_occ[v->first_slot + v->slots + s] >= lim)
+		if (!dom0_slot_room(rt, v->first_slot + v->slots + s, v->id))
 			return false;
 	return true;
 }
@@ -254,7 +261,7 @@ int dom0_place_now(struct dom0_runtime *rt, struct vgpu *v, unsigned slots, int 
 
 	/* the share limit: every slot of the run held by fewer vGPUs than it allows */
 	for (unsigned s = 0; fits && at >= 0 && rt->cfg.share_limit && s < slots; s++)
-		fits = rt->slot_occ[first + s] < rt->cfg.share_limit;
+		fits = dom0_slot_room(rt, (unsigned)first + s, v->id);
 	if (!fits && (rt->cfg.faults.admit_short && rt->admitting)) {
 		first = at >= 0 ? at : slots_place(rt->slot_occ, l->num_slots, slots);
 		fits = first >= 0;

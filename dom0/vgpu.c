@@ -133,7 +133,7 @@ int dom0_vgpu_new(struct dom0_runtime *rt, const struct dom0_vgpu_params *p, str
 		return gtt_err_set(err, GTT_ENOMEM, "out of memory for a vGPU");
 	/* no slots yet: dom0_place_now gives them, now or when admission runs it */
 	*v = (struct vgpu){ .id = slot_id, .low_base = l->guest_low_base, .low_size = p->low_size,
-			    .fences = p->fences, .mem_pages = mem_pages };
+			    .fences = p->fences, .mem_pages = mem_pages, .created = ++rt->create_orders };
 	uint64_t low_pages = p->low_size / 4096;
 	v->mem = gtt_calloc(rt->env, (size_t)mem_pages + 1, sizeof(*v->mem));
 	v->guest_low = gtt_calloc(rt->env, low_pages, sizeof(uint64_t));

@@ -6,8 +6,13 @@
  * the rules of docs/dom0.md, written here from the rules, not the code:
  *   - a create fits when a run of free slots of its size exists; it goes to
  *     the first such run; while anything is paused, every create pauses;
- *   - at a destroy, FIFO takes the oldest paused; while it fits it runs and
- *     the next oldest is taken; the first that does not fit holds the queue.
+ *   - at a destroy, FIFO takes the paused creates oldest first. Each, in
+ *     turn, picks the run of its size with most slots that are free and not
+ *     held by a create taken before it at this destroy (fewest occupied
+ *     slots among equals, then the lowest), holds those slots (taking them
+ *     from creates not yet taken) and lets go of any it held elsewhere; if
+ *     it holds the whole run it runs there. A held slot is not free for
+ *     anyone else until its holder runs or is destroyed.
  * After every operation the runtime's slots, paused state and counters must
  * be the oracle's, no slot is held twice, and no paused vGPU is ever switched in.
  */
@@ -24,6 +29,7 @@
 struct oracle {
 	unsigned M;
 	int slot[1024];			/* which oracle vGPU holds it, 0 none */
+	int held[1024];			/* which paused oracle vGPU holds its place, 0 none */
 	struct { bool alive, paused; unsigned first, n; uint64_t order; int id; } v[MAXV + 1];
 	uint64_t orders, paused_total, admitted_total;
 };
@@ -32,7 +38,7 @@ static int free_run(const struct oracle *o, unsigned n)
 {
 	for (unsigned s = 0; s + n <= o->M; s++) {
 		unsigned k = 0;
-		while (k < n && !o->slot[s + k])
+		while (k < n && !o->slot[s + k] && !o->held[s + k])
 			k++;
 		if (k == n)
 			return (int)s;
@@ -55,21 +61,65 @@ static bool any_paused(const struct oracle *o)
 	return false;
 }
 
+static void let_go(struct oracle *o, int i)
+{
+	for (unsigned s = 0; s < o->M; s++)
+		if (o->held[s] == i)
+			o->held[s] = 0;
+}
+
+/* Slot s for oracle vGPU i at this destroy: free, and not held by a create taken before it. */
+static bool usable(const struct oracle *o, unsigned s, int i, const bool *taken)
+{
+	return !o->slot[s] && (!o->held[s] || o->held[s] == i || !taken[o->held[s]]);
+}
+
+static void take_turn(struct oracle *o, int i, const bool *taken)
+{
+	unsigned n = o->v[i].n, best_have = 0, best_occ = 0;
+	int best = -1;
+
+	for (unsigned s = 0; s + n <= o->M; s++) {
+		unsigned have = 0, occ = 0;
+		for (unsigned k = s; k < s + n; k++) {
+			have += usable(o, k, i, taken);
+			occ += o->slot[k] != 0;
+		}
+		if (best < 0 || have > best_have || (have == best_have && occ < best_occ)) {
+			best = (int)s;
+			best_have = have;
+			best_occ = occ;
+		}
+	}
+	if (best < 0)
+		return;
+	for (unsigned k = (unsigned)best; k < (unsigned)best + n; k++)
+		if (usable(o, k, i, taken))
+			o->held[k] = i;
+	for (unsigned s = 0; s < o->M; s++)
+		if (o->held[s] == i && (s < (unsigned)best || s >= (unsigned)best + n))
+			o->held[s] = 0;
+	if (best_have == n) {
+		let_go(o, i);
+		place(o, i, best);
+		o->v[i].paused = false;
+		o->admitted_total++;
+	}
+}
+
 static void admit(struct oracle *o)
 {
+	bool taken[MAXV + 1] = { false };
+
 	for (;;) {
-		int head = 0;
+		int next = 0;
 		for (int i = 1; i <= MAXV; i++)
-			if (o->v[i].alive && o->v[i].paused && (!head || o->v[i].order < o->v[head].order))
-				head = i;
-		if (!head)
+			if (o->v[i].alive && o->v[i].paused && !taken[i] && (!next || o->v[i].order < o->v[next].order))
+				next = i;
+		if (!next)
 			return;
-		int at = free_run(o, o->v[head].n);
-		if (at < 0)
-			return;
-		place(o, head, at);
-		o->v[head].paused = false;
-		o->admitted_total++;
+		taken[next] = true;
+		take_turn(o, next, taken);
 	}
 }
 
@@ -113,6 +163,7 @@ static void run_seed(unsigned long long seed)
 			if (!o.v[i].paused)
 				for (unsigned k = 0; k < o.v[i].n; k++)
 					o.slot[o.v[i].first + k] = 0;
+			let_go(&o, i);
 			o.v[i].alive = false;
 			admit(&o);
 		}
@@ -145,6 +196,175 @@ Test(dom0_admission, fifo_matches_an_independent_oracle, .timeout = 60)
 {
 	for (unsigned long long seed = 1; seed <= 6; seed++)
 		run_seed(seed * 0x9e3779b97f4a7c15ull);
+}
+
+/* A partitioned layout (share limit 1) filled with one-slot vGPUs; ids[s] holds slot s. */
+static unsigned fill_slots(struct d0 *t, enum dom0_admission pol, int *ids)
+{
+	struct dom0_config cfg = { .slot_size = 256ull << 20, .share_limit = 1, .admission = pol };
+	struct dom0_vgpu_params one = { .low_size = 1 << 20, .high_slots = 1, .mem_pages = 2 };
+	struct gtt_err err = { 0 };
+
+	d0_start(t, "sim:skl", &cfg);
+	unsigned M = dom0_layout(t->rt)->num_slots;
+	cr_assert(M >= 6 && M <= 64, "%u slots", M);
+	for (unsigned s = 0; s < M; s++) {
+		struct dom0_vgpu_info in;
+		cr_assert_eq(dom0_vgpu_create(t->rt, &one, &ids[s], &err), 0, "%s", err.msg);
+		cr_assert(!dom0_vgpu_info(t->rt, ids[s], &in) && in.first_slot == s && !in.paused);
+	}
+	return M;
+}
+
+static int paused_create(struct d0 *t, unsigned slots)
+{
+	struct dom0_vgpu_params p = { .low_size = 1 << 20, .high_slots = slots, .mem_pages = 2 };
+	struct gtt_err err = { 0 };
+	int id = 0;
+
+	cr_assert_eq(dom0_vgpu_create(t->rt, &p, &id, &err), 0, "%s", err.msg);
+	cr_assert_eq(dom0_vgpu_paused(t->rt, id), DOM0_PAUSE_CREATE);
+	return id;
+}
+
+static struct dom0_vgpu_info info_of(const struct d0 *t, int id)
+{
+	struct dom0_vgpu_info in;
+
+	cr_assert_eq(dom0_vgpu_info(t->rt, id, &in), 0);
+	return in;
+}
+
+/*
+ * ConVGPU Figure 3d under BF: freed memory goes to the chosen request and
+ * stays its own. A (2 slots) is least short when slot 0 frees and holds it;
+ * when slot 2 frees, C (1 slot, paused after A) fits exactly and BF admits
+ * it first, but on slot 2: slot 0 is A's. Slot 1 freeing then completes A's
+ * run at 0-1. Without holding, C would have taken the lowest free slot, 0.
+ */
+Test(dom0_admission, bf_keeps_a_freed_slot_for_the_request_it_chose)
+{
+	int ids[64];
+	struct gtt_err err = { 0 };
+	struct d0 t;
+
+	fill_slots(&t, DOM0_ADMIT_BF, ids);
+	int a = paused_create(&t, 2);
+	cr_assert_eq(dom0_vgpu_destroy(t.rt, ids[0], &err), 0, "%s", err.msg);
+	cr_assert_eq(dom0_vgpu_paused(t.rt, a), DOM0_PAUSE_CREATE, "A cannot run on one slot");
+	int c = paused_create(&t, 1);
+	cr_assert_eq(dom0_vgpu_destroy(t.rt, ids[2], &err), 0, "%s", err.msg);
+	struct dom0_vgpu_info in = info_of(&t, c);
+	cr_assert(!in.paused && in.first_slot == 2, "C: paused %d at slot %u; slot 0 is A's, C fits slot 2", in.paused,
+		  in.first_slot);
+	cr_assert_eq(dom0_vgpu_destroy(t.rt, ids[1], &err), 0, "%s", err.msg);
+	in = info_of(&t, a);
+	cr_assert(!in.paused && in.first_slot == 0 && in.slots == 2, "A: paused %d at %u+%u, not 0+2", in.paused,
+		  in.first_slot, in.slots);
+	d0_stop(&t);
+}
+
+/*
+ * FIFO is the oldest created (ConVGPU §III-C): V (slot 0, the first vGPU)
+ * pauses an expansion after Y's create paused; when slot 1 frees, V's
+ * expansion runs into it and Y waits on.
+ */
+Test(dom0_admission, fifo_ranks_an_expansion_by_its_vgpus_creation)
+{
+	int ids[64];
+	struct gtt_err err = { 0 };
+	struct d0 t;
+
+	fill_slots(&t, DOM0_ADMIT_FIFO, ids);
+	int y = paused_create(&t, 1);
+	cr_assert_eq(dom0_expand(t.rt, ids[0], 1, NULL, NULL, &err), 0, "%s", err.msg);
+	cr_assert_eq(dom0_vgpu_paused(t.rt, ids[0]), DOM0_PAUSE_EXPAND);
+	cr_assert_eq(dom0_vgpu_destroy(t.rt, ids[1], &err), 0, "%s", err.msg);
+	struct dom0_vgpu_info v = info_of(&t, ids[0]);
+	cr_assert(!v.paused && v.first_slot == 0 && v.slots == 2, "V: paused %d at %u+%u, not 0+2", v.paused, v.first_slot,
+		  v.slots);
+	cr_assert_eq(dom0_vgpu_paused(t.rt, y), DOM0_PAUSE_CREATE, "Y, created after V, ran first");
+	d0_stop(&t);
+}
+
+/* A slot a paused create holds is not free for a slot move either; it completes the create's run. */
+Test(dom0_admission, a_migration_does_not_take_a_held_slot)
+{
+	int ids[64];
+	struct gtt_err err = { 0 };
+	struct d0 t;
+
+	fill_slots(&t, DOM0_ADMIT_FIFO, ids);
+	int a = paused_create(&t, 2);
+	cr_assert_eq(dom0_vgpu_destroy(t.rt, ids[0], &err), 0, "%s", err.msg);
+	cr_assert_eq(dom0_migrate(t.rt, ids[5], 0, NULL, &err), GTT_EBUSY, "a slot move took slot 0, which A holds");
+	cr_assert(strstr(err.msg, "slot 0") && strstr(err.msg, "paused requests"), "%s", err.msg);
+	cr_assert_eq(info_of(&t, ids[5]).first_slot, 5);
+	cr_assert_eq(dom0_vgpu_destroy(t.rt, ids[1], &err), 0, "%s", err.msg);
+	struct dom0_vgpu_info in = info_of(&t, a);
+	cr_assert(!in.paused && in.first_slot == 0 && in.slots == 2, "A: paused %d at %u+%u", in.paused, in.first_slot,
+		  in.slots);
+	d0_stop(&t);
+}
+
+/*
+ * An older vGPU's expansion outranks a younger create: Y (2 slots) holds
+ * slot 1 when it frees; V (slot 0, the first vGPU) then asks to grow, and at
+ * the next release its expansion takes slot 1 while Y waits on.
+ */
+Test(dom0_admission, an_older_expansion_takes_a_slot_a_younger_create_holds)
+{
+	int ids[64];
+	struct gtt_err err = { 0 };
+	struct d0 t;
+
+	fill_slots(&t, DOM0_ADMIT_FIFO, ids);
+	int y = paused_create(&t, 2);
+	cr_assert_eq(dom0_vgpu_destroy(t.rt, ids[1], &err), 0, "%s", err.msg);
+	cr_assert_eq(dom0_vgpu_paused(t.rt, y), DOM0_PAUSE_CREATE);
+	cr_assert_eq(dom0_expand(t.rt, ids[0], 1, NULL, NULL, &err), 0, "%s", err.msg);
+	cr_assert_eq(dom0_vgpu_paused(t.rt, ids[0]), DOM0_PAUSE_EXPAND);
+	cr_assert_eq(dom0_vgpu_destroy(t.rt, ids[4], &err), 0, "%s", err.msg);
+	struct dom0_vgpu_info v = info_of(&t, ids[0]);
+	cr_assert(!v.paused && v.first_slot == 0 && v.slots == 2, "V: paused %d at %u+%u; its expansion waits behind Y",
+		  v.paused, v.first_slot, v.slots);
+	cr_assert_eq(dom0_vgpu_paused(t.rt, y), DOM0_PAUSE_CREATE);
+	d0_stop(&t);
+}
+
+/*
+ * Nor for a younger vGPU's expansion: A (M - 1 slots) holds slot 0; B, made
+ * after A, runs on the last slot, which A's run cannot use then; B asks to
+ * grow. When slot M - 2 frees, A takes it into its run 0..M-2 before B's
+ * expansion is considered, and B stays as it is, waiting; A runs once the
+ * rest of its run frees.
+ */
+Test(dom0_admission, a_younger_expansion_does_not_take_a_held_slot)
+{
+	int ids[64];
+	struct gtt_err err = { 0 };
+	struct d0 t;
+
+	unsigned M = fill_slots(&t, DOM0_ADMIT_FIFO, ids);
+	int a = paused_create(&t, M - 1);
+	cr_assert_eq(dom0_vgpu_destroy(t.rt, ids[0], &err), 0, "%s", err.msg);
+	int b = paused_create(&t, 1);
+	cr_assert_eq(dom0_vgpu_destroy(t.rt, ids[M - 1], &err), 0, "%s", err.msg);
+	struct dom0_vgpu_info in = info_of(&t, b);
+	cr_assert(!in.paused && in.first_slot == M - 1, "B: paused %d at %u, not on the last slot", in.paused, in.first_slot);
+	cr_assert_eq(dom0_expand(t.rt, b, 1, NULL, NULL, &err), 0, "%s", err.msg);
+	cr_assert_eq(dom0_vgpu_paused(t.rt, b), DOM0_PAUSE_EXPAND);
+	cr_assert_eq(dom0_vgpu_destroy(t.rt, ids[M - 2], &err), 0, "%s", err.msg);
+	in = info_of(&t, b);
+	cr_assert(in.paused == DOM0_PAUSE_EXPAND && in.first_slot == M - 1 && in.slots == 1,
+		  "B: paused %d at %u+%u: its expansion took slot %u, which A holds", in.paused, in.first_slot, in.slots, M - 2);
+	for (unsigned s = 1; s + 2 < M; s++)
+		cr_assert_eq(dom0_vgpu_destroy(t.rt, ids[s], &err), 0, "%s", err.msg);
+	in = info_of(&t, a);
+	cr_assert(!in.paused && in.first_slot == 0 && in.slots == M - 1, "A: paused %d at %u+%u", in.paused, in.first_slot,
+		  in.slots);
+	cr_assert_eq(dom0_vgpu_paused(t.rt, b), DOM0_PAUSE_EXPAND, "B grew with no slot free");
+	d0_stop(&t);
 }
 
 /* Without admission the share limit refuses what does not fit, and changes nothing. */
