@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "bench/admission_result.h"
+#include "bench/balance_result.h"
 #include "bench/balloon_result.h"
 #include "bench/boundary_result.h"
 #include "bench/ladder_result.h"
@@ -61,7 +62,7 @@ struct bench_growth {
 /* The parts, in the order they run; --only picks some (the report leaves out the others). */
 enum bench_part {
 	PART_WRITES, PART_SWITCH, PART_SCALE, PART_RESIZE, PART_GROWTH, PART_BALLOON, PART_WAIT, PART_ADMISSION,
-	PART_MIGRATION, PART_BOUNDARY, PART_LADDER, PART_FRONTENDS,
+	PART_MIGRATION, PART_BALANCE, PART_BOUNDARY, PART_LADDER, PART_FRONTENDS,
 	BENCH_PARTS
 };
 
@@ -96,6 +97,7 @@ struct bench_results {
 	struct bench_request_wait wait;
 	struct bench_admission admission;
 	struct bench_migration migration;
+	struct bench_balance balance;
 	struct bench_boundary boundary;
 	struct bench_ladder ladder;
 };
@@ -111,6 +113,7 @@ void bench_balloon(const struct bench_opts *o, struct bench_results *r);	/* ball
 void bench_request_wait(const struct bench_opts *o, struct bench_results *r);	/* table1 */
 void bench_admission(const struct bench_opts *o, struct bench_results *r);	/* admission */
 void bench_migration(const struct bench_opts *o, struct bench_results *r);	/* migration */
+void bench_balance(const struct bench_opts *o, struct bench_results *r);	/* balance */
 void bench_boundary(const struct bench_opts *o, struct bench_results *r);	/* boundary */
 void bench_ladder(const struct bench_opts *o, struct bench_results *r);		/* table2 */
 void bench_report(const struct bench_opts *o, const struct bench_results *r);	/* table + JSON */

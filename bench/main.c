@@ -2,7 +2,7 @@
 /*
  * build/bench/bench: every benchmark of make bench, then the table and
  * results.json (bench/bench.h says what is measured and how).
- *   bench [--quick] [--only p1,p2,p3,p4,p5,p6,growth,balloon,table1,admission,migration,boundary,table2] [--seed N] [--json FILE]
+ *   bench [--quick] [--only p1,p2,p3,p4,p5,p6,growth,balloon,table1,admission,migration,balance,boundary,table2] [--seed N] [--json FILE]
  *         [--gttlab PATH] [--efi-app PATH] [--efi-floor PATH] [--efi-runner PATH] [--work DIR]
  * --only runs some parts (for development); the report then leaves the others' keys out.
  */
@@ -26,6 +26,7 @@ static const struct {
 	[PART_WAIT] = { "table1", bench_request_wait },
 	[PART_ADMISSION] = { "admission", bench_admission },
 	[PART_MIGRATION] = { "migration", bench_migration },
+	[PART_BALANCE] = { "balance", bench_balance },
 	[PART_BOUNDARY] = { "boundary", bench_boundary },
 	[PART_LADDER] = { "table2", bench_ladder },
 	[PART_FRONTENDS] = { "p5", bench_frontends },
@@ -45,7 +46,7 @@ static bool wanted(const char *list, const char *names)
 
 static void usage(void)
 {
-	fputs("usage: bench [--quick] [--only p1,p2,p3,p4,p5,p6,growth,balloon,table1,admission,migration,boundary,table2] [--seed N] [--json FILE] [--gttlab PATH]\n"
+	fputs("usage: bench [--quick] [--only p1,p2,p3,p4,p5,p6,growth,balloon,table1,admission,migration,balance,boundary,table2] [--seed N] [--json FILE] [--gttlab PATH]\n"
 	      "             [--efi-app PATH] [--efi-floor PATH] [--efi-runner PATH] [--work DIR]\n",
 	      stderr);
 	exit(2);

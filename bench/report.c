@@ -102,6 +102,8 @@ static void table(const struct bench_opts *o, const struct bench_results *r)
 		bench_admission_table(o, &r->admission);
 	if (r->ran[PART_MIGRATION])
 		bench_migration_table(o, &r->migration);
+	if (r->ran[PART_BALANCE])
+		bench_balance_table(o, &r->balance);
 	if (r->ran[PART_BOUNDARY])
 		bench_boundary_table(o, &r->boundary);
 	if (r->ran[PART_LADDER])
@@ -182,6 +184,8 @@ static void json(const struct bench_opts *o, const struct bench_results *r)
 		bench_admission_json(&j, &r->admission);
 	if (r->ran[PART_MIGRATION])
 		bench_migration_json(&j, &r->migration);
+	if (r->ran[PART_BALANCE])
+		bench_balance_json(&j, &r->balance);
 	if (r->ran[PART_BOUNDARY])
 		bench_boundary_json(&j, &r->boundary);
 	if (r->ran[PART_LADDER])
