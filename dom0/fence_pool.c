@@ -8,6 +8,7 @@
  * the pool. Allocation is first fit over 4 KiB pages.
  */
 #include "dom0/fence_pool.h"
+#include "dom0/migrate_queue.h"
 #include "dom0/phys.h"
 #include "dom0/state.h"
 #include "hw/fence.h"
@@ -228,9 +229,12 @@ int dom0_fence_now(struct dom0_runtime *rt, struct vgpu *v, unsigned fence, uint
 int dom0_guest_fence_read(struct dom0_runtime *rt, int id, unsigned fence, uint64_t *val, struct gtt_err *err)
 {
 	struct vgpu *v = dom0_vgpu_get(rt, id, err);
+	int rc;
 
 	if (!v)
 		return GTT_EINVAL;
+	if ((rc = dom0_queue_read_waits(rt, id, err)))
+		return rc;
 	if (fence >= v->fences) {
 		v->c.rejected++;
 		return gtt_err_set(err, GTT_EINVAL, "vGPU %d: fence id %u is beyond its %u fences", id, fence, v->fences);

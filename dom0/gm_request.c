@@ -6,6 +6,7 @@
  * (step 4: status words and the new non-mappable base and size).
  */
 #include "dom0/gm_request.h"
+#include "dom0/migrate_queue.h"
 #include "dom0/ops.h"
 #include "dom0/policy.h"
 #include "dom0/pvinfo.h"
@@ -14,6 +15,10 @@
 
 int dom0_pvinfo_write(struct dom0_runtime *rt, int id, uint32_t off, uint32_t val, struct gtt_err *err)
 {
+	if (dom0_queues(rt, id)) {
+		struct dom0_queued op = { .kind = DOM0_Q_PVINFO, .a = off, .val = val };
+		return dom0_queue_op(rt, rt->v[id], &op, NULL, err);
+	}
 	bool withdraw_paused = false;
 	int rc = dom0_pvinfo_trap(rt, id, off, val, &withdraw_paused, err);
 

@@ -9,6 +9,7 @@
  */
 #include "dom0/fence_pool.h"
 #include "dom0/guest_gtt.h"
+#include "dom0/migrate_queue.h"
 #include "dom0/phys.h"
 #include "dom0/state.h"
 #include "dom0/vgpu.h"
@@ -71,6 +72,10 @@ static int write_outside(struct dom0_runtime *rt, struct vgpu *v, uint64_t index
 
 int dom0_guest_pte_write(struct dom0_runtime *rt, int id, uint64_t index, uint64_t gpte, struct gtt_err *err)
 {
+	if (dom0_queues(rt, id)) {
+		struct dom0_queued op = { .kind = DOM0_Q_PTE, .at = index, .val = gpte };
+		return dom0_queue_op(rt, rt->v[id], &op, NULL, err);
+	}
 	const struct gtt_platform *p = rt->dev->info.plat;
 	struct vgpu *v = dom0_guest_vgpu(rt, id, err);
 	struct where w;
@@ -138,9 +143,12 @@ int dom0_guest_pte_read(struct dom0_runtime *rt, int id, uint64_t index, uint64_
 {
 	struct vgpu *v = dom0_vgpu_get(rt, id, err);
 	struct where w;
+	int rc;
 
 	if (!v)
 		return GTT_EINVAL;
+	if ((rc = dom0_queue_read_waits(rt, id, err)))
+		return rc;
 	if (!locate(rt, v, index, &w))
 		return outside(rt, v, index, err);
 	*gpte = w.low ? v->guest_low[w.off] : v->guest_high[w.off];

@@ -8,6 +8,7 @@
  */
 #include "dom0/fence_pool.h"
 #include "dom0/ladder.h"
+#include "dom0/migrate_queue.h"
 #include "dom0/phys.h"
 #include "dom0/state.h"
 #include "dom0/vgpu.h"
@@ -62,11 +63,20 @@ static int access(struct dom0_runtime *rt, int id, uint64_t gm, uint8_t *rd, con
 
 int dom0_guest_aperture_read(struct dom0_runtime *rt, int id, uint64_t gm, void *buf, size_t len, struct gtt_err *err)
 {
-	return access(rt, id, gm, buf, NULL, len, err);
+	int rc = dom0_queue_read_waits(rt, id, err);
+
+	return rc ? rc : access(rt, id, gm, buf, NULL, len, err);
 }
 
 int dom0_guest_aperture_write(struct dom0_runtime *rt, int id, uint64_t gm, const void *buf, size_t len,
 			      struct gtt_err *err)
 {
+	if (dom0_queues(rt, id)) {
+		struct dom0_queued op = { .kind = DOM0_Q_APERTURE, .at = gm, .a = (uint32_t)len };
+		if (len > DOM0_MIGRATE_QUEUE_BYTES)
+			return gtt_err_set(err, GTT_EINVAL, "vGPU %d: an aperture write of %zu bytes while it migrates: at most %u are queued",
+					   id, len, DOM0_MIGRATE_QUEUE_BYTES);
+		return dom0_queue_op(rt, rt->v[id], &op, buf, err);
+	}
 	return access(rt, id, gm, NULL, buf, len, err);
 }

@@ -4,8 +4,10 @@
  * terms): to other slots of the same device, or to another device with its
  * guest memory. VOCL's steps, over our state:
  *
- *   lock      guest operations on the vGPU are refused (GTT_EBUSY, naming
- *             the migration) until unlock: none is queued
+ *   lock      the guest's writes to the vGPU are queued (VOCL's internal
+ *             queue, dom0/migrate_queue.c) and its reads wait behind them;
+ *             at the unlock the queue is forwarded to the vGPU's home, its
+ *             addresses moved with the ranges (dom0/migrate_forward.c)
  *   drain     it is not the render owner afterwards (the scheduler's
  *             switch away: nothing of the target is written until it runs)
  *   select    slot to slot: the target run is checked (inside high memory,
@@ -34,6 +36,8 @@
 #include "dom0/admission.h"
 #include "dom0/guest_gtt.h"
 #include "dom0/migrate.h"
+#include "dom0/migrate_forward.h"
+#include "dom0/migrate_queue.h"
 #include "dom0/ops.h"
 #include "dom0/phys.h"
 #include "dom0/state.h"
@@ -75,10 +79,34 @@ static int step(struct dom0_runtime *rt, int id, enum dom0_migrate_step s, struc
 static int step_with(struct dom0_runtime *rt, int id, struct vgpu *t, enum dom0_migrate_step s, struct dom0_migration *m,
 		     struct gtt_err *err)
 {
-	t->migrating = true;
+	t->migrating = t->move_target = true;	/* not the guest's home yet: its operations there are refused */
 	int rc = step(rt, id, s, m, err);
-	t->migrating = false;
+	t->migrating = t->move_target = false;
 	return rc;
+}
+
+/* The ranges v has now, as a queue's from and to (a rollback's forward, before a move changes them). */
+static struct dom0_rebase ranges_of(const struct dom0_runtime *rt, const struct vgpu *v)
+{
+	uint64_t hb = dom0_high_base(rt, v);
+
+	return (struct dom0_rebase){ .low_from = v->low_base, .low_to = v->low_base, .low_size = v->low_size,
+				     .high_from = hb, .high_to = hb, .high_size = dom0_high_size(rt, v),
+				     .fp = rt->dev->info.plat, .tp = rt->dev->info.plat,
+				     .tp_aperture = rt->lay.aperture_size };
+}
+
+/* The lock's queue, taken off v and run on vGPU home_id of home. */
+static void forward(struct dom0_runtime *rt, struct vgpu *v, struct dom0_runtime *home, int home_id,
+		    const struct dom0_rebase *b, struct dom0_migration *m)
+{
+	struct dom0_queued *q = v->q;
+	unsigned n = v->q_n;
+
+	v->q = NULL;
+	v->q_n = 0;
+	v->q_bytes = 0;
+	dom0_forward_queue(home, home_id, q, n, b, rt->env, m);
 }
 
 static int locked(struct dom0_runtime *rt, struct vgpu *v, struct gtt_err *err)
@@ -147,6 +175,7 @@ static int migrate(struct dom0_runtime *rt, int id, unsigned to_slot, struct dom
 	if ((rc = locked(rt, v, err)) || (rc = slot_target_ok(rt, v, to_slot, err)))
 		return rc;
 	unsigned from = v->first_slot, n = v->slots;
+	struct dom0_rebase b = ranges_of(rt, v);
 	m.from_slot = from;
 
 	/*
@@ -195,6 +224,8 @@ static int migrate(struct dom0_runtime *rt, int id, unsigned to_slot, struct dom
 	rt->c.migrations++;
 	step(rt, id, DOM0_MIGRATE_RELEASE, &m, NULL);	/* past the release nothing rolls back */
 	v->migrating = false;
+	b.high_to = dom0_high_base(rt, v);
+	forward(rt, v, rt, id, &b, &m);		/* before anything else of the guest's runs */
 	step(rt, id, DOM0_MIGRATE_UNLOCK, &m, NULL);
 	m.ns = rt->env->now_ns(rt->env) - t0;
 	if (out)
@@ -207,6 +238,8 @@ unlock:
 		if (s < from || s >= from + n)
 			rt->slot_occ[s]--;
 	v->migrating = false;
+	b = ranges_of(rt, v);
+	forward(rt, v, rt, id, &b, &m);
 	return rc;
 }
 
@@ -342,6 +375,49 @@ int dom0_migrate_device(struct dom0_runtime *src, int id, struct dom0_runtime *d
 	return dom0_migrate_device_onto(src, id, dst, NULL, new_id, out, err);
 }
 
+/* A valid fence keeps its bit-6 swizzling on the target, or the guest's tiled bytes would read otherwise there. */
+static int same_swizzle(const struct dom0_runtime *src, const struct vgpu *v, const struct dom0_runtime *dst,
+			struct gtt_err *err)
+{
+	const struct gtt_platform *fp = src->dev->info.plat, *tp = dst->dev->info.plat;
+
+	for (unsigned f = 0; f < v->fences; f++) {
+		struct hw_fence d;
+		hw_fence_decode(fp, v->gfence[f], &d);
+		int sw_from = d.tiling == HW_TILING_Y ? fp->swizzle_y : fp->swizzle_x;
+		int sw_to = d.tiling == HW_TILING_Y ? tp->swizzle_y : tp->swizzle_x;
+		if (d.valid && sw_from != sw_to)
+			return gtt_err_set(err, GTT_EINVAL,
+					   "vGPU %d: its fence %u is %s-tiled and %s detiles with bit-6 swizzle mode %d, %s with %d: the guest's tiled bytes would read otherwise there",
+					   v->id, f, hw_tiling_name(d.tiling), fp->name, sw_from, tp->name, sw_to);
+	}
+	return GTT_OK;
+}
+
+/*
+ * Release: the source vGPU goes, the source device as before it existed;
+ * the lock's queue runs on the target before anything else of the guest's.
+ */
+static int release_source(struct dom0_runtime *src, struct vgpu *v, struct dom0_runtime *dst, struct vgpu *t,
+			  struct dom0_migration *m, struct gtt_err *err)
+{
+	struct dom0_rebase b = ranges_of(src, v);
+	struct dom0_queued *q = v->q;
+	unsigned qn = v->q_n;
+	int tid = t->id;
+
+	b.low_to = t->low_base;
+	b.high_to = dom0_high_base(dst, t);
+	b.tp = dst->dev->info.plat;
+	b.tp_aperture = dst->lay.aperture_size;
+	v->q = NULL;
+	v->q_n = 0;
+	v->migrating = false;
+	int rc = dom0_vgpu_destroy(src, v->id, err);	/* v is gone from here */
+	dom0_forward_queue(dst, tid, q, qn, &b, src->env, m);
+	return rc;
+}
+
 int dom0_migrate_device_onto(struct dom0_runtime *src, int id, struct dom0_runtime *dst, const struct hw_page *mem,
 			     int *new_id, struct dom0_migration *out, struct gtt_err *err)
 {
@@ -354,19 +430,8 @@ int dom0_migrate_device_onto(struct dom0_runtime *src, int id, struct dom0_runti
 		return GTT_EINVAL;
 	if (src == dst || src->dev == dst->dev)
 		return gtt_err_set(err, GTT_EINVAL, "vGPU %d: the target is the same device; migrate to a slot instead", id);
-	if ((rc = locked(src, v, err)))
+	if ((rc = locked(src, v, err)) || (rc = same_swizzle(src, v, dst, err)))
 		return rc;
-	const struct gtt_platform *fp = src->dev->info.plat, *tp = dst->dev->info.plat;
-	for (unsigned f = 0; f < v->fences; f++) {
-		struct hw_fence d;
-		hw_fence_decode(fp, v->gfence[f], &d);
-		int sw_from = d.tiling == HW_TILING_Y ? fp->swizzle_y : fp->swizzle_x;
-		int sw_to = d.tiling == HW_TILING_Y ? tp->swizzle_y : tp->swizzle_x;
-		if (d.valid && sw_from != sw_to)
-			return gtt_err_set(err, GTT_EINVAL,
-					   "vGPU %d: its fence %u is %s-tiled and %s detiles with bit-6 swizzle mode %d, %s with %d: the guest's tiled bytes would read otherwise there",
-					   id, f, hw_tiling_name(d.tiling), fp->name, sw_from, tp->name, sw_to);
-	}
 	m.from_slot = v->first_slot;
 	bool was_owner = false;
 	uint64_t switches_at_drain = 0;
@@ -394,9 +459,7 @@ int dom0_migrate_device_onto(struct dom0_runtime *src, int id, struct dom0_runti
 	m.to_slot = t->first_slot;
 	if ((rc = step_with(src, id, t, DOM0_MIGRATE_SELECT, &m, err)) || (rc = move_state(src, v, dst, t, &m, err)))
 		goto drop;
-	/* release: the source vGPU goes, and the source device is as before it existed */
-	v->migrating = false;
-	if ((rc = dom0_vgpu_destroy(src, id, err)))
+	if ((rc = release_source(src, v, dst, t, &m, err)))
 		return rc;	/* the move is made: the target holds the vGPU; the source's release is what failed */
 	src->c.migrations++;
 	dst->c.migrations++;
@@ -415,5 +478,7 @@ undrain:
 	undrain(src, id, was_owner, switches_at_drain);
 unlock:
 	v->migrating = false;
+	struct dom0_rebase same = ranges_of(src, v);
+	forward(src, v, src, id, &same, &m);
 	return rc;
 }

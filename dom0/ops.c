@@ -9,6 +9,7 @@
  */
 #include "dom0/admission.h"
 #include "dom0/fence_pool.h"
+#include "dom0/migrate_queue.h"
 #include "dom0/ops.h"
 #include "dom0/runtime_internal.h"
 #include "dom0/slots.h"
@@ -121,6 +122,10 @@ static uint64_t own_pool_pages(const struct vgpu *v, unsigned except)
 
 int dom0_guest_fence_write(struct dom0_runtime *rt, int id, unsigned fence, uint64_t val, struct gtt_err *err)
 {
+	if (dom0_queues(rt, id)) {
+		struct dom0_queued op = { .kind = DOM0_Q_FENCE, .a = fence, .val = val };
+		return dom0_queue_op(rt, rt->v[id], &op, NULL, err);
+	}
 	struct vgpu *v = dom0_guest_vgpu(rt, id, err);
 	uint64_t pages;
 	int rc;

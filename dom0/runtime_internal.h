@@ -14,6 +14,15 @@ struct pool_fence {
 	uint64_t guest_gm;		/* the guest's fenced range */
 };
 
+/* A guest write queued while a migration locks its vGPU (dom0/migrate_queue.c). */
+enum dom0_queued_kind { DOM0_Q_PTE = 1, DOM0_Q_FENCE, DOM0_Q_PVINFO, DOM0_Q_APERTURE };
+struct dom0_queued {
+	enum dom0_queued_kind kind;
+	uint32_t a;			/* fence id, PVINFO offset, aperture length */
+	uint64_t at, val;		/* GGTT index, aperture address; the value written */
+	uint8_t *bytes;			/* an aperture write's data */
+};
+
 struct vgpu {
 	int id;
 	uint64_t low_base, low_size;
@@ -52,7 +61,11 @@ struct vgpu {
 	unsigned admit_round;		/* the admission round that last took it (dom0/admission.c) */
 	unsigned held_places;		/* paused create: slots whose place it holds (rt->slot_resv) */
 	unsigned held_first;		/* the first slot of the run it holds them in */
-	bool migrating;			/* locked by a migration: guest operations refused */
+	bool migrating;			/* locked by a migration: guest writes queued, reads wait behind them */
+	bool move_target;		/* the target of a device move, locked while a hook runs: guest operations refused */
+	struct dom0_queued *q;		/* the queue of the lock (DOM0_MIGRATE_QUEUE entries), NULL none yet */
+	unsigned q_n;
+	size_t q_bytes;
 	uint64_t paused_ms;		/* time paused, pauses that ended */
 };
 

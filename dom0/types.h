@@ -83,6 +83,9 @@ enum dom0_migrate_step {
 	DOM0_MIGRATE_RELEASE, DOM0_MIGRATE_UNLOCK,
 };
 #define DOM0_MIGRATE_STEPS	7
+/* Guest writes a migration's lock queues (VOCL's internal queue), and the aperture bytes they carry; past either, GTT_EBUSY. */
+#define DOM0_MIGRATE_QUEUE		1024
+#define DOM0_MIGRATE_QUEUE_BYTES	(1u << 20)
 
 
 /*
@@ -148,6 +151,8 @@ struct dom0_vgpu_counters {
 	uint64_t switches_in;
 	uint64_t quanta;
 	uint64_t withdrawn;		/* its paused requests taken back before they ran */
+	uint64_t queued;		/* guest writes a migration's lock queued (forwarded at the unlock) */
+	uint64_t forward_refused;	/* of those, refused where they were forwarded */
 };
 
 struct dom0_counters {
@@ -193,6 +198,11 @@ struct dom0_vgpu_info {
 	uint64_t scratch_phys;		/* its own scratch page */
 	bool busy;
 	enum dom0_pause paused;		/* what of it waits for admission */
+	unsigned pause_fence;		/* paused == DOM0_PAUSE_FENCE: which fence, and the value written */
+	uint64_t pause_val;
+	/* its request over PVINFO that waits for an answer: pending, or a paused expansion (answered when it runs) */
+	bool req_waiting, req_paused;
+	uint32_t req_seq, req_code, req_count;
 	uint64_t paused_ms;		/* time spent paused so far, the current pause included */
 	struct dom0_vgpu_counters counters;
 };
@@ -205,6 +215,8 @@ struct dom0_migration {
 	uint64_t ptes_mapped;		/* guest PTEs written again on the target (device to device) */
 	uint64_t bytes_copied;		/* guest memory copied into the target's pages */
 	unsigned fences_moved;
+	unsigned forwarded;		/* guest writes queued while it was locked, forwarded at the unlock */
+	unsigned forward_refused;	/* of those, refused where they went (counted in its `rejected` too) */
 	uint64_t ns;
 	/* each step's time, from the end of the step before (VOCL's Figure 8 breakdown); test hooks' time excluded */
 	uint64_t step_ns[DOM0_MIGRATE_STEPS];

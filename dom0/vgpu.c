@@ -4,6 +4,7 @@
  * and destroy (every physical entry and fence it held goes back).
  */
 #include "dom0/fence_pool.h"
+#include "dom0/migrate_queue.h"
 #include "dom0/phys.h"
 #include "dom0/state.h"
 #include "dom0/vgpu.h"
@@ -192,6 +193,7 @@ void dom0_vgpu_remove(struct dom0_runtime *rt, struct vgpu *v)
 		rt->n_pending--;	/* its request goes with it */
 	if (v->fences_reserved)
 		rt->fences_reserved -= v->fences;
+	dom0_queue_free(rt->env, v->q, v->q_n);
 	free_mem(rt, v);
 	free_tables(rt, v);
 	rt->v[id] = NULL;
@@ -211,6 +213,13 @@ int dom0_vgpu_info(const struct dom0_runtime *rt, int id, struct dom0_vgpu_info 
 		.first_slot = v->first_slot, .slots = v->slots, .fences = v->fences,
 		.mem_pages = v->mem_pages, .scratch_phys = v->scratch.phys, .busy = v->busy, .counters = v->c,
 		.paused = v->pause.kind,
+		.pause_fence = v->pause.kind == DOM0_PAUSE_FENCE ? v->pause.fence : 0,
+		.pause_val = v->pause.kind == DOM0_PAUSE_FENCE ? v->pause.val : 0,
+		.req_waiting = v->req_arrival || v->pause.channel,
+		.req_paused = !v->req_arrival && v->pause.channel,
+		.req_seq = v->req_arrival ? v->req_seq : v->pause.seq,
+		.req_code = v->req_arrival ? v->req_code : v->pause.channel ? GTTLAB_GM_REQ_EXPAND : 0,
+		.req_count = v->req_arrival ? v->req_count : v->pause.slots,
 		.paused_ms = v->paused_ms + (v->pause.kind ? rt->sim_ms - v->pause.since_ms : 0),
 	};
 	return GTT_OK;
@@ -296,7 +305,7 @@ struct vgpu *dom0_guest_vgpu(struct dom0_runtime *rt, int id, struct gtt_err *er
 
 	if (v && v->migrating) {
 		v->c.rejected++;
-		gtt_err_set(err, GTT_EBUSY, "vGPU %d is migrating: its guest operations are refused until the migration unlocks it", id);
+		gtt_err_set(err, GTT_EBUSY, "vGPU %d is the target of a migration under way: its guest operations are refused until the guest lives there", id);
 		return NULL;
 	}
 	if (v && v->pause.kind == DOM0_PAUSE_CREATE) {

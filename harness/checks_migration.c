@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The migration suite: VOCL's live migration on graphics memory, judged from
- * outside. Slot to slot: the vGPU's high range moves, PVINFO says where, the
- * source slots read back as they were before the vGPU existed, a guest write
- * there is refused, and after a switch the GPU reads the guest's bytes at
+ * outside. While a migration locks the vGPU, a guest write is queued, a read
+ * waits behind it and a switch to it is refused; the write is forwarded at
+ * the unlock. Slot to slot: the vGPU's high range moves, PVINFO says where,
+ * the source slots read back as they were before the vGPU existed, a guest
+ * write there is refused, and after a switch the GPU reads the guest's bytes at
  * the new addresses. Device to device (to a second device the front-end
  * presents): the source device's GGTT and fences read back as before the
  * vGPU existed there, the target's physical GTT equals the shadow after a
@@ -137,7 +139,7 @@ static enum check_status guest_reads(struct check_ctx *c, struct dck_rt *r, int 
 struct lock_probe {
 	int id;
 	enum dom0_migrate_step fail_at;		/* > MAP: never */
-	bool tried, refused;
+	bool tried, queued;
 };
 
 static int probe(void *ctx, struct dom0_runtime *rt, int id, enum dom0_migrate_step s)
@@ -147,9 +149,12 @@ static int probe(void *ctx, struct dom0_runtime *rt, int id, enum dom0_migrate_s
 	if (s == DOM0_MIGRATE_LOCK) {
 		struct dom0_vgpu_info in;
 		dom0_vgpu_info(rt, id, &in);
+		uint64_t idx = in.low_base / 4096, pte = 0, again;
 		p->tried = true;
-		p->refused = dom0_guest_pte_write(rt, id, in.low_base / 4096, 0, NULL) == GTT_EBUSY &&
-			     dom0_switch(rt, id, NULL, NULL) == GTT_EBUSY;
+		/* the guest writes its first PTE again, as it is: queued; a read then waits behind it */
+		p->queued = !dom0_guest_pte_read(rt, id, idx, &pte, NULL) && !dom0_guest_pte_write(rt, id, idx, pte, NULL) &&
+			    dom0_guest_pte_read(rt, id, idx, &again, NULL) == GTT_EBUSY &&
+			    dom0_switch(rt, id, NULL, NULL) == GTT_EBUSY;
 	}
 	return s == p->fail_at;
 }
@@ -184,9 +189,11 @@ enum check_status check_migration_slots(struct check_ctx *c)
 		st = ck_error(c, "migrating a", &r.err);
 		goto out;
 	}
-	if (!pr.tried || !pr.refused) {
-		st = ck_fail(c, "vGPU %d locked for its migration: a guest PTE write or a switch to it was %s", a,
-			     pr.tried ? "accepted" : "never tried");
+	if (!pr.tried || !pr.queued || m.forwarded != 1 || m.forward_refused) {
+		st = ck_fail(c, "vGPU %d locked for its migration: %s; %u queued writes forwarded at the unlock, %u refused there",
+			     a, !pr.tried ? "never tried" : !pr.queued ? "a guest PTE write was not queued, a read did not "
+			     "wait behind it, or a switch to it was accepted" : "its one queued write", m.forwarded,
+			     m.forward_refused);
 		goto out;
 	}
 	uint64_t base = l->slots_base + (uint64_t)to * l->slot_size;
@@ -318,9 +325,11 @@ enum check_status check_migration_device(struct check_ctx *c)
 	}
 	if ((st = same_as(c, c->dev, &src0, "after the vGPU left, the source device")))
 		goto stop_peer;
-	if (m.bytes_copied != 32 * 4096 || m.fences_moved != 1) {
-		st = ck_fail(c, "the migration copied %llu bytes and moved %u fences; the guest has 32 pages and 1 fence",
-			     (unsigned long long)m.bytes_copied, m.fences_moved);
+	if (m.bytes_copied != 32 * 4096 || m.fences_moved != 1 || !pr.queued || m.forwarded != 1 || m.forward_refused) {
+		st = ck_fail(c, "the migration copied %llu bytes and moved %u fences (the guest has 32 pages and 1 fence); a "
+			     "write while locked %s, %u forwarded to the target, %u refused there",
+			     (unsigned long long)m.bytes_copied, m.fences_moved, pr.queued ? "was queued" : "was not queued",
+			     m.forwarded, m.forward_refused);
 		goto stop_peer;
 	}
 	struct dom0_vgpu_info in;

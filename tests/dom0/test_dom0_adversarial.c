@@ -516,6 +516,7 @@ struct dguest {
 	enum dom0_pause seen;		/* what of it was paused at the last look */
 	uint64_t order;			/* when its current pause began, in the test's count */
 	uint64_t born;			/* when its vGPU was created on its device (a device move makes another) */
+	bool queued;			/* it wrote while a migration locked it: the writes run at the unlock */
 	bool left;			/* its pause was taken back (withdrawn, replaced), not admitted */
 	bool requeued;			/* its paused write was replaced by one that waits afresh, behind the others */
 	/* PVINFO's epoch against its range, between operations */
@@ -552,7 +553,7 @@ struct dyn_counts {
 	uint64_t ops, refused, creates, creates_paused, never_fit, expands_paused, fences_paused;
 	uint64_t withdraw_api, withdraw_fence, withdraw_channel, requests, answered, answered_paused, malformed;
 	uint64_t busy_notifies, serves, slot_moves, dev_moves[2], rollbacks, refused_moves, hook_steps, hook_work;
-	uint64_t full_checks, admitted, policy_on, waiting_ops, fifo_checked;
+	uint64_t full_checks, admitted, policy_on, waiting_ops, fifo_checked, queues_run;
 };
 
 struct dyn {
@@ -714,6 +715,53 @@ static void chan_check(struct dyn *w, struct dguest *g)
 	 * waiting) that leaves the SEQ word as it was must not put another status beside s */
 	CHECK(w, st == r->final, "vGPU %d: ANSWER_SEQ reads 0x%x, a request answered %u, now with status %u: an answer "
 	      "belongs to its request", g->id, as, r->final, st);
+}
+
+/*
+ * What its queued writes did when they ran at the unlock, taken from the
+ * runtime: they ran in an order the test did not watch one by one. The
+ * request the runtime holds for it (if any) is the one it waits for; one it
+ * waited for and no longer does was answered there (its status is shown
+ * unless a later queued request's answer covers it: then it is no longer
+ * judged).
+ */
+static void unqueue(struct dyn *w, struct dguest *g)
+{
+	if (!g->queued || !g->id)
+		return;
+	g->queued = false;
+	w->c.queues_run++;
+	dg_refresh(w, g);
+	if (g->in.paused == DOM0_PAUSE_FENCE) {
+		g->pause_fence = g->in.pause_fence;
+		g->fence_pages = fence_pages_of(&w->d[g->dev], g->in.pause_val);
+	}
+	g->requeued = g->in.paused != DOM0_PAUSE_NONE;	/* its order is unknown: not judged in this look */
+	uint32_t st = pvr(w, g, GTTLAB_IF_GM_STATUS), as = pvr(w, g, GTTLAB_IF_GM_ANSWER_SEQ);
+	if (g->in.req_waiting) {
+		if (!g->waiting || g->w_seq != g->in.req_seq) {
+			struct req *r = tracked(w, g->in.req_seq);
+			g->w_seq = g->in.req_seq;
+			g->w_code = g->in.req_code;
+			g->w_count = g->in.req_count;
+			if (r) {
+				r->st = RQ_WAITING;
+				r->tag = g->tag;
+			}
+		}
+		g->waiting = true;
+		g->w_paused = g->in.req_paused;
+	} else if (g->waiting) {
+		struct req *r = tracked(w, g->w_seq);
+		if (as == g->w_seq) {
+			finish(w, g, st);
+		} else {
+			g->waiting = false;
+			g->w_paused = false;
+			if (r)
+				r->st = RQ_REFUSED;	/* its answer was covered: no longer judged */
+		}
+	}
 }
 
 /* ------------------------------------------------------------------ invariants */
@@ -1285,8 +1333,10 @@ static void notify(struct dyn *w, struct dguest *g)
 
 	w->c.requests++;
 	if (locked || p == DOM0_PAUSE_CREATE) {
-		CHECK(w, rc == GTT_EBUSY, "vGPU %d (%s) took a notification: rc %d", g->id, locked ? "migrating" : "paused create", rc);
-		CHECK(w, st == st0 && as == as0, "vGPU %d: a refused guest write changed the status words", g->id);
+		CHECK(w, locked ? !rc : rc == GTT_EBUSY, "vGPU %d (%s) a notification: rc %d", g->id,
+		      locked ? "migrating: queued" : "paused create: refused", rc);
+		CHECK(w, st == st0 && as == as0, "vGPU %d: a queued or refused guest write changed the status words", g->id);
+		g->queued |= locked;
 		return;
 	}
 	if (code == GTTLAB_GM_REQ_WITHDRAW) {
@@ -1353,10 +1403,12 @@ static void notify(struct dyn *w, struct dguest *g)
 /* The guest writes one of its request words (CODE..SEQ), which is always accepted unless it cannot write. */
 static void req_word(struct dyn *w, struct dguest *g, uint32_t reg, uint32_t val)
 {
+	bool migrating = migrating_now(w, g);
 	int rc = dom0_pvinfo_write(grt(w, g), g->id, PVW(reg), val, NULL);
-	bool locked = migrating_now(w, g) || dom0_vgpu_paused(grt(w, g), g->id) == DOM0_PAUSE_CREATE;
+	bool locked = !migrating && dom0_vgpu_paused(grt(w, g), g->id) == DOM0_PAUSE_CREATE;
 
 	CHECK(w, locked ? rc == GTT_EBUSY : !rc, "vGPU %d: its write of request word 0x%x: rc %d", g->id, reg, rc);
+	g->queued |= migrating;
 }
 
 /* A request: its words (some left as they were), then the doorbell. */
@@ -1420,9 +1472,11 @@ static void pvinfo_hostile(struct dyn *w, struct dguest *g)
 		val++;
 	for (uint32_t i = 0; i < VGT_PVINFO_WORDS; i++)
 		dom0_pvinfo_read(rt, g->id, i * 4, &before[i], NULL);
+	bool migrating = migrating_now(w, g);
 	int rc = dom0_pvinfo_write(rt, g->id, off, val, NULL);
 	if (!rc) {
 		CHECK(w, off % 4 == 0 && off < VGT_PVINFO_SIZE, "vGPU %d: a write to PVINFO 0x%x was taken", g->id, off);
+		g->queued |= migrating;
 		chan_check(w, g);
 		return;
 	}
@@ -1520,8 +1574,15 @@ static void fence_op(struct dyn *w, struct dguest *g, uint64_t r)
 	uint64_t pages = fence_pages_of(d, val);
 	int rc = dom0_guest_fence_write(rt, g->id, fence, val, &err);
 	enum dom0_pause p1 = dom0_vgpu_paused(rt, g->id);
+	if (migrating_now(w, g)) {
+		/* queued: judged at the unlock where the vGPU is then (a fence beyond its own is refused at once) */
+		CHECK(w, (fence < g->in.fences ? !rc : rc == GTT_EINVAL) && p1 == p0, "vGPU %d (migrating): a fence write of "
+		      "fence %u of %u, rc %d", g->id, fence, g->in.fences, rc);
+		g->queued = true;
+		return;
+	}
 	if (locked) {
-		CHECK(w, rc == GTT_EBUSY && p1 == p0, "vGPU %d (locked or not admitted): a fence write, rc %d", g->id, rc);
+		CHECK(w, rc == GTT_EBUSY && p1 == p0, "vGPU %d (not admitted): a fence write, rc %d", g->id, rc);
 		return;
 	}
 	if (rc)
@@ -1557,7 +1618,7 @@ static void fence_op(struct dyn *w, struct dguest *g, uint64_t r)
 	}
 }
 
-/* One guest operation of g; the vGPU locked by a migration must refuse every write. */
+/* One guest operation of g; the vGPU locked by a migration queues every write (checked at the unlock). */
 static void guest_op(struct dyn *w, struct dguest *g)
 {
 	struct ddev *d = &w->d[g->dev];
@@ -1570,8 +1631,9 @@ static void guest_op(struct dyn *w, struct dguest *g)
 	switch (r % 16) {
 	case 0: case 1: case 2: case 3: case 4:
 		rc = dom0_guest_pte_write(rt, g->id, h_index(&w->rng, d->n, &g->in), h_pte(&w->rng, &d->t, &g->in), NULL);
-		CHECK(w, !(locked || notyet) || rc == GTT_EBUSY, "vGPU %d (%s): a guest PTE write, rc %d", g->id,
-		      locked ? "migrating" : "not admitted", rc);
+		CHECK(w, locked ? !rc : !notyet || rc == GTT_EBUSY, "vGPU %d (%s): a guest PTE write, rc %d", g->id,
+		      locked ? "migrating: queued" : "not admitted", rc);
+		g->queued |= locked;
 		break;
 	case 5: case 6: case 7: {
 		uint64_t len = 8 * ((r >> 8) % (sizeof(buf) / 8));
@@ -1581,8 +1643,9 @@ static void guest_op(struct dyn *w, struct dguest *g)
 			memcpy(buf + o, &x, 8);
 		}
 		rc = dom0_guest_aperture_write(rt, g->id, gm, buf, len, NULL);
-		CHECK(w, !(locked || notyet) || rc == GTT_EBUSY, "vGPU %d (%s): an aperture write, rc %d", g->id,
-		      locked ? "migrating" : "not admitted", rc);
+		CHECK(w, locked ? !rc : !notyet || rc == GTT_EBUSY, "vGPU %d (%s): an aperture write, rc %d", g->id,
+		      locked ? "migrating: queued" : "not admitted", rc);
+		g->queued |= locked;
 		break;
 	}
 	case 8: {
@@ -1788,7 +1851,7 @@ static void hook_work(struct dyn *w)
 	case 7:
 		withdraw_op(w, g);
 		break;
-	default:		/* a guest's operation: the migrating one's must be refused */
+	default:		/* a guest's operation: the migrating one's is queued */
 		guest_op(w, g);
 		break;
 	}
@@ -1821,6 +1884,8 @@ static int mig_hook(void *ctx, struct dom0_runtime *rt, int id, enum dom0_migrat
 		w->mig.tid = 0;
 		w->mig.released = true;
 	}
+	if (s == DOM0_MIGRATE_UNLOCK || (w->mig.device && s == DOM0_MIGRATE_RELEASE))
+		unqueue(w, m);	/* its queue ran just before this step: on the target, or where it moved */
 	invariants(w);
 	for (unsigned n = rnd(w) % 4; n; n--) {
 		hook_work(w);
@@ -1850,6 +1915,7 @@ static void migrate_op(struct dyn *w, struct dguest *g, bool device)
 	uint64_t moves0 = dom0_counters(rt)->migrations;
 	rc = device ? dom0_migrate_device(rt, g->id, w->d[dst].t.rt, &nid, NULL, &err) : dom0_migrate(rt, g->id, to, NULL, &err);
 	set_where(w, device ? " (after a device migration)" : " (after a slot migration)");
+	unqueue(w, g);		/* a rollback forwards its queue on the source as it returns */
 	bool hooked = w->mig.last >= 0;
 	if (p != DOM0_PAUSE_NONE)
 		CHECK(w, rc == GTT_EBUSY && !hooked, "vGPU %d, paused (%s), migrated: rc %d", old, dom0_pause_name(p), rc);
@@ -2084,7 +2150,8 @@ static void run_dyn(const char *spec0, const char *spec1, uint64_t seed0)
 		    "writes paused, %llu admitted; withdrawn: %llu by dom0_withdraw, %llu by a fence rewrite, %llu over PVINFO; "
 		    "%llu notifies, %llu answered (%llu PAUSED first), %llu malformed, %llu second notifies; %llu serves; "
 		    "migrations: %llu slot, %llu %s->%s, %llu back, %llu rolled back, %llu refused; %llu hook steps with %llu "
-		    "pieces of host work; %llu full checks; policy on %llu times; device 0 had requests waiting after %llu ops",
+		    "pieces of host work; %llu queues of a locked guest's writes forwarded; %llu full checks; policy on %llu "
+		    "times; device 0 had requests waiting after %llu ops",
 		    spec0, spec1, (unsigned long long)c->ops, (unsigned long long)c->refused, (unsigned long long)c->creates,
 		    (unsigned long long)c->creates_paused, (unsigned long long)c->never_fit, (unsigned long long)c->expands_paused,
 		    (unsigned long long)c->fences_paused, (unsigned long long)c->admitted, (unsigned long long)c->withdraw_api,
@@ -2093,7 +2160,7 @@ static void run_dyn(const char *spec0, const char *spec1, uint64_t seed0)
 		    (unsigned long long)c->busy_notifies, (unsigned long long)c->serves, (unsigned long long)c->slot_moves,
 		    (unsigned long long)c->dev_moves[0], spec0, spec1, (unsigned long long)c->dev_moves[1],
 		    (unsigned long long)c->rollbacks, (unsigned long long)c->refused_moves, (unsigned long long)c->hook_steps,
-		    (unsigned long long)c->hook_work, (unsigned long long)c->full_checks, (unsigned long long)c->policy_on, (unsigned long long)c->waiting_ops);
+		    (unsigned long long)c->hook_work, (unsigned long long)c->queues_run, (unsigned long long)c->full_checks, (unsigned long long)c->policy_on, (unsigned long long)c->waiting_ops);
 	/* the run reached what it is for */
 	cr_expect_geq(c->ops, 100000);
 	cr_expect(c->creates_paused && c->expands_paused && c->fences_paused && c->admitted, "admission was not exercised");
@@ -2101,6 +2168,7 @@ static void run_dyn(const char *spec0, const char *spec1, uint64_t seed0)
 	cr_expect(c->withdraw_api && c->withdraw_fence && c->withdraw_channel, "withdrawals were not exercised");
 	cr_expect(c->answered && c->answered_paused && c->busy_notifies && c->malformed, "the request channel was not exercised");
 	cr_expect(c->slot_moves && c->dev_moves[0] && c->dev_moves[1] && c->rollbacks, "migrations were not exercised");
+	cr_expect(c->queues_run, "no locked guest's writes were queued and forwarded");
 	cr_expect(c->policy_on, "the policy never ran");
 	free(w->pages);
 	free(w->scan);

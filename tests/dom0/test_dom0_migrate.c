@@ -200,7 +200,7 @@ static void expect_phys_is_shadow(const struct d0 *t, int id, const char *what)
 struct rec {
 	enum dom0_migrate_step steps[16];
 	bool migrating[16];
-	int pte_rc[16], fence_rc[16], switch_rc[16], pvinfo_rc[16], aperture_rc[16];
+	int pte_rc[16], fence_rc[16], switch_rc[16], pvinfo_rc[16], aperture_rc[16], read_rc[16];
 	unsigned n;
 	int fail_at;			/* -1: never */
 	bool probe;
@@ -220,6 +220,8 @@ static int after_step(void *ctx, struct dom0_runtime *rt, int id, enum dom0_migr
 			r->switch_rc[r->n] = dom0_switch(rt, id, NULL, NULL);
 			r->pvinfo_rc[r->n] = dom0_pvinfo_write(rt, id, VGT_IF_DISPLAY_READY - VGT_PVINFO_PAGE, 1, NULL);
 			r->aperture_rc[r->n] = dom0_guest_aperture_write(rt, id, r->probe_gm, "x", 1, NULL);
+			uint64_t g;
+			r->read_rc[r->n] = dom0_guest_pte_read(rt, id, r->probe_index, &g, NULL);
 		}
 		r->n++;
 	}
@@ -551,17 +553,25 @@ static void expect_locked_steps(const struct rec *r, const char *kind)
 			     dom0_migrate_step_name(all_steps[i]));
 	for (unsigned i = 0; i <= DOM0_MIGRATE_MAP; i++) {
 		const char *sn = dom0_migrate_step_name(all_steps[i]);
+		/* VOCL's queue: every guest write is taken and waits; a read waits behind them; no switch */
 		cr_expect(r->migrating[i], "%s: not migrating at %s", kind, sn);
-		cr_expect_eq(r->pte_rc[i], GTT_EBUSY, "%s: a guest PTE write at %s: %d", kind, sn, r->pte_rc[i]);
-		cr_expect_eq(r->fence_rc[i], GTT_EBUSY, "%s: a guest fence write at %s: %d", kind, sn, r->fence_rc[i]);
+		cr_expect_eq(r->pte_rc[i], 0, "%s: a guest PTE write at %s: %d", kind, sn, r->pte_rc[i]);
+		cr_expect_eq(r->fence_rc[i], 0, "%s: a guest fence write at %s: %d", kind, sn, r->fence_rc[i]);
 		cr_expect_eq(r->switch_rc[i], GTT_EBUSY, "%s: a switch to it at %s: %d", kind, sn, r->switch_rc[i]);
-		cr_expect_eq(r->pvinfo_rc[i], GTT_EBUSY, "%s: a PVINFO write at %s: %d", kind, sn, r->pvinfo_rc[i]);
-		cr_expect_eq(r->aperture_rc[i], GTT_EBUSY, "%s: an aperture write at %s: %d", kind, sn, r->aperture_rc[i]);
+		cr_expect_eq(r->pvinfo_rc[i], 0, "%s: a PVINFO write at %s: %d", kind, sn, r->pvinfo_rc[i]);
+		cr_expect_eq(r->aperture_rc[i], 0, "%s: an aperture write at %s: %d", kind, sn, r->aperture_rc[i]);
+		cr_expect_eq(r->read_rc[i], GTT_EBUSY, "%s: a guest PTE read behind queued writes at %s: %d", kind, sn,
+			     r->read_rc[i]);
 	}
 	cr_expect_not(r->migrating[6], "%s: still migrating at unlock", kind);
 }
 
-Test(dom0_migrate, steps_in_order_and_locked)
+/*
+ * The guest's operations at every step before the release are queued and
+ * forwarded at the unlock, in order, to the vGPU's home, its high-range
+ * address moved with the range (VOCL §III-D).
+ */
+Test(dom0_migrate, steps_in_order_and_queued)
 {
 	struct rec r = { .fail_at = -1, .probe = true };
 	struct dom0_config cfg = { .migrate_hooks = { after_step, &r } };
@@ -578,17 +588,24 @@ Test(dom0_migrate, steps_in_order_and_locked)
 	r.probe_fence = fence_val(&t, in.low_base, 8192, 1024, HW_TILING_X);
 	r.probe_gm = in.low_base;
 	uint64_t before_rejected = in.counters.rejected;
-	cr_assert_eq(dom0_migrate(t.rt, id, 4, NULL, &err), 0, "%s", err.msg);
+	struct dom0_migration m;
+	cr_assert_eq(dom0_migrate(t.rt, id, 4, &m, &err), 0, "%s", err.msg);
 	expect_locked_steps(&r, "slot to slot");
 	cr_expect(r.migrating[5], "slot to slot: the release runs locked");
 	cr_expect_not(dom0_vgpu_migrating(t.rt, id));
 	dom0_vgpu_info(t.rt, id, &in);
-	/* 4 guest operations at each of 5 steps (a switch is no guest operation) */
-	cr_expect_eq(in.counters.rejected, before_rejected + 4 * 5, "every refused guest operation is counted");
-	cr_expect_eq(in.counters.fence_writes, 0, "no fence write went through");
+	/* 4 guest writes at each of 5 steps, all forwarded; the 5 reads waited (refused) */
+	cr_expect(m.forwarded == 4 * 5 && !m.forward_refused, "%u forwarded, %u refused", m.forwarded, m.forward_refused);
+	cr_expect_eq(in.counters.queued, 4 * 5);
+	cr_expect_eq(in.counters.rejected, before_rejected + 5, "the reads that waited are counted, nothing else");
+	cr_expect_eq(in.counters.fence_writes, 5, "the queued fence writes went through at the unlock");
 	uint64_t g;
 	cr_assert_eq(dom0_guest_pte_read(t.rt, id, (in.high_base >> 12) + 9, &g, NULL), 0);
-	cr_expect_eq(g, 0, "a refused PTE write left something");
+	cr_expect_eq(g, r.probe_pte, "the PTE written at the old range's entry 9 is at the new range's entry 9: 0x%llx",
+		     (unsigned long long)g);
+	uint8_t x = 0;
+	cr_assert_eq(dom0_guest_aperture_read(t.rt, id, r.probe_gm, &x, 1, NULL), 0);
+	cr_expect_eq(x, 'x', "the queued aperture write reached the guest's memory");
 	/* unlocked: everything works again */
 	cr_expect_eq(dom0_guest_pte_write(t.rt, id, (in.high_base >> 12) + 9, d0_guest_pte(&t, 9), &err), 0, "%s", err.msg);
 	cr_expect_eq(dom0_guest_fence_write(t.rt, id, 0, r.probe_fence, &err), 0, "%s", err.msg);
@@ -607,15 +624,93 @@ Test(dom0_migrate, steps_in_order_and_locked)
 	rd.probe_fence = fence_val(&u, in.low_base, 8192, 1024, HW_TILING_X);
 	rd.probe_gm = in.low_base;
 	int nid = 0;
-	cr_assert_eq(dom0_migrate_device(u.rt, v, dst.rt, &nid, NULL, &err), 0, "%s", err.msg);
+	cr_assert_eq(dom0_migrate_device(u.rt, v, dst.rt, &nid, &m, &err), 0, "%s", err.msg);
 	expect_locked_steps(&rd, "device to device");
 	cr_expect_not(dom0_vgpu_exists(u.rt, v));
 	cr_expect_not(dom0_vgpu_migrating(dst.rt, nid));
+	cr_expect(m.forwarded == 4 * 5 && !m.forward_refused, "device: %u forwarded, %u refused", m.forwarded,
+		  m.forward_refused);
+	struct dom0_vgpu_info tin;
+	dom0_vgpu_info(dst.rt, nid, &tin);
+	cr_assert_eq(dom0_guest_pte_read(dst.rt, nid, (tin.high_base >> 12) + 9, &g, NULL), 0);
+	cr_expect_eq(g, rd.probe_pte, "device: the queued PTE write did not reach the target's entry 9: 0x%llx",
+		     (unsigned long long)g);
 	cr_expect_eq(dom0_guest_pte_write(dst.rt, nid, (in.low_base >> 12) + 2, d0_guest_pte(&dst, 2), &err), 0, "%s", err.msg);
 	cr_expect_eq(dom0_switch(dst.rt, nid, NULL, &err), 0, "%s", err.msg);
 	d0_stop(&dst);
 	d0_stop(&u);
 	d0_stop(&t);
+}
+
+/* The queue's order and bounds: what the guest wrote last wins; past DOM0_MIGRATE_QUEUE writes or its bytes, GTT_EBUSY. */
+struct order_probe {
+	bool bytes;			/* fill the queue with aperture bytes instead of writes */
+	uint64_t idx, pte_a, pte_b, gm;
+	unsigned accepted;
+	int over_rc;
+	char over_msg[GTT_ERR_MSG_MAX];
+};
+
+static int order_hook(void *ctx, struct dom0_runtime *rt, int id, enum dom0_migrate_step s)
+{
+	static uint8_t big[64 * 1024];
+	struct order_probe *p = ctx;
+	struct gtt_err err = { 0 };
+
+	if (s != DOM0_MIGRATE_LOCK)
+		return 0;
+	p->accepted = !dom0_guest_pte_write(rt, id, p->idx, p->pte_a, NULL) +
+		      !dom0_guest_aperture_write(rt, id, p->gm, "1", 1, NULL) +
+		      !dom0_guest_pte_write(rt, id, p->idx, p->pte_b, NULL) +
+		      !dom0_guest_aperture_write(rt, id, p->gm, "2", 1, NULL);
+	if (p->bytes) {
+		memset(big, '2', sizeof(big));
+		while (!dom0_guest_aperture_write(rt, id, p->gm, big, sizeof(big), NULL))
+			p->accepted++;
+		p->over_rc = dom0_guest_aperture_write(rt, id, p->gm, big, sizeof(big), &err);
+	} else {
+		while (p->accepted < DOM0_MIGRATE_QUEUE && !dom0_guest_pte_write(rt, id, p->idx, p->pte_b, NULL))
+			p->accepted++;
+		p->over_rc = dom0_guest_pte_write(rt, id, p->idx, p->pte_a, &err);	/* refused: a not-b would win */
+	}
+	snprintf(p->over_msg, sizeof(p->over_msg), "%s", err.msg);
+	return 0;
+}
+
+Test(dom0_migrate, queued_writes_run_in_order_and_the_queue_is_bounded)
+{
+	for (int bytes = 0; bytes < 2; bytes++) {
+		struct order_probe pr = { .bytes = bytes };
+		struct dom0_config cfg = { .migrate_hooks = { order_hook, &pr } };
+		struct gtt_err err = { 0 };
+		struct dom0_migration m;
+		struct dom0_vgpu_info in;
+		struct d0 t;
+
+		d0_start(&t, "sim:skl", &cfg);
+		int id = slot_guest(&t, 0);
+		dom0_vgpu_info(t.rt, id, &in);
+		pr.idx = (in.low_base >> 12) + 3;
+		pr.pte_a = d0_guest_pte(&t, 5);
+		pr.pte_b = d0_guest_pte(&t, 6);
+		pr.gm = in.low_base + 3 * 4096 + 17;
+		cr_assert_eq(dom0_migrate(t.rt, id, 4, &m, &err), 0, "%s", err.msg);
+		cr_expect_eq(pr.over_rc, GTT_EBUSY, "%s: one past the bound: rc %d", bytes ? "bytes" : "writes", pr.over_rc);
+		cr_expect(strstr(pr.over_msg, "queue is full"), "%s", pr.over_msg);
+		if (bytes)
+			cr_expect_eq(pr.accepted, 4 + DOM0_MIGRATE_QUEUE_BYTES / (64 * 1024) - 1, "%u writes taken", pr.accepted);
+		else
+			cr_expect_eq(pr.accepted, DOM0_MIGRATE_QUEUE, "%u writes taken", pr.accepted);
+		cr_expect(m.forwarded == pr.accepted && !m.forward_refused, "%u forwarded, %u refused, %u taken", m.forwarded,
+			  m.forward_refused, pr.accepted);
+		uint64_t g = 0;
+		uint8_t x = 0;
+		cr_assert_eq(dom0_guest_pte_read(t.rt, id, pr.idx, &g, NULL), 0);
+		cr_expect_eq(g, pr.pte_b, "the PTE the guest wrote last is not the one it holds: 0x%llx", (unsigned long long)g);
+		cr_assert_eq(dom0_guest_aperture_read(t.rt, id, pr.gm, &x, 1, NULL), 0);
+		cr_expect_eq(x, '2', "the byte the guest wrote last reads '%c'", x);
+		d0_stop(&t);
+	}
 }
 
 /* ------------------------------------------------------ slot rollback */
