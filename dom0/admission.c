@@ -127,12 +127,14 @@ static bool room(const struct dom0_runtime *rt, unsigned s, const struct vgpu *v
 }
 
 /*
- * The run of S slots with most places for v this round, least shared among
- * equals, then the lowest; *have: its places; -1: S > slots.
+ * The run of S slots with most places for v this round; among equals the
+ * one with most of the places it holds already (what it was given stays
+ * its own), then the least shared, then the lowest; *have: its places; -1:
+ * S > slots.
  */
 static int best_run(const struct dom0_runtime *rt, const struct vgpu *v, unsigned S, unsigned round, unsigned *have)
 {
-	unsigned M = rt->lay.num_slots, h = 0, best_h = 0;
+	unsigned M = rt->lay.num_slots, h = 0, best_h = 0, own = 0, best_own = 0;
 	unsigned long occ = 0, best_occ = 0;
 	int best = -1;
 
@@ -141,14 +143,18 @@ static int best_run(const struct dom0_runtime *rt, const struct vgpu *v, unsigne
 		return -1;
 	for (unsigned s = 0; s < M; s++) {
 		h += room(rt, s, v, round);
+		own += rt->slot_resv[s] == v->id;
 		occ += rt->slot_occ[s];
 		if (s >= S) {
 			h -= room(rt, s - S, v, round);
+			own -= rt->slot_resv[s - S] == v->id;
 			occ -= rt->slot_occ[s - S];
 		}
-		if (s + 1 >= S && (best < 0 || h > best_h || (h == best_h && occ < best_occ))) {
+		if (s + 1 >= S && (best < 0 || h > best_h || (h == best_h && own > best_own) ||
+				   (h == best_h && own == best_own && occ < best_occ))) {
 			best = (int)(s + 1 - S);
 			best_h = h;
+			best_own = own;
 			best_occ = occ;
 		}
 	}

@@ -23,6 +23,7 @@
 #include "dom0/sched.h"
 #include "dom0/migrate.h"
 #include "dom0/rebalance.h"
+#include "dom0/compact.h"
 #include "dom0/guest_device.h"
 
 #endif

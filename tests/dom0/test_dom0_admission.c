@@ -8,8 +8,9 @@
  *     the first such run; while anything is paused, every create pauses;
  *   - at a destroy, FIFO takes the paused creates oldest first. Each, in
  *     turn, picks the run of its size with most slots that are free and not
- *     held by a create taken before it at this destroy (fewest occupied
- *     slots among equals, then the lowest), holds those slots (taking them
+ *     held by a create taken before it at this destroy (among equals the
+ *     one with most of the slots it holds already, then the fewest occupied,
+ *     then the lowest), holds those slots (taking them
  *     from creates not yet taken) and lets go of any it held elsewhere; if
  *     it holds the whole run it runs there. A held slot is not free for
  *     anyone else until its holder runs or is destroyed.
@@ -76,19 +77,22 @@ static bool usable(const struct oracle *o, unsigned s, int i, const bool *taken)
 
 static void take_turn(struct oracle *o, int i, const bool *taken)
 {
-	unsigned n = o->v[i].n, best_have = 0, best_occ = 0;
+	unsigned n = o->v[i].n, best_have = 0, best_occ = 0, best_mine = 0;
 	int best = -1;
 
 	for (unsigned s = 0; s + n <= o->M; s++) {
-		unsigned have = 0, occ = 0;
+		unsigned have = 0, occ = 0, mine = 0;
 		for (unsigned k = s; k < s + n; k++) {
 			have += usable(o, k, i, taken);
 			occ += o->slot[k] != 0;
+			mine += o->held[k] == i;
 		}
-		if (best < 0 || have > best_have || (have == best_have && occ < best_occ)) {
+		if (best < 0 || have > best_have || (have == best_have && mine > best_mine) ||
+		    (have == best_have && mine == best_mine && occ < best_occ)) {
 			best = (int)s;
 			best_have = have;
 			best_occ = occ;
+			best_mine = mine;
 		}
 	}
 	if (best < 0)

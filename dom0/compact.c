@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Compaction for a paused create. A create needs a run of slots; on a
+ * partitioned layout the free slots may add up to enough while no run of
+ * them does. Moving the vGPUs that hold some run to free runs elsewhere
+ * clears it. The plan is made on a copy of the occupancy, then carried out
+ * with dom0_migrate (VOCL's steps, each a release after which admission
+ * runs). A run is only chosen when every holder has somewhere to go.
+ */
+#include "dom0/compact.h"
+#include "dom0/migrate.h"
+#include "dom0/runtime_internal.h"
+#include "dom0/state.h"
+
+#define MAX_MOVES 64
+
+struct plan {
+	int run;			/* first slot of the run cleared, -1 none */
+	unsigned n, slots;		/* moves, slots moved */
+	int id[MAX_MOVES];
+	unsigned to[MAX_MOVES];
+};
+
+/* The first run of n slots in map that is free (0), -1 none. */
+static int first_free(const int *map, unsigned M, unsigned n)
+{
+	for (unsigned p = 0, k = 0; p < M; p++) {
+		k = map[p] ? 0 : k + 1;
+		if (k == n)
+			return (int)(p + 1 - n);
+	}
+	return -1;
+}
+
+/*
+ * Whether run [p, p+S) can be cleared for `self`: map is 0 free, -1 taken
+ * (the run, another's held place, a locked or paused holder), or a holder's
+ * id. Holders go, largest first, to the first free run outside [p, p+S).
+ */
+static bool try_run(const struct dom0_runtime *rt, int self, unsigned p, unsigned S, int *map, struct plan *pl)
+{
+	unsigned M = rt->lay.num_slots;
+
+	*pl = (struct plan){ .run = (int)p };
+	for (unsigned s = 0; s < M; s++) {
+		int r = rt->slot_resv[s];
+		map[s] = r && r != self ? -1 : 0;
+	}
+	for (int i = 1; i <= rt->n_ids; i++) {
+		const struct vgpu *v = rt->v[i];
+		if (!v || v->pause.kind == DOM0_PAUSE_CREATE || !v->slots)
+			continue;
+		for (unsigned s = v->first_slot; s < v->first_slot + v->slots; s++)
+			map[s] = v->migrating ? -1 : i;
+	}
+	/* the holders of the run, to move; none may be locked or someone's held place */
+	int hold[MAX_MOVES];
+	unsigned nh = 0;
+	for (unsigned s = p; s < p + S; s++) {
+		if (map[s] < 0)
+			return false;
+		if (map[s] && (!nh || hold[nh - 1] != map[s])) {
+			if (nh == MAX_MOVES)
+				return false;
+			hold[nh++] = map[s];
+		}
+	}
+	for (unsigned k = 0; k < nh; k++)
+		for (unsigned s = 0; s < M; s++)
+			if (map[s] == hold[k])
+				map[s] = 0;
+	for (unsigned s = p; s < p + S; s++)
+		map[s] = -1;
+	/* largest first, each to the first free run left */
+	for (unsigned done = 0; done < nh; done++) {
+		unsigned big = done;
+		for (unsigned k = done + 1; k < nh; k++)
+			if (rt->v[hold[k]]->slots > rt->v[hold[big]]->slots)
+				big = k;
+		int t = hold[big];
+		hold[big] = hold[done];
+		hold[done] = t;
+		unsigned n = rt->v[t]->slots;
+		int to = first_free(map, M, n);
+		if (to < 0)
+			return false;
+		for (unsigned s = (unsigned)to; s < (unsigned)to + n; s++)
+			map[s] = t;
+		pl->id[pl->n] = t;
+		pl->to[pl->n++] = (unsigned)to;
+		pl->slots += n;
+	}
+	return true;
+}
+
+int dom0_compact_for(struct dom0_runtime *rt, int id, unsigned *moved, unsigned *slots_moved, struct gtt_err *err)
+{
+	const struct vgpu *v = dom0_vgpu_exists(rt, id) ? rt->v[id] : NULL;
+	unsigned M = rt->lay.num_slots;
+	struct plan best = { .run = -1 }, pl;
+	int rc = GTT_OK;
+
+	*moved = 0;
+	if (slots_moved)
+		*slots_moved = 0;
+	if (rt->cfg.share_limit != 1)
+		return gtt_err_set(err, GTT_EINVAL, "compaction clears runs of a partitioned layout: the share limit is %u, not 1",
+				   rt->cfg.share_limit);
+	if (!v || v->pause.kind != DOM0_PAUSE_CREATE)
+		return gtt_err_set(err, GTT_EINVAL, "vGPU %d: %s", id, v ? "its create is not paused" : "no such vGPU");
+	int *map = gtt_calloc(rt->env, M, sizeof(*map));
+	if (!map)
+		return gtt_err_set(err, GTT_ENOMEM, "out of memory for a map of %u slots", M);
+	for (unsigned p = 0; v->pause.slots <= M && p + v->pause.slots <= M; p++)
+		if (try_run(rt, id, p, v->pause.slots, map, &pl) &&
+		    (best.run < 0 || pl.n < best.n || (pl.n == best.n && pl.slots < best.slots)))
+			best = pl;
+	rt->env->free(rt->env, map);
+	if (best.run < 0 || !best.n)
+		return GTT_OK;	/* no run can be cleared, or one is free already (admission's to run) */
+	for (unsigned k = 0; k < best.n && !rc; k++) {
+		unsigned n = dom0_vgpu_exists(rt, best.id[k]) ? rt->v[best.id[k]]->slots : 0;
+		if (!(rc = dom0_migrate(rt, best.id[k], best.to[k], NULL, err))) {
+			(*moved)++;
+			if (slots_moved)
+				*slots_moved += n;
+		}
+	}
+	return rc;
+}
