@@ -12,7 +12,7 @@
 struct bench_json;
 struct bench_opts;
 
-#define BENCH_ADMIT_POLICIES 4		/* fifo, bf, ru, rand */
+#define BENCH_ADMIT_POLICIES 5		/* fifo, bf, ru, rand, and fifo with compaction (fifo+c) */
 #define BENCH_ADMIT_MAX_COUNTS 18	/* 4, 6, ..., 38 requests */
 
 struct bench_admit_cell {
@@ -20,6 +20,8 @@ struct bench_admit_cell {
 	double paused_s;		/* mean paused time per request, mean over the seeds */
 	double worst_s;			/* the longest single pause, mean over the seeds (starvation shows here) */
 	uint64_t paused, admitted;	/* the runtime's counters, summed over the seeds */
+	uint64_t moves, slots_moved;	/* compaction's slot migrations, summed over the seeds (fifo+c) */
+	uint64_t attempts, fragmented;	/* waits of FIFO's head it was tried at; of them, with enough slots free */
 };
 
 struct bench_admission {

@@ -113,6 +113,22 @@ static bool may_take(const struct dom0_runtime *rt, const struct vgpu *v, const 
 	return sr > sv || (sr == sv && r->created > v->created);
 }
 
+bool dom0_outranks(const struct dom0_runtime *rt, const struct vgpu *v, const struct vgpu *r)
+{
+	switch (rt->cfg.admission) {
+	case DOM0_ADMIT_FIFO:
+		return v->created < r->created;
+	case DOM0_ADMIT_RU:
+		return v->pause.order > r->pause.order;
+	case DOM0_ADMIT_BF: {
+		unsigned sv = v->pause.slots - v->held_places, sr = r->pause.slots - r->held_places;
+		return sr > sv || (sr == sv && r->created > v->created);
+	}
+	default:
+		return v->id == rt->admit_head && r->id != v->id;
+	}
+}
+
 /* A place in slot s for v in this round: free, its own, or one it may take. */
 static bool room(const struct dom0_runtime *rt, unsigned s, const struct vgpu *v, unsigned round)
 {

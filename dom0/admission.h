@@ -22,5 +22,12 @@ void dom0_withdraw_now(struct dom0_runtime *rt, struct vgpu *v);
  * when rc was GTT_OK.
  */
 int dom0_op_done(struct dom0_runtime *rt, int rc, struct gtt_err *err);
+/*
+ * Whether paused request v's claim on a place r holds comes first in the
+ * policy's order outside a release (FIFO: older created; RU: paused later;
+ * BF: fewer slots short of its run, the older if equal; RAND: v is the
+ * head). Compaction uses it to know which held places it may move into.
+ */
+bool dom0_outranks(const struct dom0_runtime *rt, const struct vgpu *v, const struct vgpu *r);
 
 #endif

@@ -7,6 +7,7 @@
  * with dom0_migrate (VOCL's steps, each a release after which admission
  * runs). A run is only chosen when every holder has somewhere to go.
  */
+#include "dom0/admission.h"
 #include "dom0/compact.h"
 #include "dom0/migrate.h"
 #include "dom0/runtime_internal.h"
@@ -34,8 +35,9 @@ static int first_free(const int *map, unsigned M, unsigned n)
 
 /*
  * Whether run [p, p+S) can be cleared for `self`: map is 0 free, -1 taken
- * (the run, another's held place, a locked or paused holder), or a holder's
- * id. Holders go, largest first, to the first free run outside [p, p+S).
+ * (the run, a place held by a request self does not outrank, a locked
+ * holder), or a holder's id. Holders go, largest first, to the first free
+ * run outside [p, p+S).
  */
 static bool try_run(const struct dom0_runtime *rt, int self, unsigned p, unsigned S, int *map, struct plan *pl)
 {
@@ -44,7 +46,7 @@ static bool try_run(const struct dom0_runtime *rt, int self, unsigned p, unsigne
 	*pl = (struct plan){ .run = (int)p };
 	for (unsigned s = 0; s < M; s++) {
 		int r = rt->slot_resv[s];
-		map[s] = r && r != self ? -1 : 0;
+		map[s] = r && r != self && !dom0_outranks(rt, rt->v[self], rt->v[r]) ? -1 : 0;
 	}
 	for (int i = 1; i <= rt->n_ids; i++) {
 		const struct vgpu *v = rt->v[i];
@@ -120,6 +122,14 @@ int dom0_compact_for(struct dom0_runtime *rt, int id, unsigned *moved, unsigned 
 		return GTT_OK;	/* no run can be cleared, or one is free already (admission's to run) */
 	for (unsigned k = 0; k < best.n && !rc; k++) {
 		unsigned n = dom0_vgpu_exists(rt, best.id[k]) ? rt->v[best.id[k]]->slots : 0;
+		/* places requests ranked after this one hold there are given up for it */
+		for (unsigned s = best.to[k]; s < best.to[k] + n && s < M; s++) {
+			int r = rt->slot_resv[s];
+			if (r && r != id && rt->v[r]) {
+				rt->v[r]->held_places--;
+				rt->slot_resv[s] = 0;
+			}
+		}
 		if (!(rc = dom0_migrate(rt, best.id[k], best.to[k], NULL, err))) {
 			(*moved)++;
 			if (slots_moved)
