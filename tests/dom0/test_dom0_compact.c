@@ -140,6 +140,35 @@ Test(dom0_compact, a_place_another_request_holds_stays_its_own)
 	d0_stop(&t);
 }
 
+/*
+ * ...unless the policy ranks the request it compacts for first: A (2
+ * slots, older under FIFO) holds slot 3, B (3 slots, younger) slot 7. To
+ * clear 2-3 for A, slot 2's vGPU moves into 7, which B gives up to A.
+ */
+Test(dom0_compact, a_place_a_later_request_holds_goes_to_the_first)
+{
+	int ids[64];
+	struct gtt_err err = { 0 };
+	struct dom0_vgpu_info in;
+	unsigned moved = 9;
+	struct d0 t;
+
+	full(&t, ids);
+	int a = paused(&t, 2), b = paused(&t, 3);
+	cr_assert_eq(dom0_vgpu_destroy(t.rt, ids[3], &err), 0, "%s", err.msg);
+	cr_assert_eq(dom0_vgpu_destroy(t.rt, ids[7], &err), 0, "%s", err.msg);
+	cr_assert(dom0_vgpu_paused(t.rt, a) && dom0_vgpu_paused(t.rt, b));
+	cr_assert_eq(dom0_compact_for(t.rt, a, &moved, NULL, &err), 0, "%s", err.msg);
+	cr_assert_eq(moved, 1, "%u moves", moved);
+	cr_assert_eq(dom0_vgpu_info(t.rt, a, &in), 0);
+	cr_assert(!in.paused && in.first_slot == 2 && in.slots == 2, "A: paused %d at %u+%u", in.paused, in.first_slot,
+		  in.slots);
+	cr_assert_eq(dom0_vgpu_info(t.rt, ids[2], &in), 0);
+	cr_assert_eq(in.first_slot, 7, "slot 2's vGPU went to %u", in.first_slot);
+	cr_assert_eq(dom0_vgpu_paused(t.rt, b), DOM0_PAUSE_CREATE);
+	d0_stop(&t);
+}
+
 Test(dom0_compact, refusals)
 {
 	int ids[64];
