@@ -87,11 +87,13 @@ static const unsigned valley_scene[BENCH_BALLOON_SCENES] = { 10, 10, 11, 11, 11,
 static const struct {
 	const char *name;
 	unsigned slots;
-	bool policy;
+	bool policy, move;
 } layouts[BENCH_BALLOON_LAYOUTS] = {
-	[BALLOON_384] = { "gVirt-384", 6, false },
-	[BALLOON_1024] = { "gVirt-1024", 16, false },
-	[BALLOON_POLICY] = { "gBalloon", 6, true },
+	[BALLOON_384] = { "gVirt-384", 6, false, false },
+	[BALLOON_1024] = { "gVirt-1024", 16, false, false },
+	[BALLOON_POLICY] = { "gBalloon", 6, true, false },
+	/* beyond the papers: a VM that can only grow into others' slots first moves where it grows alone */
+	[BALLOON_MOVE] = { "gBalloon+m", 6, true, true },
 };
 
 /* The guest's side of one VM. */
@@ -107,7 +109,7 @@ struct guest {
 struct run {
 	struct bench_dev b;
 	const struct balloon_workload *w;
-	bool policy;
+	bool policy, move;
 	struct guest g[BALLOON_VMS];
 	uint64_t pte[MEM_PAGES];	/* guest PTEs naming its frames, in the platform's format */
 	uint64_t slot0, pps;		/* GGTT index of slot 0, entries per slot */
@@ -345,6 +347,29 @@ static uint32_t pvinfo(struct run *r, int i, uint32_t reg)
 	return v;
 }
 
+/* gBalloon+m: each VM whose report waits moves first where it can grow alone; its mapped slots go with it. */
+static void move_to_grow(struct run *r)
+{
+	struct gtt_err err = { 0 };
+	struct dom0_migration m;
+
+	for (unsigned i = 0; i < r->w->vms; i++) {
+		struct guest *g = &r->g[i];
+		unsigned from = bench_info(&r->b, g->id).first_slot;
+		bool moved = false;
+		if (!g->pending)
+			continue;
+		if (dom0_move_to_grow(r->b.rt, g->id, 1, &moved, &m, &err))
+			bench_die("balloon: moving VM %u to grow: %s", i + 1, err.msg);
+		if (!moved)
+			continue;
+		unsigned to = bench_info(&r->b, g->id).first_slot;
+		g->mapped = to > from ? g->mapped << (to - from) : g->mapped >> (from - to);
+		r->out->moves++;
+		r->out->move_ptes += m.ptes_released;
+	}
+}
+
 /* Answer the reports of earlier quanta; each must be answered, with the range PVINFO shows. */
 static void serve(struct run *r)
 {
@@ -352,6 +377,8 @@ static void serve(struct run *r)
 
 	if (!dom0_requests_pending(r->b.rt))
 		return;
+	if (r->move)
+		move_to_grow(r);
 	if (dom0_serve_requests(r->b.rt, NULL, &err))
 		bench_die("balloon: serving the eviction reports: %s", err.msg);
 	for (unsigned i = 0; i < r->w->vms; i++) {
@@ -474,7 +501,8 @@ static void finish(struct run *r, int l, unsigned *slots)
 	if (r->policy && c->copy_ns != c->ptes_written * COPY_NS)
 		bench_die("balloon: the runtime charged %llu ns of copies for %llu PTEs at %llu ns",
 			  (unsigned long long)c->copy_ns, (unsigned long long)c->ptes_written, (unsigned long long)COPY_NS);
-	out->rcopy_pct = (double)(c->ptes_written * COPY_NS) / ((double)out->sim_ms * 1e6 * HOST_CPUS) * 100;
+	/* the moves' own entry writes are host CPU copies too (the policy does not see them: its meter is the switches') */
+	out->rcopy_pct = (double)((c->ptes_written + out->move_ptes) * COPY_NS) / ((double)out->sim_ms * 1e6 * HOST_CPUS) * 100;
 	out->w_pct = r->w_sum / (double)r->quantum;
 	out->ptes_per_sim_s = (double)c->ptes_written / ((double)out->sim_ms / 1000);
 	out->shared_slots_mean = (double)r->shared_sum / (double)r->samples;
@@ -510,7 +538,7 @@ static void next_scene(struct run *r, unsigned q)
 void balloon_run(const struct balloon_workload *w, int l, uint64_t alpha_u, struct bench_balloon_layout *out,
 		 unsigned *slots)
 {
-	struct run r = { .w = w, .policy = layouts[l].policy, .out = out, .cur = -1 };
+	struct run r = { .w = w, .policy = layouts[l].policy, .move = layouts[l].move, .out = out, .cur = -1 };
 	struct gtt_err err = { 0 };
 	unsigned quanta = w->phases * BENCH_BALLOON_SCENES * w->scene_quanta;
 

@@ -14,7 +14,7 @@
 struct bench_json;
 struct bench_opts;
 
-#define BENCH_BALLOON_LAYOUTS	3	/* gVirt-384, gVirt-1024, gBalloon */
+#define BENCH_BALLOON_LAYOUTS	4	/* gVirt-384, gVirt-1024, gBalloon, gBalloon moving to grow alone */
 #define BENCH_BALLOON_SCENES	18	/* valley's scenes (§4.4) */
 #define BENCH_BALLOON_FIG5	5	/* 3, 6, 9, 12, 15 VMs */
 
@@ -30,6 +30,7 @@ struct bench_balloon_layout {
 	double shared_slots_mean;	/* slots held by two or more vGPUs, mean over the periods */
 	unsigned shared_slots_end;
 	uint64_t granted, refused_policy, refused_room, reductions;
+	uint64_t moves, move_ptes;	/* gBalloon+m: slot moves before growing, and the source entries they put back */
 	uint64_t periods[3];		/* periods classified low, mid, high (the policy's layout only) */
 	double gpu_work;		/* the GPU proxy's sum over the GPU-bound quanta */
 	double class_work[BENCH_BALLOON_CLASSES];	/* the same by group of benchmark */

@@ -138,3 +138,43 @@ int dom0_compact_for(struct dom0_runtime *rt, int id, unsigned *moved, unsigned 
 	}
 	return rc;
 }
+
+/* Slots of [first, first + n) that a vGPU other than id holds, or a paused create other than id holds a place in. */
+static unsigned others_in(const struct dom0_runtime *rt, int id, unsigned first, unsigned n)
+{
+	const struct vgpu *v = rt->v[id];
+	unsigned k = 0;
+
+	for (unsigned s = first; s < first + n; s++) {
+		bool own = s >= v->first_slot && s < v->first_slot + v->slots;
+		k += rt->slot_occ[s] - own > 0 || (rt->slot_resv[s] && rt->slot_resv[s] != id);
+	}
+	return k;
+}
+
+int dom0_move_to_grow(struct dom0_runtime *rt, int id, unsigned q, bool *moved, struct dom0_migration *m,
+		      struct gtt_err *err)
+{
+	const struct vgpu *v = dom0_vgpu_exists(rt, id) ? rt->v[id] : NULL;
+	unsigned M = rt->lay.num_slots;
+
+	*moved = false;
+	if (!v || !v->slots || v->pause.kind || v->migrating)
+		return gtt_err_set(err, GTT_EINVAL, "vGPU %d: %s", id,
+				   !v ? "no such vGPU" : !v->slots ? "it holds no slots" : "it is paused or migrating");
+	unsigned n = v->slots + q;
+	if (!q || n > M)
+		return GTT_OK;
+	/* any split where it is that adds no slot someone else holds: it grows there */
+	for (unsigned L = 0; L <= q; L++)
+		if (L <= v->first_slot && v->first_slot + v->slots + (q - L) <= M &&
+		    !others_in(rt, id, v->first_slot - L, n))
+			return GTT_OK;
+	for (unsigned p = 0; p + n <= M; p++)
+		if (p != v->first_slot && !others_in(rt, id, p, n)) {
+			int rc = dom0_migrate(rt, id, p, m, err);
+			*moved = !rc;
+			return rc;
+		}
+	return GTT_OK;
+}

@@ -21,5 +21,14 @@
  * id is not a paused create; a migration's error stops it there.
  */
 int dom0_compact_for(struct dom0_runtime *rt, int id, unsigned *moved, unsigned *slots_moved, struct gtt_err *err);
+/*
+ * Before vGPU id grows by q: when every way of growing where it is would
+ * put it in slots other vGPUs hold, and a run of its size + q slots
+ * elsewhere is held by none (nor held for a paused create), it moves to
+ * that run's start (a slot migration; the lowest such run), so that the
+ * expansion shares nothing. *moved: whether it moved. Any share limit.
+ */
+int dom0_move_to_grow(struct dom0_runtime *rt, int id, unsigned q, bool *moved, struct dom0_migration *m,
+		      struct gtt_err *err);
 
 #endif

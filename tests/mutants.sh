@@ -109,6 +109,8 @@ mutants=(
 "dom0/compact.c~s/		map\[s\] = r \&\& r != self \&\& !dom0_outranks(rt, rt->v\[self\], rt->v\[r\]) ? -1 : 0;/		map[s] = r \&\& r != self ? -1 : 0;/~compaction: the first request cannot take a later one's held place~dom0_compact/a_place_a_later_request_holds_goes_to_the_first"
 "dom0/admission.c~s/(h == best_h \&\& own > best_own) ||/(h == best_h \&\& own > best_own \&\& 0) ||/~admission: a create lets go of held places for an equal run~dom0_admission/fifo_matches_an_independent_oracle"
 "dom0/slots_select.c~s/if (minimum > count) {/if (minimum >= count) {/~Algorithm 1: the last of equal expansions taken, not the first~dom0_slots_exhaustive/algorithm1_and_the_selector_on_every_small_layout"
+"dom0/compact.c~s/		    !others_in(rt, id, v->first_slot - L, n))/		    others_in(rt, id, v->first_slot - L, n) < 9)/~move to grow: a vGPU never moves~dom0_compact/a_vgpu_moves_to_grow_alone"
+"dom0/compact.c~s/		if (p != v->first_slot \&\& !others_in(rt, id, p, n)) {/		if (p != v->first_slot \&\& others_in(rt, id, p, n) < 2) {/~move to grow: a vGPU moves to a run another holds~dom0_compact/a_vgpu_moves_to_grow_alone"
 "dom0/rebalance.c~s/		n += v \&\& v->busy \&\& !v->pause.kind \&\& !v->migrating;/		n += v \&\& v->busy;/~rebalance: a paused vGPU counted as load~dom0_rebalance/load_counts_busy_vgpus_that_can_run"
 "dom0/rebalance.c~s/		if (best < 0 || l < best_load) {/		if (best < 0 || l > best_load) {/~rebalance: the most loaded device selected~dom0_rebalance/the_least_loaded_device_is_selected"
 "dom0/rebalance.c~s/(!best || v->mem_pages < rt->v\[best\]->mem_pages)/(!best || v->mem_pages > rt->v[best]->mem_pages)/~rebalance: the dearest vGPU moved~dom0_rebalance/the_busiest_device_sheds_its_cheapest_vgpu"

@@ -169,6 +169,42 @@ Test(dom0_compact, a_place_a_later_request_holds_goes_to_the_first)
 	d0_stop(&t);
 }
 
+/*
+ * A vGPU that can only grow into another's slots moves first to a run
+ * where it grows alone (gScale's sharing layout, no share limit): A on 0-1
+ * against B on 2-3 moves to 4, and its expansion by one shares nothing.
+ * Where it can grow alone it stays.
+ */
+Test(dom0_compact, a_vgpu_moves_to_grow_alone)
+{
+	struct dom0_config cfg = { .slot_size = 256 * MiB };
+	struct dom0_vgpu_params p = { .low_size = 1 * MiB, .high_slots = 2, .mem_pages = 2, .place = true };
+	struct gtt_err err = { 0 };
+	struct dom0_vgpu_info in;
+	bool moved = true;
+	int a, b;
+	struct d0 t;
+
+	d0_start(&t, "sim:skl", &cfg);
+	cr_assert_geq(dom0_layout(t.rt)->num_slots, 8);
+	p.at_slot = 0;
+	cr_assert_eq(dom0_vgpu_create(t.rt, &p, &a, &err), 0, "%s", err.msg);
+	p.at_slot = 2;
+	cr_assert_eq(dom0_vgpu_create(t.rt, &p, &b, &err), 0, "%s", err.msg);
+	cr_assert_eq(dom0_move_to_grow(t.rt, a, 1, &moved, NULL, &err), 0, "%s", err.msg);
+	cr_assert(moved, "A did not move: it can only grow into B's slot 2");
+	cr_assert_eq(dom0_vgpu_info(t.rt, a, &in), 0);
+	cr_assert_eq(in.first_slot, 4, "A moved to %u, not 4, the first run of 3 slots no one holds", in.first_slot);
+	cr_assert_eq(dom0_expand(t.rt, a, 1, NULL, NULL, &err), 0, "%s", err.msg);
+	cr_assert_eq(dom0_shared_slots(t.rt), 0, "A's expansion after the move shares %u slots", dom0_shared_slots(t.rt));
+	/* B (2-3, A now on 4-6) can grow alone into slot 1 */
+	cr_assert_eq(dom0_move_to_grow(t.rt, b, 1, &moved, NULL, &err), 0, "%s", err.msg);
+	cr_assert(!moved, "B moved though slot 1 is free beside it");
+	cr_assert_eq(dom0_vgpu_info(t.rt, b, &in), 0);
+	cr_assert_eq(in.first_slot, 2);
+	d0_stop(&t);
+}
+
 Test(dom0_compact, refusals)
 {
 	int ids[64];
