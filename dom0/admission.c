@@ -137,7 +137,7 @@ static bool room(const struct dom0_runtime *rt, unsigned s, const struct vgpu *v
 
 	if (!lim)
 		return true;
-	if (r && r != v->id && rt->v[r] && !may_take(rt, v, rt->v[r], round))
+	if (r && r != v->id && rt->v[r] && !may_take(rt, v, rt->v[r], round) && !rt->cfg.faults.admit_ignore_held)
 		held++;
 	return held < lim;
 }

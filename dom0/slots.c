@@ -201,7 +201,7 @@ bool dom0_slot_room(const struct dom0_runtime *rt, unsigned s, int self)
 
 	if (!lim)
 		return true;
-	if (rt->slot_resv[s] && rt->slot_resv[s] != self)
+	if (rt->slot_resv[s] && rt->slot_resv[s] != self && !rt->cfg.faults.admit_ignore_held)
 		held++;
 	return held < lim;
 }

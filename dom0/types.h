@@ -54,6 +54,7 @@ struct dom0_faults {
 	bool admit_newest;		/* FIFO admits the most recently paused request, not the oldest */
 	bool run_paused;		/* the scheduler and dom0_switch run a paused vGPU */
 	bool admit_short;		/* an admission runs the chosen request before what it asked for is free */
+	bool admit_ignore_held;		/* a place held for a paused create is taken by whatever admission runs next */
 	bool migrate_no_release;	/* a slot migration leaves the source slots mapped */
 	bool migrate_skip_copy;		/* a device migration does not copy the guest's pages */
 	bool migrate_no_rollback;	/* a failed device migration leaves its vGPU on the target */
@@ -68,12 +69,13 @@ struct dom0_faults {
  * Admission (ConVGPU §III-C): with a policy, a create, an expansion or a
  * guest fence that does not fit is paused instead of refused, and every
  * release (destroy, reduce, a fence given back, a migration) lets the policy
- * choose a paused request: FIFO the oldest, BF the one whose need is closest
+ * choose a paused request: FIFO the oldest created, BF the one whose need is closest
  * to the free memory without exceeding it (else the least short), RU the
- * most recently paused, RAND one at random from the config's seed. The
- * chosen one keeps what frees until all it asked for fits, then runs (BF
- * chooses again at every release). While any request is paused, new ones
- * queue behind it. A paused vGPU is never switched in.
+ * most recently paused, RAND one at random from the config's seed. A
+ * chosen create holds the places that free in its best run of slots until
+ * the run is whole, then runs; what it cannot use goes to the next choice
+ * (dom0/admission.c). While any request is paused, new ones queue behind
+ * it. A paused vGPU is never switched in.
  */
 enum dom0_admission { DOM0_ADMIT_OFF, DOM0_ADMIT_FIFO, DOM0_ADMIT_BF, DOM0_ADMIT_RU, DOM0_ADMIT_RAND };
 

@@ -13,6 +13,7 @@
 #include "harness/check_suites.h"
 #include "harness/checks_dom0_common.h"
 #include "hw/fence.h"
+#include "hw/ggtt.h"
 #include "regs/pvinfo.h"
 
 #define OFF(reg)	((reg) - VGT_PVINFO_PAGE)
@@ -159,12 +160,68 @@ static enum check_status rand_policy(struct check_ctx *c)
 	return CHECK_PASS;
 }
 
+/*
+ * ConVGPU Figure 3d on slots: what frees goes to the chosen request and
+ * stays its own. FIFO; x0 and x1 on slots 0 and 1, b on the rest. A (2
+ * slots) is paused and holds slot 0 when x0 goes; B (1 slot, younger) is
+ * admitted when b frees its last slot, there, not on slot 0, which reads
+ * back as found; A runs on 0-1 once x1 goes.
+ */
+static enum check_status held_places(struct check_ctx *c)
+{
+	struct dom0_config cfg = { .share_limit = 1, .admission = DOM0_ADMIT_FIFO, .seed = c->seed };
+	struct dck_rt r = { 0 };
+	struct dom0_vgpu_info in;
+	unsigned left, right;
+	int x0, x1, b, pa, pb;
+	enum check_status st = dck_start(c, &cfg, &r);
+
+	if (st)
+		return st;
+	const struct dom0_layout *l = dom0_layout(r.rt);
+	unsigned M = l->num_slots;
+	uint64_t slot0 = l->slots_base / 4096, boot = 0, now = 1;
+	if (M < 6)
+		return dck_stop(c, &r, ck_skip(c, "%u slots of high graphics memory: the layout needs 6", M));
+	if (hw_ggtt_read_range(c->dev, slot0, 1, &boot, &r.err))
+		return dck_stop(c, &r, ck_error(c, "reading slot 0's first entry", &r.err));
+	if (dck_create(c, &r, LOW, 1, 0, 0, &x0) || dck_create(c, &r, LOW, 1, 0, 1, &x1) ||
+	    dck_create(c, &r, LOW, M - 2, 0, 2, &b) || dck_create(c, &r, LOW, 2, 0, -1, &pa))
+		return dck_stop(c, &r, CHECK_FAIL);
+	if (dom0_vgpu_destroy(r.rt, x0, &r.err))
+		return dck_stop(c, &r, ck_error(c, "destroying x0", &r.err));
+	if (dck_create(c, &r, LOW, 1, 0, -1, &pb))
+		return dck_stop(c, &r, CHECK_FAIL);
+	if (!dom0_vgpu_paused(r.rt, pa) || !dom0_vgpu_paused(r.rt, pb))
+		return dck_stop(c, &r, ck_fail(c, "held slots: A (vGPU %d, 2 slots) and B (vGPU %d) must wait with one slot free",
+					       pa, pb));
+	if (dom0_reduce(r.rt, b, 1, &left, &right, &r.err))
+		return dck_stop(c, &r, ck_error(c, "reducing b by its last slot", &r.err));
+	dom0_vgpu_info(r.rt, pb, &in);
+	if (in.paused || in.first_slot != M - 1)
+		st = ck_fail(c, "held slots: after b gave back slot %u, B (vGPU %d) is %s at slot %u; slot 0, which A holds for its "
+			     "paused create, is not B's", M - 1, pb, in.paused ? "paused" : "admitted", in.first_slot);
+	else if (hw_ggtt_read_range(c->dev, slot0, 1, &now, &r.err) || now != boot)
+		st = ck_fail(c, "held slots: GGTT entry %llu (slot 0, held for A) reads 0x%llx, as found 0x%llx",
+			     (unsigned long long)slot0, (unsigned long long)now, (unsigned long long)boot);
+	else if ((st = dck_agree(c, &r, pb)) || (st = within_limit(c, &r, 1, "held slots")))
+		;
+	else if (dom0_vgpu_destroy(r.rt, x1, &r.err))
+		st = ck_error(c, "destroying x1", &r.err);
+	else if (dom0_vgpu_info(r.rt, pa, &in), in.paused || in.first_slot != 0)
+		st = ck_fail(c, "held slots: with slots 0 and 1 free, A (vGPU %d) is %s at slot %u, not on the slots it held",
+			     pa, in.paused ? "paused" : "admitted", in.first_slot);
+	else
+		st = dck_agree(c, &r, pa);
+	return dck_stop(c, &r, st);
+}
+
 enum check_status check_admission_policies(struct check_ctx *c)
 {
 	static const bool fifo[3] = { true, false, false }, ru[3] = { false, false, true }, bf[3] = { false, true, false };
 	enum check_status st;
 
-	if ((st = one_policy(c, DOM0_ADMIT_FIFO, fifo)) || (st = one_policy(c, DOM0_ADMIT_RU, ru)) ||
+	if ((st = held_places(c)) || (st = one_policy(c, DOM0_ADMIT_FIFO, fifo)) || (st = one_policy(c, DOM0_ADMIT_RU, ru)) ||
 	    (st = one_policy(c, DOM0_ADMIT_BF, bf)))
 		return st;
 	return rand_policy(c);

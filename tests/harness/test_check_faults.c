@@ -205,13 +205,21 @@ Test(check_faults, slot_policy_channel_swapped_copy)
 Test(check_faults, admission_policies_fifo_admits_the_newest)
 {
 	struct check_faults f = { .dom0 = { .admit_newest = true } };
-	cr_expect(caught("sim:skl", "admission-policies", NULL, &f, "admission fifo: after a release of 4 slots p1"));
+	/* B, the newest, is admitted onto the slot the older A holds */
+	cr_expect(caught("sim:skl", "admission-policies", NULL, &f, "is admitted at slot 0; slot 0, which A holds"));
+}
+
+Test(check_faults, admission_policies_held_slot_taken)
+{
+	struct check_faults f = { .dom0 = { .admit_ignore_held = true } };
+	cr_expect(caught("sim:skl", "admission-policies", NULL, &f, "which A holds"));
 }
 
 Test(check_faults, admission_policies_admitted_before_it_fits)
 {
 	struct check_faults f = { .dom0 = { .admit_short = true } };
-	cr_expect(caught("sim:hsw", "admission-policies", NULL, &f, "the share limit is 1"));
+	/* A runs on one free slot of the two it asked for */
+	cr_expect(caught("sim:hsw", "admission-policies", NULL, &f, "must wait with one slot free"));
 }
 
 Test(check_faults, admission_channel_paused_vgpu_runs)

@@ -65,6 +65,7 @@ static const struct fault_row host_rows[] = {
 	ROW(policy_ignore_class, "slot-policy-classes"),
 	ROW(policy_reduce_busiest, "slot-policy-classes"),
 	ROW(admit_newest, "admission-policies"),
+	ROW(admit_ignore_held, "admission-policies"),
 	ROW(migrate_no_rollback, "migration-device"),
 };
 
