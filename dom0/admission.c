@@ -17,9 +17,10 @@
  * counts held places as taken for anyone else). It runs there once its run
  * is whole; what it cannot use goes on to the next choice (so a later
  * request runs first only on places no earlier choice could use, and the
- * first choice always gets its run once what runs there ends). A paused expansion or fence write holds
- * the queue instead: nothing else runs until it fits. New requests pause
- * while any request waits, and are considered from the next release.
+ * first choice always gets its run once what runs there ends). A paused
+ * expansion or fence write holds the queue instead: nothing else runs until
+ * it fits. New requests pause while any request waits, and are considered
+ * from the next release.
  * RU and RAND keep their head until it runs. FIFO is the oldest *created*,
  * a total order, so its first choice is always the oldest waiting: a paused
  * expansion or fence write ranks by its vGPU's creation, as a container's
@@ -97,22 +98,6 @@ static uint64_t fence_pages(const struct dom0_runtime *rt, const struct vgpu *v)
 	return f.size / 4096;
 }
 
-/*
- * Whether v may take a place r holds. FIFO, RU, RAND: r was not taken
- * before v this round (the head, taken first, may take any). BF: r is
- * further from its run than v (more slots short of it; the older if equal),
- * so held places pass only towards the request nearest to running, as
- * ConVGPU's assigned memory is never taken back from the least short.
- * Either is a strict order: no two requests wait on each other's places.
- */
-static bool may_take(const struct dom0_runtime *rt, const struct vgpu *v, const struct vgpu *r, unsigned round)
-{
-	if (rt->cfg.admission != DOM0_ADMIT_BF)
-		return r->admit_round != round;
-	unsigned sv = v->pause.slots - v->held_places, sr = r->pause.slots - r->held_places;
-	return sr > sv || (sr == sv && r->created > v->created);
-}
-
 bool dom0_outranks(const struct dom0_runtime *rt, const struct vgpu *v, const struct vgpu *r)
 {
 	switch (rt->cfg.admission) {
@@ -127,6 +112,19 @@ bool dom0_outranks(const struct dom0_runtime *rt, const struct vgpu *v, const st
 	default:
 		return v->id == rt->admit_head && r->id != v->id;
 	}
+}
+
+/*
+ * Whether v may take a place r holds during this release. FIFO, RU, RAND:
+ * r was not taken before v this round (the head, taken first, may take
+ * any). BF: dom0_outranks (r is further from its run than v), so held
+ * places pass only towards the request nearest to running, as ConVGPU's
+ * assigned memory is never taken back from the least short. Either is a
+ * strict order: no two requests wait on each other's places.
+ */
+static bool may_take(const struct dom0_runtime *rt, const struct vgpu *v, const struct vgpu *r, unsigned round)
+{
+	return rt->cfg.admission == DOM0_ADMIT_BF ? dom0_outranks(rt, v, r) : r->admit_round != round;
 }
 
 /* A place in slot s for v in this round: free, its own, or one it may take. */

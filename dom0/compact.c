@@ -122,10 +122,10 @@ int dom0_compact_for(struct dom0_runtime *rt, int id, unsigned *moved, unsigned 
 		return GTT_OK;	/* no run can be cleared, or one is free already (admission's to run) */
 	for (unsigned k = 0; k < best.n && !rc; k++) {
 		unsigned n = dom0_vgpu_exists(rt, best.id[k]) ? rt->v[best.id[k]]->slots : 0;
-		/* places requests ranked after this one hold there are given up for it */
-		for (unsigned s = best.to[k]; s < best.to[k] + n && s < M; s++) {
+		/* places held there, by requests ranked after id or by id elsewhere than its new run, are given up */
+		for (unsigned s = best.to[k]; s < best.to[k] + n; s++) {
 			int r = rt->slot_resv[s];
-			if (r && r != id && rt->v[r]) {
+			if (r && rt->v[r]) {
 				rt->v[r]->held_places--;
 				rt->slot_resv[s] = 0;
 			}

@@ -205,6 +205,29 @@ Test(dom0_compact, a_vgpu_moves_to_grow_alone)
 	d0_stop(&t);
 }
 
+/* A place the request holds elsewhere is free for the holders it moves: A holds 5, 0-1 is cleared into it. */
+Test(dom0_compact, the_requests_own_held_place_takes_a_holder)
+{
+	int ids[64];
+	struct gtt_err err = { 0 };
+	struct dom0_vgpu_info in;
+	unsigned moved = 9;
+	struct d0 t;
+
+	full(&t, ids);
+	int a = paused(&t, 2);
+	cr_assert_eq(dom0_vgpu_destroy(t.rt, ids[5], &err), 0, "%s", err.msg);
+	cr_assert_eq(dom0_vgpu_destroy(t.rt, ids[1], &err), 0, "%s", err.msg);
+	cr_assert_eq(dom0_vgpu_paused(t.rt, a), DOM0_PAUSE_CREATE);
+	cr_assert_eq(dom0_compact_for(t.rt, a, &moved, NULL, &err), 0, "%s", err.msg);
+	cr_assert_eq(moved, 1, "%u moves", moved);
+	cr_assert_eq(dom0_vgpu_info(t.rt, a, &in), 0);
+	cr_assert(!in.paused && in.first_slot == 0, "A: paused %d at %u", in.paused, in.first_slot);
+	cr_assert_eq(dom0_vgpu_info(t.rt, ids[0], &in), 0);
+	cr_assert_eq(in.first_slot, 5, "slot 0's vGPU went to %u, not to slot 5 that A held", in.first_slot);
+	d0_stop(&t);
+}
+
 Test(dom0_compact, refusals)
 {
 	int ids[64];
