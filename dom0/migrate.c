@@ -238,8 +238,7 @@ unlock:
 		if (s < from || s >= from + n)
 			rt->slot_occ[s]--;
 	v->migrating = false;
-	b = ranges_of(rt, v);
-	forward(rt, v, rt, id, &b, &m);
+	forward(rt, v, rt, id, &b, &m);		/* b: the ranges as they were, and are again */
 	return rc;
 }
 
