@@ -96,6 +96,18 @@ static struct dom0_rebase ranges_of(const struct dom0_runtime *rt, const struct 
 				     .tp_aperture = rt->lay.aperture_size };
 }
 
+/* The queue q[0..n) taken off a vGPU of rt (which made it), run on vGPU home_id of home. */
+static void run_queue(const struct dom0_runtime *rt, struct dom0_queued *q, unsigned n, struct dom0_runtime *home,
+		      int home_id, const struct dom0_rebase *b, struct dom0_migration *m)
+{
+	if (rt->cfg.faults.migrate_drop_queue) {	/* the fault: the queued writes are lost */
+		dom0_queue_free(rt->env, q, n);
+		q = NULL;
+		n = 0;
+	}
+	dom0_forward_queue(home, home_id, q, n, b, rt->env, m);
+}
+
 /* The lock's queue, taken off v and run on vGPU home_id of home. */
 static void forward(struct dom0_runtime *rt, struct vgpu *v, struct dom0_runtime *home, int home_id,
 		    const struct dom0_rebase *b, struct dom0_migration *m)
@@ -106,7 +118,7 @@ static void forward(struct dom0_runtime *rt, struct vgpu *v, struct dom0_runtime
 	v->q = NULL;
 	v->q_n = 0;
 	v->q_bytes = 0;
-	dom0_forward_queue(home, home_id, q, n, b, rt->env, m);
+	run_queue(rt, q, n, home, home_id, b, m);
 }
 
 static int locked(struct dom0_runtime *rt, struct vgpu *v, struct gtt_err *err)
@@ -413,7 +425,7 @@ static int release_source(struct dom0_runtime *src, struct vgpu *v, struct dom0_
 	v->q_n = 0;
 	v->migrating = false;
 	int rc = dom0_vgpu_destroy(src, v->id, err);	/* v is gone from here */
-	dom0_forward_queue(dst, tid, q, qn, &b, src->env, m);
+	run_queue(src, q, qn, dst, tid, &b, m);
 	return rc;
 }
 

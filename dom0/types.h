@@ -58,6 +58,7 @@ struct dom0_faults {
 	bool migrate_no_release;	/* a slot migration leaves the source slots mapped */
 	bool migrate_skip_copy;		/* a device migration does not copy the guest's pages */
 	bool migrate_no_rollback;	/* a failed device migration leaves its vGPU on the target */
+	bool migrate_drop_queue;	/* the guest writes a migration's lock queued are lost, not forwarded */
 	bool shared_scratch;		/* every vGPU's unmapped entries name the first vGPU's scratch page */
 	bool accept_pte_outside;	/* a guest PTE outside the vGPU's ranges is written to the physical GTT */
 	bool honour_high_fence;		/* a guest fence id at or above its count is taken as id mod count */

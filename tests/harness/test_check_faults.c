@@ -209,6 +209,18 @@ Test(check_faults, admission_policies_fifo_admits_the_newest)
 	cr_expect(caught("sim:skl", "admission-policies", NULL, &f, "is admitted at slot 0; slot 0, which A holds"));
 }
 
+Test(check_faults, migration_slots_queue_dropped)
+{
+	struct check_faults f = { .dom0 = { .migrate_drop_queue = true } };
+	cr_expect(caught("sim:skl", "migration-slots", NULL, &f, "0 queued writes forwarded at the unlock"));
+}
+
+Test(check_faults, migration_device_queue_dropped)
+{
+	struct check_faults f = { .dom0 = { .migrate_drop_queue = true } };
+	cr_expect(caught("sim:kbl", "migration-device", NULL, &f, "0 forwarded to the target"));
+}
+
 Test(check_faults, admission_policies_held_slot_taken)
 {
 	struct check_faults f = { .dom0 = { .admit_ignore_held = true } };
