@@ -36,6 +36,7 @@
 #include "dom0/pvinfo.h"
 #include "dom0/runtime_internal.h"
 #include "dom0/slots.h"
+#include "dom0/slots_runs.h"
 #include "dom0/state.h"
 #include "dom0/vgpu.h"
 #include "hw/fence.h"
@@ -81,8 +82,12 @@ void dom0_pause_drop(struct dom0_runtime *rt, struct vgpu *v)
 /* Whether every expansion split of v by q (the selector's or another) fits now. */
 static bool expand_fits(const struct dom0_runtime *rt, const struct vgpu *v, unsigned q)
 {
+	bool set[SLOTS_RUNS_MAX];
+
 	if ((uint64_t)v->slots + q > rt->lay.num_slots)
 		return false;
+	if (dom0_runs_on(rt))
+		return !dom0_runs_choose(rt, v, DOM0_RUNS_GROW, q, NULL, set, NULL);
 	for (unsigned l = 0; l <= q; l++)
 		if (l <= v->first_slot && v->first_slot + v->slots + (q - l) <= rt->lay.num_slots &&
 		    dom0_sides_fit(rt, v, l, q - l))
@@ -176,17 +181,36 @@ static int best_run(const struct dom0_runtime *rt, const struct vgpu *v, unsigne
 	return best;
 }
 
-/* A chosen create holds the places of its best run: its own until it runs or leaves, or one ranked before takes them. */
-static void hold_places(struct dom0_runtime *rt, struct vgpu *v, unsigned round)
+/*
+ * Non-contiguous slots: the most places for v this round (n of them, at
+ * most its S) that fit cfg.slot_runs runs, its own held ones first; *n 0:
+ * none.
+ */
+static void best_set(const struct dom0_runtime *rt, const struct vgpu *v, unsigned round, bool *set, unsigned *n)
 {
-	unsigned have, S = v->pause.slots;
-	int p = best_run(rt, v, S, round, &have);
+	bool ok[SLOTS_RUNS_MAX];
+	unsigned k = 0;
 
-	if (p < 0)
-		return;
-	v->held_first = (unsigned)p;
-	for (unsigned s = (unsigned)p; s < (unsigned)p + S; s++) {
+	for (unsigned s = 0; s < rt->lay.num_slots; s++)
+		k += ok[s] = room(rt, s, v, round);
+	for (*n = k < v->pause.slots ? k : v->pause.slots; *n; --*n)
+		if (!dom0_runs_choose(rt, v, DOM0_RUNS_PLACE, *n, ok, set, NULL))
+			return;
+}
+
+/* Hold the places of set[] (those with room for v) and give back what it held outside. */
+static void hold_set(struct dom0_runtime *rt, struct vgpu *v, unsigned round, const bool *set)
+{
+	for (unsigned s = 0; s < rt->lay.num_slots; s++) {
 		int r = rt->slot_resv[s];
+		if (!set[s]) {
+			/* what it held outside goes back, for the choices after it */
+			if (r == v->id) {
+				rt->slot_resv[s] = 0;
+				v->held_places--;
+			}
+			continue;
+		}
 		if (r == v->id || !room(rt, s, v, round))
 			continue;
 		if (r && rt->v[r])
@@ -194,12 +218,27 @@ static void hold_places(struct dom0_runtime *rt, struct vgpu *v, unsigned round)
 		rt->slot_resv[s] = v->id;
 		v->held_places++;
 	}
-	/* what it held outside the run goes back, for the choices after it */
+}
+
+/* A chosen create holds the places of its best run: its own until it runs or leaves, or one ranked before takes them. */
+static void hold_places(struct dom0_runtime *rt, struct vgpu *v, unsigned round)
+{
+	bool set[SLOTS_RUNS_MAX];
+	unsigned have, S = v->pause.slots;
+
+	if (dom0_runs_on(rt)) {
+		best_set(rt, v, round, set, &have);
+		if (have)
+			hold_set(rt, v, round, set);
+		return;
+	}
+	int p = best_run(rt, v, S, round, &have);
+	if (p < 0)
+		return;
+	v->held_first = (unsigned)p;
 	for (unsigned s = 0; s < rt->lay.num_slots; s++)
-		if (rt->slot_resv[s] == v->id && (s < (unsigned)p || s >= (unsigned)p + S)) {
-			rt->slot_resv[s] = 0;
-			v->held_places--;
-		}
+		set[s] = s >= (unsigned)p && s < (unsigned)p + S;
+	hold_set(rt, v, round, set);
 }
 
 /* An expansion or fence write taken now outranks the creates not yet taken: what they hold is free for it. */
@@ -228,6 +267,11 @@ static bool fits(const struct dom0_runtime *rt, const struct vgpu *v, unsigned r
 	case DOM0_PAUSE_CREATE:
 		if (rt->fences_reserved + v->fences > rt->lay.guest_fences)
 			return false;
+		if (dom0_runs_on(rt)) {
+			bool set[SLOTS_RUNS_MAX];
+			best_set(rt, v, round, set, &have);
+			return have == v->pause.slots;
+		}
 		if (!rt->cfg.share_limit)
 			return dom0_place_slots(rt, v->pause.slots) >= 0;
 		return best_run(rt, v, v->pause.slots, round, &have) >= 0 && have == v->pause.slots;
@@ -256,8 +300,12 @@ static void need_free(const struct dom0_runtime *rt, const struct vgpu *v, unsig
 	}
 	if (holds_places(rt, v)) {
 		unsigned have;
-		best_run(rt, v, v->pause.slots, round, &have);
-		slot_room = have;	/* what it can use: its best run's places */
+		bool set[SLOTS_RUNS_MAX];
+		if (dom0_runs_on(rt))
+			best_set(rt, v, round, set, &have);
+		else
+			best_run(rt, v, v->pause.slots, round, &have);
+		slot_room = have;	/* what it can use: its best run's (or set's) places */
 	} else {
 		for (unsigned s = 0; s < rt->lay.num_slots; s++) {
 			unsigned held = rt->slot_occ[s] + (rt->slot_resv[s] && rt->slot_resv[s] != v->id);
@@ -353,7 +401,7 @@ static int run(struct dom0_runtime *rt, struct vgpu *v, struct gtt_err *err)
 
 	switch (p.kind) {
 	case DOM0_PAUSE_CREATE: {
-		rc = dom0_place_now(rt, v, p.slots, holds_places(rt, v) ? (int)v->held_first : -1, err);
+		rc = dom0_place_now(rt, v, p.slots, holds_places(rt, v) && !dom0_runs_on(rt) ? (int)v->held_first : -1, err);
 		break;
 	}
 	case DOM0_PAUSE_EXPAND:

@@ -108,6 +108,9 @@ int dom0_compact_for(struct dom0_runtime *rt, int id, unsigned *moved, unsigned 
 	if (rt->cfg.share_limit != 1)
 		return gtt_err_set(err, GTT_EINVAL, "compaction clears runs of a partitioned layout: the share limit is %u, not 1",
 				   rt->cfg.share_limit);
+	if (rt->cfg.slot_runs >= 2)
+		return gtt_err_set(err, GTT_EINVAL, "compaction moves whole runs: with non-contiguous slots (slot runs %u) a create takes any free slots",
+				   rt->cfg.slot_runs);
 	if (!v || v->pause.kind != DOM0_PAUSE_CREATE)
 		return gtt_err_set(err, GTT_EINVAL, "vGPU %d: %s", id, v ? "its create is not paused" : "no such vGPU");
 	int *map = gtt_calloc(rt->env, M, sizeof(*map));
@@ -159,9 +162,10 @@ int dom0_move_to_grow(struct dom0_runtime *rt, int id, unsigned q, bool *moved, 
 	unsigned M = rt->lay.num_slots;
 
 	*moved = false;
-	if (!v || !v->slots || v->pause.kind || v->migrating)
+	if (!v || !v->slots || v->pause.kind || v->migrating || v->n_runs)
 		return gtt_err_set(err, GTT_EINVAL, "vGPU %d: %s", id,
-				   !v ? "no such vGPU" : !v->slots ? "it holds no slots" : "it is paused or migrating");
+				   !v ? "no such vGPU" : !v->slots ? "it holds no slots" : v->n_runs ? "its slots are in runs: it grows where it likes" :
+				   "it is paused or migrating");
 	unsigned n = v->slots + q;
 	if (!q || n > M)
 		return GTT_OK;

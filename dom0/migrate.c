@@ -159,6 +159,8 @@ static int slot_target_ok(const struct dom0_runtime *rt, const struct vgpu *v, u
 
 	if (!n)
 		return gtt_err_set(err, GTT_EINVAL, "vGPU %d holds no slots: there is nothing to move", id);
+	if (v->n_runs)
+		return gtt_err_set(err, GTT_EINVAL, "vGPU %d holds its slots in %u runs: a migration moves one run", id, v->n_runs);
 	if (to_slot >= l->num_slots || n > l->num_slots - to_slot)
 		return gtt_err_set(err, GTT_EINVAL, "vGPU %d: %u slots from slot %u do not fit high memory's %u slots", id, n,
 				   to_slot, l->num_slots);
@@ -441,6 +443,8 @@ int dom0_migrate_device_onto(struct dom0_runtime *src, int id, struct dom0_runti
 		return GTT_EINVAL;
 	if (src == dst || src->dev == dst->dev)
 		return gtt_err_set(err, GTT_EINVAL, "vGPU %d: the target is the same device; migrate to a slot instead", id);
+	if (v->n_runs)
+		return gtt_err_set(err, GTT_EINVAL, "vGPU %d holds its slots in %u runs: a migration moves one run", id, v->n_runs);
 	if ((rc = locked(src, v, err)) || (rc = same_swizzle(src, v, dst, err)))
 		return rc;
 	m.from_slot = v->first_slot;

@@ -48,8 +48,9 @@ int dom0_migrate_target_slot(const struct dom0_runtime *rt, int id, unsigned *to
 	unsigned long best_sum = 0;
 	int best = -1;
 
-	if (!v || !v->slots)
-		return gtt_err_set(err, GTT_EINVAL, "vGPU %d: %s", id, v ? "it holds no slots to move" : "no such vGPU");
+	if (!v || !v->slots || v->n_runs)
+		return gtt_err_set(err, GTT_EINVAL, "vGPU %d: %s", id,
+				   !v ? "no such vGPU" : v->n_runs ? "its slots are in runs: a migration moves one run" : "it holds no slots to move");
 	for (unsigned p = 0; p + v->slots <= M; p++) {
 		unsigned long sum = 0;
 		bool ok = p != v->first_slot;

@@ -55,6 +55,8 @@ static int compute_layout(const struct hw_info *in, struct dom0_config *c, struc
 		return gtt_err_set(err, GTT_EINVAL, "admission policy %u: off, fifo, bf, ru or rand", (unsigned)c->admission);
 	if (c->share_limit > DOM0_MAX_VGPUS)
 		return gtt_err_set(err, GTT_EINVAL, "share limit %u: at most %d vGPUs in a slot", c->share_limit, DOM0_MAX_VGPUS);
+	if (c->slot_runs > DOM0_MAX_RUNS)
+		return gtt_err_set(err, GTT_EINVAL, "slot runs %u: a vGPU's slots are in at most %d runs", c->slot_runs, DOM0_MAX_RUNS);
 	if (c->host_fences >= in->num_fences)
 		return gtt_err_set(err, GTT_EINVAL, "host fences %u: the device has %u", c->host_fences, in->num_fences);
 	l->aperture_size = ap;
@@ -78,6 +80,9 @@ static int compute_layout(const struct hw_info *in, struct dom0_config *c, struc
 	if (!n || n > 1024)
 		return gtt_err_set(err, GTT_EINVAL, "slot size 0x%llx gives %llu slots in high graphics memory; 1 to 1024 are supported",
 				   (unsigned long long)c->slot_size, (unsigned long long)n);
+	if (c->slot_runs >= 2 && n > 256)
+		return gtt_err_set(err, GTT_EINVAL, "slot size 0x%llx gives %llu slots; non-contiguous slots (slot runs %u) support at most 256",
+				   (unsigned long long)c->slot_size, (unsigned long long)n, c->slot_runs);
 	l->num_slots = (unsigned)n;
 	l->guest_fences = in->num_fences - c->host_fences;
 	return GTT_OK;

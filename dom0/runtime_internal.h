@@ -26,7 +26,10 @@ struct dom0_queued {
 struct vgpu {
 	int id;
 	uint64_t low_base, low_size;
-	unsigned first_slot, slots;
+	unsigned first_slot, slots;	/* its first slot; slots held in all */
+	/* non-contiguous slots (cfg.slot_runs): 2.. runs, ascending, apart; 0: one run, [first_slot, +slots) */
+	unsigned n_runs;
+	struct dom0_run run[DOM0_MAX_RUNS];
 	unsigned fences, mem_pages;
 	struct hw_page *mem;		/* guest page frame -> host page; mem[mem_pages] is the scratch page */
 	bool mem_given;			/* mem[0..mem_pages) are the caller's (dom0_vgpu_params.mem): not freed here */

@@ -10,6 +10,7 @@
  */
 #include "dom0/phys.h"
 #include "dom0/slots.h"
+#include "dom0/slots_runs.h"
 #include "dom0/slots_select.h"
 #include "dom0/state.h"
 #include "dom0/switch.h"
@@ -113,6 +114,86 @@ static bool limit_sides(const struct dom0_runtime *rt, const struct vgpu *v, uns
 	return false;
 }
 
+/* Non-contiguous slots: the set after op, the admit_short fault's admission ignoring the share limit. */
+static int choose_runs(struct dom0_runtime *rt, struct vgpu *v, enum dom0_runs_op op, unsigned q, bool *set,
+		       struct gtt_err *err)
+{
+	bool any[SLOTS_RUNS_MAX];
+	int rc = dom0_runs_choose(rt, v, op, q, NULL, set, err);
+
+	if (rc == GTT_EBUSY && op != DOM0_RUNS_SHRINK && rt->cfg.faults.admit_short && rt->admitting) {
+		for (unsigned s = 0; s < rt->lay.num_slots; s++)
+			any[s] = true;
+		rc = dom0_runs_choose(rt, v, op, q, any, set, err);
+	}
+	return rc;
+}
+
+/* The slots where set and v's differ: *L those below its first slot, *R the rest; their occupancy moves by dir. */
+static void runs_delta(struct dom0_runtime *rt, const struct vgpu *v, const bool *set, int dir, unsigned *L, unsigned *R)
+{
+	bool mine[SLOTS_RUNS_MAX];
+
+	dom0_runs_mine(rt, v, mine);
+	*L = *R = 0;
+	for (unsigned s = 0; s < rt->lay.num_slots; s++) {
+		if (set[s] == mine[s])
+			continue;
+		*(s < v->first_slot ? L : R) += 1;
+		if (dir > 0)
+			rt->slot_occ[s]++;
+		else
+			rt->slot_occ[s]--;
+	}
+}
+
+static int expand_runs(struct dom0_runtime *rt, struct vgpu *v, unsigned q, unsigned *L, unsigned *R,
+		       struct gtt_err *err)
+{
+	bool set[SLOTS_RUNS_MAX];
+	int rc;
+
+	if ((rc = choose_runs(rt, v, DOM0_RUNS_GROW, q, set, err)))
+		return rc;
+	runs_delta(rt, v, set, 1, L, R);
+	if ((rc = dom0_runs_retable(rt, v, set, err)))
+		return rc;
+	if (rt->render_owner == v->id) {
+		struct dom0_switch_stats st = { .from = v->id, .to = v->id };
+		if ((rc = dom0_copy_in_charged(rt, v, &st, err)))
+			return rc;
+		dom0_undo_settle(rt);
+	}
+	rt->c.expansions++;
+	return GTT_OK;
+}
+
+static int reduce_runs(struct dom0_runtime *rt, struct vgpu *v, unsigned q, unsigned *L, unsigned *R,
+		       struct gtt_err *err)
+{
+	uint64_t pps = rt->lay.slot_size / 4096, base = GM_PAGE(rt->lay.slots_base), gone = 0;
+	bool set[SLOTS_RUNS_MAX], mine[SLOTS_RUNS_MAX];
+	int rc;
+
+	if ((rc = dom0_runs_choose(rt, v, DOM0_RUNS_SHRINK, q, NULL, set, err)))
+		return rc;
+	dom0_runs_mine(rt, v, mine);
+	/* released slots go back now: nothing of this vGPU stays mapped there */
+	for (unsigned s = 0; s < rt->lay.num_slots && !rt->cfg.faults.keep_released_slots; s++)
+		if (mine[s] && !set[s])
+			gone += dom0_phys_release(rt, base + s * pps, pps, v->id);
+	if (gone)
+		dom0_invalidate(rt);
+	runs_delta(rt, v, set, -1, L, R);
+	if ((rc = dom0_runs_retable(rt, v, set, err)))
+		return rc;
+	rt->c.reductions++;
+	dom0_undo_settle(rt);
+	if (q)
+		dom0_freed(rt);
+	return GTT_OK;
+}
+
 int dom0_expand_now(struct dom0_runtime *rt, struct vgpu *v, unsigned q, unsigned *left, unsigned *right,
 		    struct gtt_err *err)
 {
@@ -120,6 +201,15 @@ int dom0_expand_now(struct dom0_runtime *rt, struct vgpu *v, unsigned q, unsigne
 	unsigned L, R;
 	int rc;
 
+	if (dom0_runs_on(rt)) {
+		if ((rc = expand_runs(rt, v, q, &L, &R, err)))
+			return rc;
+		if (left)
+			*left = L;
+		if (right)
+			*right = R;
+		return GTT_OK;
+	}
 	if ((rc = select(rt, id, q, true, &L, &R, err)))
 		return rc;
 	if (!limit_sides(rt, v, q, &L, &R) && !(rt->cfg.faults.admit_short && rt->admitting))
@@ -167,6 +257,15 @@ int dom0_reduce_now(struct dom0_runtime *rt, struct vgpu *v, unsigned q, unsigne
 	unsigned L, R;
 	int rc;
 
+	if (dom0_runs_on(rt)) {
+		if ((rc = reduce_runs(rt, v, q, &L, &R, err)))
+			return rc;
+		if (left)
+			*left = L;
+		if (right)
+			*right = R;
+		return GTT_OK;
+	}
 	if ((rc = select(rt, id, q, false, &L, &R, err)))
 		return rc;
 	unsigned old_first = v->first_slot, old = v->slots;
@@ -193,17 +292,6 @@ int dom0_reduce_now(struct dom0_runtime *rt, struct vgpu *v, unsigned q, unsigne
 	if (L + R)
 		dom0_freed(rt);
 	return GTT_OK;
-}
-
-bool dom0_slot_room(const struct dom0_runtime *rt, unsigned s, int self)
-{
-	unsigned lim = rt->cfg.share_limit, held = rt->slot_occ[s];
-
-	if (!lim)
-		return true;
-	if (rt->slot_resv[s] && rt->slot_resv[s] != self && !rt->cfg.faults.admit_ignore_held)
-		held++;
-	return held < lim;
 }
 
 int dom0_place_slots(const struct dom0_runtime *rt, unsigned S)
@@ -252,10 +340,52 @@ void dom0_recount_mapped(const struct dom0_runtime *rt, struct vgpu *v)
 	v->high_mapped = n;
 }
 
+/* Under admission, the guest fence registers it asks for are not all held by others. */
+static bool fences_fit(struct dom0_runtime *rt, const struct vgpu *v, struct gtt_err *err)
+{
+	const struct dom0_layout *l = &rt->lay;
+
+	if (dom0_admission_on(rt) && rt->fences_reserved + v->fences > l->guest_fences && !(rt->cfg.faults.admit_short && rt->admitting)) {
+		gtt_err_set(err, GTT_EBUSY, "vGPU %d: %u fences: %u of the %u guest fence registers are held",
+			    v->id, v->fences, rt->fences_reserved, l->guest_fences);
+		return false;
+	}
+	return true;
+}
+
+static void reserve_fences(struct dom0_runtime *rt, struct vgpu *v)
+{
+	if (dom0_admission_on(rt)) {
+		rt->fences_reserved += v->fences;
+		v->fences_reserved = true;
+	}
+}
+
+/* A new vGPU's slots in up to cfg.slot_runs runs, where they share least. */
+static int place_runs(struct dom0_runtime *rt, struct vgpu *v, unsigned slots, struct gtt_err *err)
+{
+	bool set[SLOTS_RUNS_MAX];
+	int rc;
+
+	if ((rc = choose_runs(rt, v, DOM0_RUNS_PLACE, slots, set, err)))
+		return rc;
+	if (!fences_fit(rt, v, err))
+		return GTT_EBUSY;
+	if ((rc = dom0_runs_retable(rt, v, set, err)))
+		return rc;
+	for (unsigned s = 0; s < rt->lay.num_slots; s++)
+		rt->slot_occ[s] += set[s];
+	reserve_fences(rt, v);
+	return GTT_OK;
+}
+
 int dom0_place_now(struct dom0_runtime *rt, struct vgpu *v, unsigned slots, int at, struct gtt_err *err)
 {
 	const struct dom0_layout *l = &rt->lay;
 	uint64_t *g, *sh;
+
+	if (dom0_runs_on(rt) && at < 0)
+		return place_runs(rt, v, slots, err);
 	int first = at >= 0 ? at : dom0_place_slots(rt, slots);
 	bool fits = first >= 0;
 
@@ -272,9 +402,8 @@ int dom0_place_now(struct dom0_runtime *rt, struct vgpu *v, unsigned slots, int 
 				    v->id, (unsigned)at, (unsigned)at + slots - 1, rt->cfg.share_limit) :
 			gtt_err_set(err, GTT_EBUSY, "vGPU %d: no run of %u slots is below the share limit (%u vGPUs a slot) in every slot",
 				    v->id, slots, rt->cfg.share_limit);
-	if (dom0_admission_on(rt) && rt->fences_reserved + v->fences > l->guest_fences && !(rt->cfg.faults.admit_short && rt->admitting))
-		return gtt_err_set(err, GTT_EBUSY, "vGPU %d: %u fences: %u of the %u guest fence registers are held",
-				   v->id, v->fences, rt->fences_reserved, l->guest_fences);
+	if (!fences_fit(rt, v, err))
+		return GTT_EBUSY;
 	if (dom0_alloc_high(rt, slots, v->scratch_pte, &g, &sh))
 		return gtt_err_set(err, GTT_ENOMEM, "out of memory for vGPU %d's shadow GTT", v->id);
 	rt->env->free(rt->env, v->guest_high);
@@ -286,10 +415,7 @@ int dom0_place_now(struct dom0_runtime *rt, struct vgpu *v, unsigned slots, int 
 	v->high_mapped = 0;
 	for (unsigned s = 0; s < slots; s++)
 		rt->slot_occ[first + s]++;
-	if (dom0_admission_on(rt)) {
-		rt->fences_reserved += v->fences;
-		v->fences_reserved = true;
-	}
+	reserve_fences(rt, v);
 	dom0_pvinfo_ranges(rt, v);
 	return GTT_OK;
 }

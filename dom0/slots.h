@@ -13,12 +13,6 @@ unsigned dom0_shared_slots(const struct dom0_runtime *rt);	/* slots held by two 
 struct vgpu;
 /* Give v `slots` slots at `at` (or where they share least, at < 0): GTT_EBUSY when they or its fences do not fit. */
 int dom0_place_now(struct dom0_runtime *rt, struct vgpu *v, unsigned slots, int at, struct gtt_err *err);
-/*
- * Whether slot s has a place for vGPU self under the share limit: fewer
- * holders than it allows, a place a paused create holds for itself not
- * counted free unless it is self's (self 0: nobody's). No limit: always.
- */
-bool dom0_slot_room(const struct dom0_runtime *rt, unsigned s, int self);
 /* Where S slots go: least shared, every slot with room for anyone; -1 none. */
 int dom0_place_slots(const struct dom0_runtime *rt, unsigned S);
 /* Whether the new slots of an expansion by L left and R right are all under the share limit. */

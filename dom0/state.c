@@ -35,7 +35,18 @@ uint64_t dom0_high_base(const struct dom0_runtime *rt, const struct vgpu *v)
 
 uint64_t dom0_high_size(const struct dom0_runtime *rt, const struct vgpu *v)
 {
-	return (uint64_t)v->slots * rt->lay.slot_size;
+	return (uint64_t)(v->n_runs ? v->run[0].n : v->slots) * rt->lay.slot_size;
+}
+
+unsigned dom0_runs_of(const struct vgpu *v, struct dom0_run out[DOM0_MAX_RUNS])
+{
+	if (v->n_runs) {
+		for (unsigned i = 0; i < v->n_runs; i++)
+			out[i] = v->run[i];
+		return v->n_runs;
+	}
+	out[0] = (struct dom0_run){ v->first_slot, v->slots };
+	return v->slots ? 1 : 0;
 }
 
 static const char *const admission_names[] = { "off", "fifo", "bf", "ru", "rand" };
@@ -54,4 +65,15 @@ const char *dom0_pause_name(enum dom0_pause p)
 bool dom0_admission_on(const struct dom0_runtime *rt)
 {
 	return rt->cfg.admission != DOM0_ADMIT_OFF;
+}
+
+bool dom0_slot_room(const struct dom0_runtime *rt, unsigned s, int self)
+{
+	unsigned lim = rt->cfg.share_limit, held = rt->slot_occ[s];
+
+	if (!lim)
+		return true;
+	if (rt->slot_resv[s] && rt->slot_resv[s] != self && !rt->cfg.faults.admit_ignore_held)
+		held++;
+	return held < lim;
 }

@@ -22,6 +22,15 @@ bool dom0_admission_on(const struct dom0_runtime *rt);
 struct vgpu;
 struct vgpu *dom0_vgpu_get(struct dom0_runtime *rt, int id, struct gtt_err *err);
 uint64_t dom0_high_base(const struct dom0_runtime *rt, const struct vgpu *v);
+/* The high range's first run (all of it when its slots are in one run). */
 uint64_t dom0_high_size(const struct dom0_runtime *rt, const struct vgpu *v);
+/* The runs of its slots, ascending (one when contiguous, none without slots); returns how many. */
+unsigned dom0_runs_of(const struct vgpu *v, struct dom0_run out[DOM0_MAX_RUNS]);
+/*
+ * Whether slot s has a place for vGPU self under the share limit: fewer
+ * holders than it allows, a place a paused create holds for itself not
+ * counted free unless it is self's (self 0: nobody's). No limit: always.
+ */
+bool dom0_slot_room(const struct dom0_runtime *rt, unsigned s, int self);
 
 #endif

@@ -53,10 +53,18 @@ int dom0_copy_in(struct dom0_runtime *rt, struct vgpu *v, struct dom0_switch_sta
 {
 	int rc;
 
-	if ((rc = copy_range(rt, v->id, GM_PAGE(v->low_base), GM_PAGE(v->low_size), v->shadow_low, s, err)) ||
-	    (rc = copy_range(rt, v->id, GM_PAGE(dom0_high_base(rt, v)), GM_PAGE(dom0_high_size(rt, v)), v->shadow_high,
-			     s, err)))
+	struct dom0_run run[DOM0_MAX_RUNS];
+	unsigned n = dom0_runs_of(v, run);
+	uint64_t pps = rt->lay.slot_size / 4096, off = 0;
+
+	if ((rc = copy_range(rt, v->id, GM_PAGE(v->low_base), GM_PAGE(v->low_size), v->shadow_low, s, err)))
 		return rc;
+	if (rt->cfg.faults.runs_copy_first && n > 1)
+		n = 1;
+	for (unsigned i = 0; i < n; off += run[i].n * pps, i++)
+		if ((rc = copy_range(rt, v->id, GM_PAGE(rt->lay.slots_base) + run[i].first * pps, run[i].n * pps,
+				     v->shadow_high + off, s, err)))
+			return rc;
 	dom0_invalidate(rt);
 	return GTT_OK;
 }

@@ -36,6 +36,12 @@ struct dom0_runtime;
 #define DOM0_MAX_VGPUS		65534	/* ids in the owner table's 16 bits (0xffff is the runtime's own); graphics memory runs out long before */
 #define DOM0_MAX_GUEST_FENCES	16	/* GVT traps fences 0..15 */
 #define DOM0_QUANTUM_MS		16
+#define DOM0_MAX_RUNS		8	/* non-contiguous slots: runs of a vGPU's high memory (PVINFO has words for 8) */
+
+/* A run of slots: [first, first + n). */
+struct dom0_run {
+	unsigned first, n;
+};
 
 /*
  * Deliberate mediator bugs, for tests that prove the checks can fail. Never
@@ -64,6 +70,7 @@ struct dom0_faults {
 	bool honour_high_fence;		/* a guest fence id at or above its count is taken as id mod count */
 	bool pvinfo_slot_too_large;	/* PVINFO advertises a high range one slot larger than the vGPU holds */
 	bool pvinfo_of_owner;		/* a PVINFO read answers from the render owner's page, not the reader's */
+	bool runs_copy_first;		/* a switch copies only the first run of a vGPU's non-contiguous slots */
 };
 
 /*
@@ -121,6 +128,13 @@ struct dom0_config {
 	bool slot_aware;		/* scheduler prefers a next vGPU from another slot */
 	bool algorithm1_selector;	/* resize with Algorithm 1's published loops, not the occupancy selector (the default) */
 	unsigned share_limit;		/* at most this many vGPUs hold a slot; 0: no limit (gScale); 1: GVT-g's partitioning */
+	/*
+	 * Non-contiguous slots (gBalloon §6): a vGPU's high memory in up to this
+	 * many runs (2..DOM0_MAX_RUNS; at most 256 slots), placed and resized by
+	 * the generalised Algorithm 1 (dom0/slots_pick.h). 0 or 1: one run, grown
+	 * and shrunk at both ends as the paper's.
+	 */
+	unsigned slot_runs;
 	enum dom0_admission admission;	/* DOM0_ADMIT_OFF: what does not fit is refused */
 	uint64_t seed;			/* DOM0_ADMIT_RAND's choices */
 	struct dom0_hooks hooks;
@@ -196,7 +210,9 @@ struct dom0_vgpu_params {
 struct dom0_vgpu_info {
 	uint64_t low_base, low_size;
 	uint64_t high_base, high_size;
-	unsigned first_slot, slots;
+	unsigned first_slot, slots;	/* its first slot, and how many it holds in all */
+	unsigned n_runs;		/* runs its slots are in (0: none); high_base/size are the first run's */
+	struct dom0_run runs[DOM0_MAX_RUNS];
 	unsigned fences, mem_pages;
 	uint64_t scratch_phys;		/* its own scratch page */
 	bool busy;

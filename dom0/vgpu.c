@@ -181,12 +181,17 @@ void dom0_vgpu_remove(struct dom0_runtime *rt, struct vgpu *v)
 
 	dom0_pool_release_all(rt, v);
 	/* its own ranges only: it holds nothing elsewhere (pool ranges went back with its fences) */
-	uint64_t gone = dom0_phys_release(rt, GM_PAGE(v->low_base), GM_PAGE(v->low_size), id) +
-			dom0_phys_release(rt, GM_PAGE(dom0_high_base(rt, v)), GM_PAGE(dom0_high_size(rt, v)), id);
+	uint64_t gone = dom0_phys_release(rt, GM_PAGE(v->low_base), GM_PAGE(v->low_size), id);
+	struct dom0_run run[DOM0_MAX_RUNS];
+	unsigned n = dom0_runs_of(v, run);
+	uint64_t pps = rt->lay.slot_size / 4096;
+	for (unsigned i = 0; i < n; i++) {
+		gone += dom0_phys_release(rt, GM_PAGE(rt->lay.slots_base) + run[i].first * pps, run[i].n * pps, id);
+		for (unsigned s = 0; s < run[i].n; s++)
+			rt->slot_occ[run[i].first + s]--;
+	}
 	if (gone)
 		dom0_invalidate(rt);
-	for (unsigned s = 0; s < v->slots; s++)
-		rt->slot_occ[v->first_slot + s]--;
 	if (rt->render_owner == id)
 		rt->render_owner = 0;
 	if (v->req_arrival)
@@ -222,6 +227,7 @@ int dom0_vgpu_info(const struct dom0_runtime *rt, int id, struct dom0_vgpu_info 
 		.req_count = v->req_arrival ? v->req_count : v->pause.slots,
 		.paused_ms = v->paused_ms + (v->pause.kind ? rt->sim_ms - v->pause.since_ms : 0),
 	};
+	out->n_runs = dom0_runs_of(v, out->runs);
 	return GTT_OK;
 }
 
@@ -264,6 +270,14 @@ void dom0_pvinfo_ranges(struct dom0_runtime *rt, struct vgpu *v)
 	if (!rt->cfg.faults.stale_pvinfo_answer)
 		W(VGT_IF_NONMAPPABLE_SIZE) = (uint32_t)advertised_high(rt, v);
 	W(GTTLAB_IF_GM_SLOTS) = v->slots;
+	/* the extension's run words: run 0 is avail_rs above, runs 1.. here, the rest zero */
+	struct dom0_run run[DOM0_MAX_RUNS];
+	unsigned n = dom0_runs_of(v, run);
+	W(GTTLAB_IF_GM_RUNS) = n ? n : 1;
+	for (unsigned i = 1; i < GTTLAB_GM_MAX_RUNS; i++) {
+		W(GTTLAB_IF_GM_RUN_BASE(i)) = i < n ? (uint32_t)(rt->lay.slots_base + (uint64_t)run[i].first * rt->lay.slot_size) : 0;
+		W(GTTLAB_IF_GM_RUN_SIZE(i)) = i < n ? (uint32_t)((uint64_t)run[i].n * rt->lay.slot_size) : 0;
+	}
 	W(GTTLAB_IF_GM_EPOCH)++;
 #undef W
 }

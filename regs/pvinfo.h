@@ -55,6 +55,15 @@
 #define GTTLAB_IF_GM_SLOTS		VGT_IF(0x118)	/* host: slots the vGPU holds now */
 #define GTTLAB_IF_GM_SLOT_SIZE		VGT_IF(0x11c)	/* host: bytes per slot */
 #define GTTLAB_IF_GM_EPOCH		VGT_IF(0x120)	/* host: +1 at every change of the vGPU's high range */
+/*
+ * Non-contiguous slots (gttlab's extension, gBalloon §6): the high range in
+ * RUNS runs, ascending. Run 0 is avail_rs.nonmappable_gmadr; runs 1..7 are
+ * here. RUNS is 1 for one run (0 from a host that predates the words).
+ */
+#define GTTLAB_IF_GM_RUNS		VGT_IF(0x124)	/* host: runs of the high range */
+#define GTTLAB_IF_GM_RUN_BASE(i)	VGT_IF(0x128 + ((i) - 1) * 8)	/* host: run i (1..7): base */
+#define GTTLAB_IF_GM_RUN_SIZE(i)	VGT_IF(0x12c + ((i) - 1) * 8)	/* host: run i: size */
+#define GTTLAB_GM_MAX_RUNS		8
 #define GTTLAB_IF_GM_FIRST_GUEST	GTTLAB_IF_GM_CODE	/* the words a guest may write: CODE..SEQ */
 #define GTTLAB_IF_GM_LAST_GUEST		GTTLAB_IF_GM_SEQ
 
