@@ -21,6 +21,7 @@ enum check_status check_shadow_copy_ladder(struct check_ctx *c);
 enum check_status check_fence_pool_guest_fence(struct check_ctx *c);
 enum check_status check_slot_resize_algorithm(struct check_ctx *c);
 enum check_status check_slot_resize_release(struct check_ctx *c);
+enum check_status check_slot_resize_runs(struct check_ctx *c);
 enum check_status check_slot_policy_channel(struct check_ctx *c);
 enum check_status check_slot_policy_classes(struct check_ctx *c);
 enum check_status check_admission_policies(struct check_ctx *c);

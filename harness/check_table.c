@@ -38,6 +38,8 @@ const struct check gtt_checks[] = {
 	  REQ_TEST_PAGES | REQ_WHOLE_GGTT, 0, 0, check_slot_resize_algorithm },
 	{ "slot-resize-release", "slot-resize", "slots a vGPU gives up are no longer mapped for it",
 	  REQ_TEST_PAGES | REQ_WHOLE_GGTT, 0, 0, check_slot_resize_release },
+	{ "slot-resize-runs", "slot-resize", "non-contiguous slots: a create in two free runs, PVINFO's run words, shadow and GTT run by run, the GPU's bytes, a write between runs refused, a reduction",
+	  REQ_TEST_PAGES | REQ_WHOLE_GGTT, 0, 0, check_slot_resize_runs },
 	{ "slot-policy-channel", "slot-policy", "gBalloon's requests over PVINFO: malformed ones refused with a status and no change, granted ones in PVINFO, shadow and GTT",
 	  REQ_TEST_PAGES | REQ_WHOLE_GGTT, 0, 0, check_slot_policy_channel },
 	{ "slot-policy-classes", "slot-policy", "gBalloon's policy: in each class of f(W, R_copy) a request gets the paper's decision; PVINFO, shadow and GTT agree",

@@ -116,11 +116,30 @@ enum check_status dck_agree_on(struct check_ctx *c, struct hw_device *dev, struc
 		return ck_fail(c, "vGPU %d: PVINFO non-mappable base/size (0x78048/0x7804c) 0x%x/0x%x and slots (0x%x) %u; it holds 0x%llx/0x%llx, %u slots",
 			       id, base, size, GTTLAB_IF_GM_SLOTS, dck_pv(r, id, GTTLAB_IF_GM_SLOTS), (unsigned long long)in.high_base,
 			       (unsigned long long)in.high_size, in.slots);
+	/* the extension's run words (regs/pvinfo.h): run 0 above, runs 1.. here, zero after the last */
+	uint32_t runs = dck_pv(r, id, GTTLAB_IF_GM_RUNS);
+	if (runs != (in.n_runs ? in.n_runs : 1))
+		return ck_fail(c, "vGPU %d: PVINFO GM_RUNS (0x%05x) is %u; its slots are in %u runs", id, GTTLAB_IF_GM_RUNS, runs, in.n_runs);
+	for (unsigned i = 1; i < GTTLAB_GM_MAX_RUNS; i++) {
+		const struct dom0_layout *l = dom0_layout(r->rt);
+		uint64_t b = i < in.n_runs ? l->slots_base + (uint64_t)in.runs[i].first * l->slot_size : 0;
+		uint64_t z = i < in.n_runs ? (uint64_t)in.runs[i].n * l->slot_size : 0;
+		if (dck_pv(r, id, GTTLAB_IF_GM_RUN_BASE(i)) != (uint32_t)b || dck_pv(r, id, GTTLAB_IF_GM_RUN_SIZE(i)) != (uint32_t)z)
+			return ck_fail(c, "vGPU %d: PVINFO run %u base/size (0x%05x/0x%05x) 0x%x/0x%x; its run %u is 0x%llx/0x%llx", id, i,
+				       GTTLAB_IF_GM_RUN_BASE(i), GTTLAB_IF_GM_RUN_SIZE(i), dck_pv(r, id, GTTLAB_IF_GM_RUN_BASE(i)),
+				       dck_pv(r, id, GTTLAB_IF_GM_RUN_SIZE(i)), i, (unsigned long long)b, (unsigned long long)z);
+	}
 	if (dom0_switch(r->rt, id, NULL, &r->err))
 		return ck_error(c, "switch", &r->err);
 	if ((st = range_agrees(c, dev, r, id, in.low_base / 4096, in.low_size / 4096)))
 		return st;
-	return range_agrees(c, dev, r, id, in.high_base / 4096, in.high_size / 4096);
+	for (unsigned i = 0; i < in.n_runs; i++) {
+		const struct dom0_layout *l = dom0_layout(r->rt);
+		uint64_t b = l->slots_base + (uint64_t)in.runs[i].first * l->slot_size;
+		if ((st = range_agrees(c, dev, r, id, b / 4096, (uint64_t)in.runs[i].n * l->slot_size / 4096)))
+			return st;
+	}
+	return CHECK_PASS;
 }
 
 enum check_status dck_agree(struct check_ctx *c, struct dck_rt *r, int id)

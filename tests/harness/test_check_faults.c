@@ -277,7 +277,7 @@ Test(check_faults, every_check_has_a_fault_test)
 		"ggtt-pte-readback", "ggtt-high-address-bits", "ggtt-invalidate", "ggtt-scratch-fill", "ggtt-guard-page",
 		"fence-readback", "fence-x-detile", "fence-y-detile", "fence-disable-linear", "fence-write-order",
 		"aperture-rw", "shadow-copy-switch", "shadow-copy-ladder", "fence-pool-guest-fence", "slot-resize-algorithm",
-		"slot-resize-release", "slot-policy-channel", "slot-policy-classes", "admission-policies",
+		"slot-resize-release", "slot-resize-runs", "slot-policy-channel", "slot-policy-classes", "admission-policies",
 		"admission-channel", "migration-slots", "migration-device",
 		/* the guest suite's: the mediator fault matrix, tests/harness/test_guest_faults.c */
 		"guest-pvinfo", "guest-pte-ranges", "guest-data-paths", "guest-fences", "guest-outside", "guest-resize",
@@ -307,4 +307,10 @@ Test(check_faults, a_dom0_check_whose_runtime_cannot_restore_aborts)
 
 	cr_expect_eq(r.status, CHECK_ABORT, "%s: %s", check_status_name(r.status), r.reason);
 	cr_expect(strstr(r.reason, "Dom0 runtime's restore") && strstr(r.reason, "fence 4 reads"), "%s", r.reason);
+}
+
+Test(check_faults, slot_resize_runs_second_run_not_copied)
+{
+	struct check_faults f = { .dom0 = { .runs_copy_first = true } };
+	cr_expect(caught("sim:skl", "slot-resize-runs", NULL, &f, "after its switch: PTE"));
 }

@@ -68,6 +68,7 @@ static const struct fault_row host_rows[] = {
 	ROW(admit_ignore_held, "admission-policies"),
 	ROW(migrate_no_rollback, "migration-device"),
 	ROW(migrate_drop_queue, "migration-slots"),
+	ROW(runs_copy_first, "slot-resize-runs"),
 };
 
 #define N_GUEST (sizeof(guest_rows) / sizeof(guest_rows[0]))
