@@ -34,13 +34,14 @@
 static const unsigned type_slots[TYPES] = { 1, 2, 4, 8, 16, 32 };
 static const char *const type_names[TYPES] = { "nano", "micro", "small", "medium", "large", "xlarge" };
 static const enum dom0_admission policies[BENCH_ADMIT_POLICIES] = {
-	DOM0_ADMIT_FIFO, DOM0_ADMIT_BF, DOM0_ADMIT_RU, DOM0_ADMIT_RAND, DOM0_ADMIT_FIFO,
+	DOM0_ADMIT_FIFO, DOM0_ADMIT_BF, DOM0_ADMIT_RU, DOM0_ADMIT_RAND, DOM0_ADMIT_FIFO, DOM0_ADMIT_FIFO,
 };
 #define COMPACT	4	/* the column that compacts for FIFO's head */
+#define RUNS	5	/* the column whose vGPUs hold slots in up to 8 runs (cfg.slot_runs) */
 
 static const char *col_name(unsigned p)
 {
-	return p == COMPACT ? "fifo+c" : dom0_admission_name(policies[p]);
+	return p == COMPACT ? "fifo+c" : p == RUNS ? "fifo+r" : dom0_admission_name(policies[p]);
 }
 
 struct req {
@@ -70,6 +71,7 @@ struct run_out {
 	uint64_t finish_q, paused_q, worst_q;	/* the last end, the paused time summed and the longest (quanta) */
 	uint64_t moves, slots_moved;		/* compaction's */
 	uint64_t attempts, fragmented;		/* heads it was tried for; of them, with enough slots free */
+	uint64_t split;				/* requests that ran in two or more runs */
 };
 
 /* Compaction for FIFO's head, the oldest created request still waiting (creation is the stream's order). */
@@ -96,11 +98,12 @@ static void compact_head(struct bench_dev *b, struct req *q, unsigned k, uint64_
 	}
 }
 
-/* One run: n requests under one policy (compact: fifo+c's compaction at every change). */
-static void one_run(struct bench_dev *b, enum dom0_admission pol, bool compact, unsigned n, uint64_t seed,
+/* One run: n requests under one policy (compact: fifo+c's compaction at every change; runs: fifo+r's slot runs). */
+static void one_run(struct bench_dev *b, enum dom0_admission pol, bool compact, bool runs, unsigned n, uint64_t seed,
 		    struct run_out *out)
 {
-	struct dom0_config cfg = { .slot_size = SLOT_SIZE, .share_limit = 1, .admission = pol, .seed = seed };
+	struct dom0_config cfg = { .slot_size = SLOT_SIZE, .share_limit = 1, .admission = pol, .seed = seed,
+				   .slot_runs = runs ? DOM0_MAX_RUNS : 0 };
 	struct req q[MAX_REQ];
 	uint64_t state = seed, t = 0;
 	unsigned k = 0, done = 0;
@@ -113,6 +116,9 @@ static void one_run(struct bench_dev *b, enum dom0_admission pol, bool compact, 
 		/* ends first, then arrivals, at the same instant */
 		for (unsigned i = 0; i < k; i++)
 			if (q[i].started && !q[i].done && q[i].end <= t) {
+				struct dom0_vgpu_info in;
+				if (!dom0_vgpu_info(b->rt, q[i].id, &in) && in.n_runs > 1)
+					out->split++;
 				if (dom0_vgpu_destroy(b->rt, q[i].id, &err))
 					bench_die("admission: destroying request %u: %s", i, err.msg);
 				q[i].done = true;
@@ -171,20 +177,21 @@ void bench_admission(const struct bench_opts *o, struct bench_results *r)
 			a->counts[a->n_counts++] = n;
 	}
 	bench_open_device(&b, "sim:skl");
-	bench_note("admission: ConVGPU §IV-C on sim:skl: %u request counts x 4 policies and FIFO with compaction x %u seeds", a->n_counts, a->seeds);
+	bench_note("admission: ConVGPU §IV-C on sim:skl: %u request counts x 4 policies, FIFO with compaction and with slot runs x %u seeds", a->n_counts, a->seeds);
 	for (unsigned c = 0; c < a->n_counts; c++)
 		for (unsigned p = 0; p < BENCH_ADMIT_POLICIES; p++) {
 			struct bench_admit_cell *cell = &a->cell[c][p];
 			double fin = 0, pau = 0, worst = 0;
 			for (unsigned s = 0; s < a->seeds; s++) {
 				struct run_out ro = { 0 };
-				one_run(&b, policies[p], p == COMPACT, a->counts[c], o->seed * 1000 + s + 1, &ro);
+				one_run(&b, policies[p], p == COMPACT, p == RUNS, a->counts[c], o->seed * 1000 + s + 1, &ro);
 				uint64_t finish_q = ro.finish_q, paused_q = ro.paused_q;
 				worst += (double)ro.worst_q * DOM0_QUANTUM_MS / 1000;
 				cell->moves += ro.moves;
 				cell->slots_moved += ro.slots_moved;
 				cell->attempts += ro.attempts;
 				cell->fragmented += ro.fragmented;
+				cell->split += ro.split;
 				const struct dom0_counters *k = dom0_counters(b.rt);
 				a->slots = dom0_layout(b.rt)->num_slots;
 				cell->paused += k->paused;
@@ -268,6 +275,16 @@ void bench_admission_table(const struct bench_opts *o, const struct bench_admiss
 	       "    charged: a move's copy is the migration bench's)\n",
 	       a->counts[a->n_counts - 1], fc->paused_s, f->paused_s, fc->finish_s, f->finish_s, (unsigned long long)att,
 	       (unsigned long long)frag, (unsigned long long)moves);
+	const struct bench_admit_cell *fr = &a->cell[a->n_counts - 1][RUNS];
+	uint64_t split = 0;
+	for (unsigned c = 0; c < a->n_counts; c++) {
+		split += a->cell[c][RUNS].split;
+	}
+	printf("  fifo+r (beyond the papers: FIFO, a vGPU's slots in up to %d runs, gBalloon §6): at %u requests mean\n"
+	       "    pause %.1f s against FIFO's %.1f and fifo+c's %.1f, the last end %.1f s against %.1f and %.1f;\n"
+	       "    %llu requests ran in two or more runs\n",
+	       DOM0_MAX_RUNS, a->counts[a->n_counts - 1], fr->paused_s, f->paused_s, fc->paused_s, fr->finish_s, f->finish_s,
+	       fc->finish_s, (unsigned long long)split);
 	if (bf_longest < heavy)
 		printf("  why BF does not pause longest here: a ConVGPU container runs on the memory assigned so far and is\n"
 		       "    suspended only when it allocates past it, so FIFO's queue keeps running; here a request waits\n"
@@ -292,6 +309,8 @@ void bench_admission_json(struct bench_json *j, const struct bench_admission *a)
 			bench_json_knum(j, "finish_s", a->cell[c][p].finish_s);
 			bench_json_knum(j, "paused_s", a->cell[c][p].paused_s);
 			bench_json_knum(j, "worst_s", a->cell[c][p].worst_s);
+			if (p == RUNS)
+				bench_json_kint(j, "split", a->cell[c][p].split);
 			if (p == COMPACT) {
 				bench_json_kint(j, "moves", a->cell[c][p].moves);
 				bench_json_kint(j, "slots_moved", a->cell[c][p].slots_moved);

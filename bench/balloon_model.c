@@ -88,12 +88,15 @@ static const struct {
 	const char *name;
 	unsigned slots;
 	bool policy, move;
+	unsigned runs;			/* cfg.slot_runs */
 } layouts[BENCH_BALLOON_LAYOUTS] = {
-	[BALLOON_384] = { "gVirt-384", 6, false, false },
-	[BALLOON_1024] = { "gVirt-1024", 16, false, false },
-	[BALLOON_POLICY] = { "gBalloon", 6, true, false },
+	[BALLOON_384] = { "gVirt-384", 6, false, false, 0 },
+	[BALLOON_1024] = { "gVirt-1024", 16, false, false, 0 },
+	[BALLOON_POLICY] = { "gBalloon", 6, true, false, 0 },
 	/* beyond the papers: a VM that can only grow into others' slots first moves where it grows alone */
-	[BALLOON_MOVE] = { "gBalloon+m", 6, true, true },
+	[BALLOON_MOVE] = { "gBalloon+m", 6, true, true, 0 },
+	/* beyond the papers (gBalloon §6): a VM's slots in up to 8 runs, grown and shrunk at any slots */
+	[BALLOON_RUNS] = { "gBalloon+r", 6, true, false, DOM0_MAX_RUNS },
 };
 
 /* The guest's side of one VM. */
@@ -296,7 +299,9 @@ static void guest_fit(struct run *r, int i)
 {
 	struct guest *g = &r->g[i];
 	struct dom0_vgpu_info in = bench_info(&r->b, g->id);
-	uint64_t range = (in.slots >= 64 ? ~0ull : (1ull << in.slots) - 1) << in.first_slot;
+	uint64_t range = 0;
+	for (unsigned k = 0; k < in.n_runs; k++)
+		range |= (in.runs[k].n >= 64 ? ~0ull : (1ull << in.runs[k].n) - 1) << in.runs[k].first;
 	unsigned want = in.slots < demand(r, i) ? in.slots : demand(r, i);
 	uint64_t mapped, entries;
 
@@ -452,7 +457,7 @@ static void period_end(struct run *r)
 
 static void start(struct run *r, int l, uint64_t alpha_u)
 {
-	struct dom0_config cfg = { .slot_size = SLOT_SIZE };
+	struct dom0_config cfg = { .slot_size = SLOT_SIZE, .slot_runs = layouts[l].runs };
 	struct gtt_err err = { 0 };
 
 	bench_open(&r->b, "sim:skl", &cfg);

@@ -20,7 +20,7 @@
 /* 1 / R_copy's maximum, one CPU copying all the time (100% / N), in millionths per percent */
 #define BALLOON_BETA_U		(1000000000ull / (100000ull / BALLOON_HOST_CPUS))
 
-enum balloon_layout { BALLOON_384, BALLOON_1024, BALLOON_POLICY, BALLOON_MOVE };
+enum balloon_layout { BALLOON_384, BALLOON_1024, BALLOON_POLICY, BALLOON_MOVE, BALLOON_RUNS };
 
 /* The paper's benchmarks (§4, Table 2); what each needs is in balloon_model.c's table. */
 enum balloon_bench {

@@ -14,7 +14,7 @@
 struct bench_json;
 struct bench_opts;
 
-#define BENCH_BALLOON_LAYOUTS	4	/* gVirt-384, gVirt-1024, gBalloon, gBalloon moving to grow alone */
+#define BENCH_BALLOON_LAYOUTS	5	/* gVirt-384, gVirt-1024, gBalloon, gBalloon moving to grow alone, in slot runs */
 #define BENCH_BALLOON_SCENES	18	/* valley's scenes (§4.4) */
 #define BENCH_BALLOON_FIG5	5	/* 3, 6, 9, 12, 15 VMs */
 
