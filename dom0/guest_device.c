@@ -159,7 +159,7 @@ static int gpu_begin(struct guest_dev *g, uint64_t gm, size_t len)
 
 	if (rc)
 		return rc;
-	if (!inside(gm, len, in.low_base, in.low_size) && !inside(gm, len, in.high_base, in.high_size)) {
+	if (!inside(gm, len, in.low_base, in.low_size) && !dom0_high_holds(g->rt, &in, gm, len)) {
 		gtt_log(g->env, GTT_LOG_DEBUG, "vgpu: GPU-side access 0x%llx+0x%zx is outside vGPU %d's ranges (low 0x%llx+0x%llx, high 0x%llx+0x%llx)",
 			(unsigned long long)gm, len, g->guest, (unsigned long long)in.low_base,
 			(unsigned long long)in.low_size, (unsigned long long)in.high_base, (unsigned long long)in.high_size);

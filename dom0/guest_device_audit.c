@@ -94,12 +94,12 @@ static bool guest_page(const struct guest_dev *g, uint64_t addr)
 }
 
 /* An entry the guest may hold: in its low or high range, or in the pool range of one of its fences. */
-static bool guest_entry(const struct dom0_vgpu_info *in, const struct held *h, uint64_t index)
+static bool guest_entry(const struct dom0_runtime *rt, const struct dom0_vgpu_info *in, const struct held *h,
+			uint64_t index)
 {
 	uint64_t gm = index << 12;
 
-	if ((gm >= in->low_base && gm - in->low_base < in->low_size) ||
-	    (gm >= in->high_base && gm - in->high_base < in->high_size))
+	if ((gm >= in->low_base && gm - in->low_base < in->low_size) || dom0_high_holds(rt, in, gm, 4096))
 		return true;
 	for (unsigned i = 0; i < h->n; i++)
 		if (index >= h->first[i] && index < h->end[i])
@@ -123,7 +123,7 @@ static int audit_ptes(struct guest_dev *g, const struct held *h, char *why, size
 			return fail(why, n, "cannot read the host's GGTT entries %llu..%llu: %s", (unsigned long long)first,
 				    (unsigned long long)(first + k - 1), err.msg);
 		for (size_t j = 0; j < k; j++) {
-			if (guest_entry(&in, h, first + j))
+			if (guest_entry(g->rt, &in, h, first + j))
 				continue;
 			hw_pte_decode(info->plat, buf[j], &d);
 			if (d.valid && guest_page(g, d.addr))

@@ -42,6 +42,7 @@ static const struct gd_key {
 	{ "migrate", 0, 1u << 30, "reads of PVINFO's EPOCH between host moves of the guest's high range, 0 never" },
 	{ "hog", 0, 1u << 20, "trapped accesses between the host's releases while a request waits (ConVGPU admission, GVT-g's exclusive slots), 0 off" },
 	{ "move", 0, 1u << 30, "reads of PVINFO's EPOCH between host moves of the guest to a spare model and back (VOCL's device migration), 0 never" },
+	{ "runs", 0, DOM0_MAX_RUNS, "runs of slots the host may give a vGPU (non-contiguous slots: 2 and up, a tenant in slot 1 splitting the guest's), 0 off" },
 };
 #define GD_NKEYS (sizeof(gd_keys) / sizeof(gd_keys[0]))
 
@@ -69,7 +70,7 @@ static int parse_option(const char *tok, uint64_t *vals, bool *seen, struct gtt_
 		vals[k] = v;
 		return GTT_OK;
 	}
-	return gtt_err_set(err, GTT_EINVAL, "vgpu: option '%s': no such option (low, high, fences, mem, peers, switch, migrate, hog, move)", tok);
+	return gtt_err_set(err, GTT_EINVAL, "vgpu: option '%s': no such option (low, high, fences, mem, peers, switch, migrate, hog, move, runs)", tok);
 }
 
 /* A token without '=' belongs to the host's spec: sim, sim:PLATFORM, then its own options (edram). */
@@ -89,9 +90,27 @@ static int host_token(struct gd_opts *o, const char *tok, struct gtt_err *err)
 	return GTT_OK;
 }
 
+/*
+ * runs=: 1 is one run (write 0); a migration and hog='s tenants move and
+ * place whole runs, so neither goes with it; migrate= defaults to 0 then.
+ */
+static int runs_rules(const char *arg, struct gd_opts *o, bool migrate_given, struct gtt_err *err)
+{
+	if (!o->runs)
+		return GTT_OK;
+	if (o->runs == 1)
+		return gtt_err_set(err, GTT_EINVAL, "vgpu:%s: runs=1 is one run of slots, the default: write runs=0, or 2 to %d",
+				   arg, DOM0_MAX_RUNS);
+	if ((migrate_given && o->migrate) || o->move || o->hog)
+		return gtt_err_set(err, GTT_EINVAL, "vgpu:%s: runs= with %s: %s", arg, o->hog ? "hog=" : "migrate= or move=",
+				   o->hog ? "hog='s tenants sit beside one run of the guest's" : "a migration moves one run of slots");
+	o->migrate = 0;
+	return GTT_OK;
+}
+
 int gd_parse(const char *arg, struct gd_opts *o, struct gtt_err *err)
 {
-	uint64_t vals[GD_NKEYS] = { 32, 1, 4, 1024, 2, 16, 4, 0, 0 };
+	uint64_t vals[GD_NKEYS] = { 32, 1, 4, 1024, 2, 16, 4, 0, 0, 0 };
 	bool seen[GD_NKEYS] = { false };
 	char tok[64];
 	int rc;
@@ -129,6 +148,9 @@ int gd_parse(const char *arg, struct gd_opts *o, struct gtt_err *err)
 	o->migrate = (unsigned)vals[6];
 	o->hog = (unsigned)vals[7];
 	o->move = (unsigned)vals[8];
+	o->runs = (unsigned)vals[9];
+	if ((rc = runs_rules(arg, o, seen[6], err)))
+		return rc;
 	if (o->hog && o->move)
 		return gtt_err_set(err, GTT_EINVAL, "vgpu:%s: hog= and move= together: under hog='s admission the way back from the spare model could wait, stranding the guest there",
 				   arg);
@@ -255,12 +277,33 @@ static int make_vgpus(struct guest_dev *g, const struct dom0_layout *l, struct g
 	struct dom0_vgpu_params p = { .low_size = g->o.low_mib * MiB, .high_slots = g->o.high, .fences = g->o.fences,
 				      .mem_pages = g->o.mem, .mem = g->ram };
 	uint64_t peer_low = p.low_size < GD_PEER_LOW_MAX ? p.low_size : GD_PEER_LOW_MAX;
-	int rc = dom0_vgpu_create(g->rt, &p, &g->guest, err);
+	int rc = GTT_OK;
+
+	if (g->o.runs && p.high_slots >= 2 && l->num_slots > p.high_slots + 1) {
+		/*
+		 * A tenant in slot 1 and the guest in slot 0, grown by the rest:
+		 * the generalised Algorithm 1 passes over the tenant's slot, so the
+		 * guest's slots are two runs, slot 0 and from slot 2 on.
+		 */
+		struct dom0_vgpu_params t = { .low_size = 4096, .high_slots = 1, .mem_pages = 1, .place = true, .at_slot = 1 };
+		struct dom0_vgpu_params first = p;
+		first.high_slots = 1;
+		first.place = true;
+		first.at_slot = 0;
+		if (!(rc = dom0_vgpu_create(g->rt, &t, &g->spacer, err)) &&
+		    !(rc = dom0_vgpu_create(g->rt, &first, &g->guest, err)))
+			rc = dom0_expand(g->rt, g->guest, p.high_slots - 1, NULL, NULL, err);
+	} else {
+		rc = dom0_vgpu_create(g->rt, &p, &g->guest, err);
+	}
 
 	for (unsigned k = 0; !rc && k < g->o.peers; k++) {
 		struct dom0_vgpu_params q = { .low_size = peer_low, .high_slots = 1, .fences = 1,
 					      .mem_pages = (unsigned)(peer_low >> 12) + GD_PEER_HIGH_PAGES,
 					      .place = true, .at_slot = l->num_slots > k ? l->num_slots - 1 - k : 0 };
+		/* runs=: the peers share the guest's second run, so each switch back must copy it */
+		if (g->o.runs && 2 + k < l->num_slots)
+			q.at_slot = 2 + k;
 		if (!(rc = dom0_vgpu_create(g->rt, &q, &g->peer[k], err))) {
 			g->n_peers++;
 			rc = peer_setup(g, k, err);
@@ -360,6 +403,7 @@ int gd_host_open(struct guest_dev *g, const struct hw_open_opts *opts, struct gt
 		cfg.admission = DOM0_ADMIT_FIFO;
 		cfg.share_limit = 1;
 	}
+	cfg.slot_runs = g->o.runs;
 	if ((rc = hw_open(g->env, g->o.host, model, 1, &ho, &g->host, err)))
 		return rc;
 	if ((rc = dom0_layout_for(&g->host->info, &cfg, &lay, err)) || (rc = check_fit(g, &lay, err)) ||

@@ -33,6 +33,7 @@ struct gd_opts {
 	unsigned migrate;		/* migrate=: EPOCH reads between host moves of the guest's high range; 0 never */
 	unsigned hog;			/* hog=: trapped accesses between releases of the host's tenants; 0 none */
 	unsigned move;			/* move=: EPOCH reads between moves to the spare model and back; 0 never */
+	unsigned runs;			/* runs=: the host's cfg.slot_runs, a spacer in slot 1 splitting the guest's; 0 off */
 };
 
 /* A register the guest wrote that the host never sees (GVT-g's vreg). */
@@ -61,6 +62,7 @@ struct guest_dev {
 	unsigned n_peers;
 	int peer[GD_MAX_PEERS];
 	int hog[GD_HOGS];		/* hog=: the host's tenants beside the guest's high range */
+	int spacer;			/* runs=: the tenant in slot 1 the guest's slots are placed around */
 	unsigned n_hogs, hogs_released;
 	uint64_t hog_traps;
 	uint8_t cfg[PCI_CFG_SIZE];	/* the emulated config space */

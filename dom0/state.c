@@ -77,3 +77,14 @@ bool dom0_slot_room(const struct dom0_runtime *rt, unsigned s, int self)
 		held++;
 	return held < lim;
 }
+
+bool dom0_high_holds(const struct dom0_runtime *rt, const struct dom0_vgpu_info *in, uint64_t gm, uint64_t len)
+{
+	for (unsigned i = 0; i < in->n_runs; i++) {
+		uint64_t b = rt->lay.slots_base + (uint64_t)in->runs[i].first * rt->lay.slot_size;
+		uint64_t n = (uint64_t)in->runs[i].n * rt->lay.slot_size;
+		if (gm >= b && len <= n && gm - b <= n - len)
+			return true;
+	}
+	return false;
+}

@@ -15,6 +15,8 @@ int dom0_render_owner(const struct dom0_runtime *rt);
 uint64_t dom0_sim_time_ms(const struct dom0_runtime *rt);
 const char *dom0_admission_name(enum dom0_admission a);	/* "off", "fifo", "bf", "ru", "rand" */
 const char *dom0_pause_name(enum dom0_pause p);		/* "none", "create", "expand", "fence" */
+/* Whether [gm, gm + len) lies in one run of the high range `in` describes (dom0_vgpu_info's runs). */
+bool dom0_high_holds(const struct dom0_runtime *rt, const struct dom0_vgpu_info *in, uint64_t gm, uint64_t len);
 /* Whether the config turns admission on (mechanisms that reserve for it read this; they never call it). */
 bool dom0_admission_on(const struct dom0_runtime *rt);
 

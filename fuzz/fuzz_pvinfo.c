@@ -135,6 +135,8 @@ static void configure(struct fz *z, const uint8_t *h)
 	if (h[3] & 2)
 		z->cfg.host_fences = 29;	/* 3 guest fence registers on a 32-fence device */
 	z->cfg.seed = (uint64_t)h[4] | (uint64_t)h[5] << 8 | (uint64_t)h[6] << 16 | (uint64_t)h[7] << 24;
+	if (h[3] & 4)
+		z->cfg.slot_runs = 2 + (h[3] >> 3) % (DOM0_MAX_RUNS - 1);	/* non-contiguous slots */
 	z->cfg.migrate_hooks = (struct dom0_migrate_hooks){ .after_step = after_step, .ctx = z };
 }
 
@@ -172,16 +174,33 @@ static void consistent(const struct fz *z)
 			dom0_pvinfo_read(rt, z->id[k], PV_OFF(VGT_IF_NONMAPPABLE_BASE), &base, NULL);
 			dom0_pvinfo_read(rt, z->id[k], PV_OFF(VGT_IF_NONMAPPABLE_SIZE), &size, NULL);
 			dom0_pvinfo_read(rt, z->id[k], PV_OFF(GTTLAB_IF_GM_SLOTS), &slots, NULL);
-			if (in.first_slot + in.slots > l->num_slots)
-				die("a vGPU holds slots past the end of high memory", NULL);
+			unsigned total = 0;
+			if (in.n_runs > (z->cfg.slot_runs > 1 ? z->cfg.slot_runs : 1))
+				die("a vGPU holds its slots in more runs than the config allows", NULL);
+			for (unsigned r = 0; r < in.n_runs; r++) {
+				uint32_t rb = 0, rs = 0;
+				if (in.runs[r].first + in.runs[r].n > l->num_slots || !in.runs[r].n ||
+				    (r && in.runs[r].first <= in.runs[r - 1].first + in.runs[r - 1].n))
+					die("a vGPU's runs are empty, past high memory, or not ascending and apart", NULL);
+				total += in.runs[r].n;
+				for (unsigned s = 0; s < in.runs[r].n; s++)
+					occ[in.runs[r].first + s]++;
+				if (!r)
+					continue;
+				dom0_pvinfo_read(rt, z->id[k], PV_OFF(GTTLAB_IF_GM_RUN_BASE(r)), &rb, NULL);
+				dom0_pvinfo_read(rt, z->id[k], PV_OFF(GTTLAB_IF_GM_RUN_SIZE(r)), &rs, NULL);
+				if (rb != (uint32_t)(l->slots_base + (uint64_t)in.runs[r].first * l->slot_size) ||
+				    rs != (uint32_t)((uint64_t)in.runs[r].n * l->slot_size))
+					die("PVINFO's run words are not the vGPU's runs", NULL);
+			}
+			if (total != in.slots)
+				die("a vGPU's runs do not add up to its slots", NULL);
 			if (base != (uint32_t)in.high_base || size != (uint32_t)in.high_size)
 				die("PVINFO's non-mappable range is not the vGPU's", NULL);
 			if (slots != in.slots)
 				die("PVINFO's slot count is not the vGPU's", NULL);
 			if (in.paused == DOM0_PAUSE_CREATE && (in.slots || dom0_render_owner(rt) == z->id[k]))
 				die("a paused create holds slots or owns the render", NULL);
-			for (unsigned s = 0; s < in.slots && in.first_slot + s < 1024; s++)
-				occ[in.first_slot + s]++;
 		}
 		for (unsigned s = 0; z->cfg.share_limit && s < l->num_slots && s < 1024; s++)
 			if (occ[s] > z->cfg.share_limit)

@@ -60,6 +60,9 @@ struct check_ctx {
 	uint64_t claim_gm;		/* first claimed GGTT address */
 	uint64_t claim_pages;
 	uint64_t claim_high_gm, claim_high_pages;	/* REQ_GUEST: the vGPU's non-mappable slice too */
+	/* REQ_GUEST with non-contiguous slots: the slice's runs after the first (hw_pvinfo.run[1..]) */
+	struct ck_run { uint64_t gm, pages; } claim_run[GTTLAB_GM_MAX_RUNS - 1];
+	unsigned claim_runs;
 	unsigned claim_fence_first, claim_fences;
 	const struct check_faults *faults;
 	int (*open_peer)(void *peer_ctx, const struct gtt_platform *plat, struct hw_device **out, struct gtt_err *err);
@@ -82,6 +85,8 @@ void ck_unrestored(struct check_ctx *c, const char *what, const struct gtt_err *
 enum check_status ck_error(struct check_ctx *c, const char *what, const struct gtt_err *err);
 
 /* Claimed access: anything outside the claim is refused (and fails the check). */
+/* Claim the vGPU's non-mappable slice as pv says it is now: every run of it. */
+void ck_claim_high(struct check_ctx *c, const struct hw_pvinfo *pv);
 int ck_pte_write(struct check_ctx *c, uint64_t index, uint64_t pte);
 int ck_pte_read(struct check_ctx *c, uint64_t index, uint64_t *pte);
 int ck_fence_write(struct check_ctx *c, unsigned fence, uint64_t val);

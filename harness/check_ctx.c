@@ -66,8 +66,20 @@ static bool in_window(uint64_t first, uint64_t pages, uint64_t gm, uint64_t len)
 
 static bool in_claim(const struct check_ctx *c, uint64_t gm, uint64_t len)
 {
+	for (unsigned i = 0; i < c->claim_runs; i++)
+		if (in_window(c->claim_run[i].gm, c->claim_run[i].pages, gm, len))
+			return true;
 	return in_window(c->claim_gm, c->claim_pages, gm, len) ||
 	       in_window(c->claim_high_gm, c->claim_high_pages, gm, len);
+}
+
+void ck_claim_high(struct check_ctx *c, const struct hw_pvinfo *pv)
+{
+	c->claim_high_gm = pv->nonmappable_base;
+	c->claim_high_pages = pv->nonmappable_size / 4096;
+	c->claim_runs = 0;
+	for (unsigned i = 1; i < pv->high_runs && i < GTTLAB_GM_MAX_RUNS; i++)
+		c->claim_run[c->claim_runs++] = (struct ck_run){ pv->run[i].base, pv->run[i].size / 4096 };
 }
 
 int ck_pte_write(struct check_ctx *c, uint64_t index, uint64_t pte)

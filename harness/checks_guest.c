@@ -39,6 +39,11 @@ static const char *pvinfo_diff(const struct hw_pvinfo *a, const struct hw_pvinfo
 	SAME(nonmappable_base, "avail_rs.nonmappable_gmadr.base");
 	SAME(nonmappable_size, "avail_rs.nonmappable_gmadr.size");
 	SAME(fence_num, "avail_rs.fence_num");
+	SAME(high_runs, "GM_RUNS");
+	for (unsigned i = 1; i < a->high_runs && i < GTTLAB_GM_MAX_RUNS; i++) {
+		SAME(run[i].base, "GM_RUN_BASE");
+		SAME(run[i].size, "GM_RUN_SIZE");
+	}
 #undef SAME
 	return NULL;
 }
@@ -96,9 +101,9 @@ static size_t edge_indexes(const struct guest_slice *s, uint64_t *idx)
 
 enum check_status check_guest_pte_ranges(struct check_ctx *c)
 {
-	struct guest_slice sl[2];
-	uint64_t idx[2][2 * EDGE], want[2][2 * EDGE], got;
-	size_t n[2] = { 0, 0 };
+	struct guest_slice sl[GUEST_MAX_SLICES];
+	uint64_t idx[GUEST_MAX_SLICES][2 * EDGE], want[GUEST_MAX_SLICES][2 * EDGE], got;
+	size_t n[GUEST_MAX_SLICES] = { 0 };
 	unsigned ns = guest_slices(c, sl);
 	struct hw_page *pg;
 
@@ -169,16 +174,18 @@ static enum check_status data_pass(struct check_ctx *c, const struct guest_slice
 
 enum check_status check_guest_data_paths(struct check_ctx *c)
 {
-	struct guest_slice sl[2];
+	struct guest_slice sl[GUEST_MAX_SLICES];
 	unsigned ns = guest_slices(c, sl);
-	uint64_t tags[2 * DATA_PAGES];
+	uint64_t tags[GUEST_MAX_SLICES * DATA_PAGES];
 	struct hw_page *pg;
 	struct gtt_err err = { 0 };
 
 	if (!ns || sl[0].pages < DATA_PAGES)
 		return ck_skip(c, "the vGPU's aperture slice has fewer than %u pages", DATA_PAGES);
-	if (ns > 1 && sl[1].pages < DATA_PAGES)
-		ns = 1;
+	/* the slices that hold DATA_PAGES, in order (a run smaller than that ends the list) */
+	for (unsigned s = 1; s < ns; s++)
+		if (sl[s].pages < DATA_PAGES)
+			ns = s;
 	if (ck_pages(c, (size_t)ns * DATA_PAGES, &pg))
 		return CHECK_FAIL;
 	for (unsigned i = 0; i < ns * DATA_PAGES; i++) {

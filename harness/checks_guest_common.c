@@ -7,14 +7,20 @@
 #include "regs/pv_transport.h"
 #include "regs/pvinfo.h"
 
-unsigned guest_slices(const struct check_ctx *c, struct guest_slice sl[2])
+unsigned guest_slices(const struct check_ctx *c, struct guest_slice sl[GUEST_MAX_SLICES])
 {
+	static const char *const run_name[GTTLAB_GM_MAX_RUNS - 1] = {
+		"non-mappable run 1", "non-mappable run 2", "non-mappable run 3", "non-mappable run 4",
+		"non-mappable run 5", "non-mappable run 6", "non-mappable run 7",
+	};
 	unsigned n = 0;
 
 	if (c->claim_pages)
 		sl[n++] = (struct guest_slice){ "mappable", c->claim_gm / 4096, c->claim_pages };
 	if (c->claim_high_pages)
 		sl[n++] = (struct guest_slice){ "non-mappable", c->claim_high_gm / 4096, c->claim_high_pages };
+	for (unsigned i = 0; i < c->claim_runs && c->claim_high_pages; i++)
+		sl[n++] = (struct guest_slice){ run_name[i], c->claim_run[i].gm / 4096, c->claim_run[i].pages };
 	return n;
 }
 

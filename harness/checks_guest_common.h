@@ -7,12 +7,14 @@
 
 /* One of the vGPU's slices as the check claims it (PVINFO's ranges), in GGTT pages. */
 struct guest_slice {
-	const char *name;		/* "mappable", "non-mappable" */
+	const char *name;		/* "mappable", "non-mappable", "non-mappable run 1".. */
 	uint64_t first, pages;
 };
 
-/* The claimed slices with pages in them, mappable first; returns how many (0..2). */
-unsigned guest_slices(const struct check_ctx *c, struct guest_slice sl[2]);
+#define GUEST_MAX_SLICES	(1 + GTTLAB_GM_MAX_RUNS)	/* the mappable slice and the non-mappable one's runs */
+
+/* The claimed slices with pages in them, mappable first, then each run of the non-mappable; returns how many. */
+unsigned guest_slices(const struct check_ctx *c, struct guest_slice sl[GUEST_MAX_SLICES]);
 /* A valid, uncached PTE naming the page (hw_pte_encode_for); nonzero with the failure recorded. */
 int guest_pte_for(struct check_ctx *c, const struct hw_page *page, uint64_t *pte);
 /*

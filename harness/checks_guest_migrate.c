@@ -117,8 +117,7 @@ static enum check_status migration(struct check_ctx *c, uint64_t *off, struct hw
 		return ck_error(c, "PVINFO re-read", &err);
 	/* from here the vGPU's view is the new one, whatever the rest finds */
 	c->dev->info.pvinfo = *out = now;
-	c->claim_high_gm = now.nonmappable_base;
-	c->claim_high_pages = now.nonmappable_size / 4096;
+	ck_claim_high(c, &now);
 	if (now.nonmappable_size != was.nonmappable_size)
 		return ck_fail(c, "EPOCH moved with no request of this vGPU's, and PVINFO avail_rs.nonmappable_gmadr.size (0x%x) went from 0x%llx to 0x%llx",
 			       VGT_IF_NONMAPPABLE_SIZE, (unsigned long long)was.nonmappable_size,

@@ -18,21 +18,37 @@
 
 #define OWN_PAGES 4
 #define FENCED_PAGE (OWN_PAGES - 1)
-#define MAX_PROBES 8
+#define MAX_PROBES (7 + 2 * GTTLAB_GM_MAX_RUNS)
 
-/* Indexes just outside each slice and at the GGTT's ends that lie in neither slice. */
+/* Whether PTE index x lies in one of the vGPU's slices (the non-mappable one's every run). */
+static bool in_slices(const struct hw_pvinfo *pv, uint64_t x)
+{
+	if (x >= pv->mappable_base / 4096 && x < (pv->mappable_base + pv->mappable_size) / 4096)
+		return true;
+	for (unsigned i = 0; i < pv->high_runs && i < GTTLAB_GM_MAX_RUNS; i++)
+		if (x >= pv->run[i].base / 4096 && x < (pv->run[i].base + pv->run[i].size) / 4096)
+			return true;
+	return false;
+}
+
+/* Indexes just outside each slice and each run (between runs too) and at the GGTT's ends that lie in no slice. */
 static size_t outside_indexes(const struct check_ctx *c, uint64_t *idx)
 {
 	const struct hw_pvinfo *pv = &c->dev->info.pvinfo;
 	uint64_t n_ptes = c->dev->info.n_ptes, lo = pv->mappable_base / 4096, lo_end = lo + pv->mappable_size / 4096;
 	uint64_t hi = pv->nonmappable_base / 4096, hi_end = hi + pv->nonmappable_size / 4096;
-	uint64_t cand[] = { lo - 1, lo_end, c->dev->info.aperture_size / 4096, hi - 1, hi_end, 0, n_ptes - 1 };
-	size_t n = 0;
+	uint64_t cand[7 + 2 * GTTLAB_GM_MAX_RUNS] = { lo - 1, lo_end, c->dev->info.aperture_size / 4096, hi - 1, hi_end, 0,
+						      n_ptes - 1 };
+	size_t n = 0, nc = 7;
 
-	for (size_t i = 0; i < sizeof(cand) / sizeof(cand[0]); i++) {
+	for (unsigned i = 1; i < pv->high_runs && i < GTTLAB_GM_MAX_RUNS; i++) {
+		cand[nc++] = pv->run[i].base / 4096 - 1;
+		cand[nc++] = (pv->run[i].base + pv->run[i].size) / 4096;
+	}
+	for (size_t i = 0; i < nc; i++) {
 		uint64_t x = cand[i];
 		bool dup = false;
-		if (x >= n_ptes || (x >= lo && x < lo_end) || (x >= hi && x < hi_end))
+		if (x >= n_ptes || in_slices(pv, x))
 			continue;
 		for (size_t k = 0; k < n; k++)
 			dup |= idx[k] == x;

@@ -79,9 +79,41 @@ static int reread(struct check_ctx *c, struct hw_pvinfo *pv)
 	return rc;
 }
 
+/* The run of pv's high slice that holds gm; -1 none. */
+static int run_of(const struct hw_pvinfo *pv, uint64_t gm)
+{
+	for (unsigned i = 0; i < pv->high_runs && i < GTTLAB_GM_MAX_RUNS; i++)
+		if (gm >= pv->run[i].base && gm - pv->run[i].base < pv->run[i].size)
+			return (int)i;
+	return -1;
+}
+
 static bool inside(const struct hw_pvinfo *pv, uint64_t gm)
 {
-	return gm >= pv->nonmappable_base && gm - pv->nonmappable_base < pv->nonmappable_size;
+	return run_of(pv, gm) >= 0;
+}
+
+/* The high slice's bytes in all its runs. */
+static uint64_t high_total(const struct hw_pvinfo *pv)
+{
+	uint64_t n = 0;
+
+	for (unsigned i = 0; i < pv->high_runs && i < GTTLAB_GM_MAX_RUNS; i++)
+		n += pv->run[i].size;
+	return n;
+}
+
+/* The lowest page of big's high slice that small's does not hold; 0 none. */
+static uint64_t first_new(const struct hw_pvinfo *big, const struct hw_pvinfo *small)
+{
+	for (unsigned i = 0; i < big->high_runs && i < GTTLAB_GM_MAX_RUNS; i++)
+		for (uint64_t gm = big->run[i].base; gm < big->run[i].base + big->run[i].size;) {
+			int k = run_of(small, gm);
+			if (k < 0)
+				return gm;
+			gm = small->run[k].base + small->run[k].size;
+		}
+	return 0;
 }
 
 /* Tagged pages that are still inside pv's range: same PTE, same bytes GPU-side. */
@@ -100,8 +132,8 @@ static enum check_status kept(struct check_ctx *c, const struct hw_pvinfo *pv, c
 static enum check_status answered(struct check_ctx *c, uint32_t code, uint32_t st, const struct hw_pvinfo *was,
 				  struct hw_pvinfo *now)
 {
-	uint64_t slot = GROW * (uint64_t)was->slot_size, want = code == GTTLAB_GM_REQ_EXPAND ? was->nonmappable_size + slot
-											: was->nonmappable_size - slot;
+	uint64_t slot = GROW * (uint64_t)was->slot_size, want = code == GTTLAB_GM_REQ_EXPAND ? high_total(was) + slot
+											: high_total(was) - slot;
 	const char *what = code == GTTLAB_GM_REQ_EXPAND ? "an expansion" : "a reduction";
 
 	if (st != GTTLAB_GM_ST_GRANTED)
@@ -109,16 +141,17 @@ static enum check_status answered(struct check_ctx *c, uint32_t code, uint32_t s
 			       GTTLAB_IF_GM_STATUS);
 	if (reread(c, now))
 		return CHECK_FAIL;
-	if (now->nonmappable_size != want)
-		return ck_fail(c, "after %s by %u slots GRANTED, PVINFO avail_rs.nonmappable_gmadr.size (0x%x) is 0x%llx, not 0x%llx",
-			       what, GROW, VGT_IF_NONMAPPABLE_SIZE, (unsigned long long)now->nonmappable_size,
-			       (unsigned long long)want);
+	if (high_total(now) != want)
+		return ck_fail(c, "after %s by %u slots GRANTED, PVINFO avail_rs.nonmappable_gmadr.size (0x%x) is 0x%llx%s, not 0x%llx",
+			       what, GROW, VGT_IF_NONMAPPABLE_SIZE, (unsigned long long)high_total(now),
+			       now->high_runs > 1 ? " over its runs" : "", (unsigned long long)want);
 	const struct hw_pvinfo *big = code == GTTLAB_GM_REQ_EXPAND ? now : was, *small = big == now ? was : now;
-	if (small->nonmappable_base < big->nonmappable_base ||
-	    small->nonmappable_base + small->nonmappable_size > big->nonmappable_base + big->nonmappable_size)
-		return ck_fail(c, "after %s, PVINFO's non-mappable range 0x%llx+0x%llx and the one before, 0x%llx+0x%llx, are not one inside the other",
-			       what, (unsigned long long)now->nonmappable_base, (unsigned long long)now->nonmappable_size,
-			       (unsigned long long)was->nonmappable_base, (unsigned long long)was->nonmappable_size);
+	uint64_t out = first_new(small, big);
+	if (out)
+		return ck_fail(c, "after %s, GM 0x%llx is in the smaller of PVINFO's non-mappable ranges (now 0x%llx+0x%llx in %u runs, before 0x%llx+0x%llx in %u) and not in the larger: not one inside the other",
+			       what, (unsigned long long)out, (unsigned long long)now->nonmappable_base,
+			       (unsigned long long)now->nonmappable_size, now->high_runs, (unsigned long long)was->nonmappable_base,
+			       (unsigned long long)was->nonmappable_size, was->high_runs);
 	return CHECK_PASS;
 }
 
@@ -126,10 +159,7 @@ static enum check_status answered(struct check_ctx *c, uint32_t code, uint32_t s
 static enum check_status released(struct check_ctx *c, const struct hw_pvinfo *big, const struct hw_pvinfo *now,
 				  const struct hw_page *pg, uint64_t pte)
 {
-	uint64_t gm = now->nonmappable_base > big->nonmappable_base ? big->nonmappable_base
-								       : now->nonmappable_base + now->nonmappable_size;
-
-	return guest_out_of_reach(c, gm, pg, pte, "the slots a reduction released");
+	return guest_out_of_reach(c, first_new(big, now), pg, pte, "the slots a reduction released");
 }
 
 enum check_status check_guest_resize(struct check_ctx *c)
@@ -150,14 +180,16 @@ enum check_status check_guest_resize(struct check_ctx *c)
 		return ck_fail(c, "an expansion by 0 slots was answered %s (STATUS %u), not BAD_COUNT", status_name(st), st);
 	if (reread(c, &now))
 		return CHECK_FAIL;
-	if (now.nonmappable_base != was.nonmappable_base || now.nonmappable_size != was.nonmappable_size)
-		return ck_fail(c, "a refused request moved PVINFO's non-mappable range to 0x%llx+0x%llx",
-			       (unsigned long long)now.nonmappable_base, (unsigned long long)now.nonmappable_size);
+	if (now.nonmappable_base != was.nonmappable_base || now.nonmappable_size != was.nonmappable_size ||
+	    high_total(&now) != high_total(&was))
+		return ck_fail(c, "a refused request moved PVINFO's non-mappable range to 0x%llx+0x%llx (%u runs, 0x%llx in all)",
+			       (unsigned long long)now.nonmappable_base, (unsigned long long)now.nonmappable_size, now.high_runs,
+			       (unsigned long long)high_total(&now));
 	/* tags at both ends of the high range */
 	if (ck_pages(c, 3, &pg))
 		return CHECK_FAIL;
 	gm[0] = was.nonmappable_base;
-	gm[1] = was.nonmappable_base + was.nonmappable_size - 4096;
+	gm[1] = was.run[was.high_runs - 1].base + was.run[was.high_runs - 1].size - 4096;	/* the last run's end */
 	for (unsigned k = 0; k < 3; k++) {
 		guest_fill(c, &pg[k], k);
 		if (guest_pte_for(c, &pg[k], &pte[k]) || (k < 2 && ck_map(c, gm[k], &pg[k], 1)))
@@ -175,10 +207,8 @@ enum check_status check_guest_resize(struct check_ctx *c)
 	    (r = kept(c, &big, gm, pte, 2, "an expansion")) != CHECK_PASS || (r = guest_audit(c, "an expansion")) != CHECK_PASS)
 		return r;
 	/* the new slot takes entries and reaches its page */
-	c->claim_high_gm = big.nonmappable_base;
-	c->claim_high_pages = big.nonmappable_size / 4096;
-	gm[2] = big.nonmappable_base == was.nonmappable_base ? was.nonmappable_base + was.nonmappable_size
-							     : big.nonmappable_base;
+	ck_claim_high(c, &big);
+	gm[2] = first_new(&big, &was);
 	if (ck_map(c, gm[2], &pg[2], 1) || (r = kept(c, &big, gm, pte, 3, "mapping the new slot")) != CHECK_PASS)
 		return r == CHECK_PASS ? CHECK_FAIL : r;
 	if (request(c, GTTLAB_GM_REQ_REDUCE, GROW, 0, NULL, &st))
@@ -187,8 +217,7 @@ enum check_status check_guest_resize(struct check_ctx *c)
 		return r;
 	/* from here the vGPU's view is the new one, whatever the rest finds */
 	c->dev->info.pvinfo = now;
-	c->claim_high_gm = now.nonmappable_base;
-	c->claim_high_pages = now.nonmappable_size / 4096;
+	ck_claim_high(c, &now);
 	if ((r = kept(c, &now, gm, pte, 3, "a reduction")) != CHECK_PASS)
 		return r;
 	return released(c, &big, &now, &pg[0], pte[0]);

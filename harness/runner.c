@@ -220,7 +220,10 @@ static enum check_status claim_slices(struct hw_device *dev, const struct keep_o
 
 	for (size_t i = 0; i < keep->n; i++) {
 		const struct runner_exclusion *x = &keep->r[i];
-		if ((x->start < lo_end && lo < x->end) || (x->start < hi_end && hi < x->end)) {
+		bool in_run = false;
+		for (unsigned k = 1; k < pv->high_runs && k < GTTLAB_GM_MAX_RUNS; k++)
+			in_run |= x->start < pv->run[k].base + pv->run[k].size && pv->run[k].base < x->end;
+		if ((x->start < lo_end && lo < x->end) || (x->start < hi_end && hi < x->end) || in_run) {
 			char what[160];
 			runner_exclusion_text(x, what, sizeof(what));
 			return ck_skip(c, "a surface lies in this vGPU's slices (%s)", what);
@@ -228,8 +231,7 @@ static enum check_status claim_slices(struct hw_device *dev, const struct keep_o
 	}
 	c->claim_gm = lo;
 	c->claim_pages = pv->mappable_size / 4096;
-	c->claim_high_gm = hi;
-	c->claim_high_pages = pv->nonmappable_size / 4096;
+	ck_claim_high(c, pv);
 	return CHECK_PASS;
 }
 

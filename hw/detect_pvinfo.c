@@ -64,6 +64,31 @@ static int nonmappable_fits(const struct hw_pvinfo *pv, uint64_t ap, uint64_t gg
 	return GTT_OK;
 }
 
+/*
+ * The extension's runs 1.. (regs/pvinfo.h): each a non-empty whole-page
+ * range above the aperture and inside the GGTT, beginning past the run
+ * before it (ascending, no two sharing a page).
+ */
+static int runs_fit(const struct hw_pvinfo *pv, uint64_t ap, uint64_t ggtt, struct gtt_err *err)
+{
+	for (unsigned i = 1; i < pv->high_runs; i++) {
+		const struct hw_pvinfo_run *r = &pv->run[i], *prev = &pv->run[i - 1];
+		int rc;
+		if ((rc = aligned(GTTLAB_IF_GM_RUN_BASE(i), "GM_RUN_BASE", r->base, err)) ||
+		    (rc = aligned(GTTLAB_IF_GM_RUN_SIZE(i), "GM_RUN_SIZE", r->size, err)))
+			return rc;
+		if (!r->size || r->base < ap || r->base >= ggtt || r->size > ggtt - r->base)
+			return gtt_err_set(err, GTT_EINVAL, "PVINFO run %u (GM_RUN_BASE 0x%05x, GM_RUN_SIZE 0x%05x) is 0x%08llx+0x%llx: a run is a non-empty range between the aperture's end 0x%llx and the GGTT's 0x%llx",
+					   i, GTTLAB_IF_GM_RUN_BASE(i), GTTLAB_IF_GM_RUN_SIZE(i), (unsigned long long)r->base,
+					   (unsigned long long)r->size, (unsigned long long)ap, (unsigned long long)ggtt);
+		if (r->base < prev->base + prev->size)
+			return gtt_err_set(err, GTT_EINVAL, "PVINFO run %u (GM_RUN_BASE 0x%05x) begins at 0x%08llx, inside or below run %u (0x%llx+0x%llx): runs are ascending and apart",
+					   i, GTTLAB_IF_GM_RUN_BASE(i), (unsigned long long)r->base, i - 1,
+					   (unsigned long long)prev->base, (unsigned long long)prev->size);
+	}
+	return GTT_OK;
+}
+
 /* Every rule of a well formed page, against the aperture, GGTT and fences dev->info found. */
 static int check_page(const struct hw_device *dev, const struct hw_pvinfo *pv, struct gtt_err *err)
 {
@@ -76,6 +101,14 @@ static int check_page(const struct hw_device *dev, const struct hw_pvinfo *pv, s
 	    (rc = aligned(VGT_IF_NONMAPPABLE_SIZE, "avail_rs.nonmappable_gmadr.size", pv->nonmappable_size, err)) ||
 	    (rc = mappable_fits(pv, in->aperture_size, err)) ||
 	    (rc = nonmappable_fits(pv, in->aperture_size, in->ggtt_size, err)))
+		return rc;
+	if (pv->high_runs > GTTLAB_GM_MAX_RUNS)
+		return gtt_err_set(err, GTT_EINVAL, "PVINFO GM_RUNS (0x%05x) is %u: the high slice is in 1 to %u runs",
+				   GTTLAB_IF_GM_RUNS, pv->high_runs, GTTLAB_GM_MAX_RUNS);
+	if (pv->high_runs > 1 && !pv->nonmappable_size)
+		return gtt_err_set(err, GTT_EINVAL, "PVINFO GM_RUNS (0x%05x) is %u, yet run 0, avail_rs.nonmappable_gmadr, is empty",
+				   GTTLAB_IF_GM_RUNS, pv->high_runs);
+	if ((rc = runs_fit(pv, in->aperture_size, in->ggtt_size, err)))
 		return rc;
 	/* a guest's fences are a subset of the part's (GVT alloc_vgpu_fence reserves them from the host's) */
 	if (pv->fence_num > in->num_fences)
@@ -102,6 +135,14 @@ static void read_words(struct hw_device *dev, struct hw_pvinfo *pv)
 	/* the slot size means something only where the channel is offered */
 	if (pv->gm_channel)
 		pv->slot_size = hw_mmio_read32(dev, GTTLAB_IF_GM_SLOT_SIZE);
+	/* the runs: one unless the channel's host says more (0: a host that predates the words) */
+	pv->high_runs = pv->gm_channel ? hw_mmio_read32(dev, GTTLAB_IF_GM_RUNS) : 1;
+	if (!pv->high_runs)
+		pv->high_runs = 1;
+	pv->run[0] = (struct hw_pvinfo_run){ pv->nonmappable_base, pv->nonmappable_size };
+	for (unsigned i = 1; i < pv->high_runs && i < GTTLAB_GM_MAX_RUNS; i++)
+		pv->run[i] = (struct hw_pvinfo_run){ hw_mmio_read32(dev, GTTLAB_IF_GM_RUN_BASE(i)),
+						     hw_mmio_read32(dev, GTTLAB_IF_GM_RUN_SIZE(i)) };
 }
 
 int hw_detect_pvinfo(struct hw_device *dev, struct hw_pvinfo *out, struct gtt_err *err)

@@ -15,6 +15,7 @@
 
 #include "hw/backend.h"
 #include "regs/platform.h"
+#include "regs/pvinfo.h"
 
 struct hw_journal;
 
@@ -34,6 +35,15 @@ struct hw_pvinfo {
 	unsigned fence_num;				/* avail_rs.fence_num: fences 0..fence_num-1 are its own */
 	bool gm_channel;				/* GTTLAB_GM_MAGIC: gttlab's request channel is offered */
 	uint32_t slot_size;				/* GTTLAB_IF_GM_SLOT_SIZE when the channel is offered */
+	/*
+	 * Non-contiguous slots (gttlab's extension, regs/pvinfo.h): the high
+	 * slice in high_runs runs, ascending and apart; run[0] is
+	 * avail_rs.nonmappable_gmadr. 1 without the channel.
+	 */
+	unsigned high_runs;
+	struct hw_pvinfo_run {
+		uint64_t base, size;
+	} run[GTTLAB_GM_MAX_RUNS];
 };
 
 struct hw_info {

@@ -63,11 +63,18 @@ static int gpu_begin(struct hw_device *dev, bool has_op, uint64_t gm, size_t len
 	return GTT_OK;
 }
 
+/* A backend's refusal, which carries no message of its own, said with the range. */
+static int refused(struct hw_device *dev, int rc, const char *what, uint64_t gm, size_t len, struct gtt_err *err)
+{
+	return rc ? gtt_err_set(err, rc, "%s backend refused the GPU-side %s of GM 0x%llx+0x%zx (error %d)", dev->ops->name,
+				what, (unsigned long long)gm, len, rc) : GTT_OK;
+}
+
 int hw_gpu_read(struct hw_device *dev, uint64_t gm, void *buf, size_t len, struct gtt_err *err)
 {
 	int rc = gpu_begin(dev, dev->ops->gpu_read != NULL, gm, len, err);
 
-	return rc ? rc : dev->ops->gpu_read(dev->ctx, gm, buf, len);
+	return rc ? rc : refused(dev, dev->ops->gpu_read(dev->ctx, gm, buf, len), "read", gm, len, err);
 }
 
 int hw_gpu_write(struct hw_device *dev, uint64_t gm, const void *buf, size_t len, struct gtt_err *err)
@@ -79,7 +86,7 @@ int hw_gpu_write(struct hw_device *dev, uint64_t gm, const void *buf, size_t len
 	rc = dev->ops->gpu_write(dev->ctx, gm, buf, len);
 	if (dev->ops->cache_sync)
 		dev->ops->cache_sync(dev->ctx);	/* the device's bytes reach the CPU's view too */
-	return rc;
+	return refused(dev, rc, "write", gm, len, err);
 }
 
 uint32_t hw_ggtt_pte_offset(const struct hw_device *dev, uint64_t index)

@@ -34,6 +34,9 @@ struct fault_row {
 /* move=: the host moves the guest to a spare model and back, onto the guest's own memory */
 #define ROW_MOVE(f, by) { #f, offsetof(struct dom0_faults, f), by, ",migrate=0,move=2" }
 
+/* runs=: the guest's slots in two runs, the peers sharing the second */
+#define ROW_RUNS(f, by) { #f, offsetof(struct dom0_faults, f), by, ",runs=2,high=3" }
+
 /* Seen from inside the guest: the guest suite through vgpu: catches them. */
 static const struct fault_row guest_rows[] = {
 	ROW(swap_copy_pair, "guest-data-paths"),
@@ -51,6 +54,7 @@ static const struct fault_row guest_rows[] = {
 	ROW_HOG(run_paused, "guest-resize"),
 	ROW_HOG(admit_short, "guest-resize"),
 	ROW_MOVE(migrate_skip_copy, "guest-migration"),
+	ROW_RUNS(runs_copy_first, "guest-data-paths"),
 };
 
 /*
@@ -68,7 +72,6 @@ static const struct fault_row host_rows[] = {
 	ROW(admit_ignore_held, "admission-policies"),
 	ROW(migrate_no_rollback, "migration-device"),
 	ROW(migrate_drop_queue, "migration-slots"),
-	ROW(runs_copy_first, "slot-resize-runs"),
 };
 
 #define N_GUEST (sizeof(guest_rows) / sizeof(guest_rows[0]))

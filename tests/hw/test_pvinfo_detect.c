@@ -34,13 +34,14 @@ struct page {
 	uint32_t vgt_id, caps;
 	uint32_t map_base, map_size, high_base, high_size, fence_num;
 	uint32_t gm_magic, slot_size;
+	uint32_t runs, run_base[8], run_size[8];	/* gttlab's runs extension: 0x124, then base/size pairs from 0x128 */
 };
 
 /* A guest of the fake skl (256 MiB aperture, 4 GiB GGTT, 32 fences): 64 MiB at 64 MiB, 512 MiB at 1 GiB, 4 fences. */
 static const struct page guest = {
 	0x4776544776544776ull, 1, 0, 7, 0x1c,
 	64 * MiB, 64 * MiB, 0x40000000, 512 * MiB, 4,
-	0x6d4d6767, 64 * MiB,
+	0x6d4d6767, 64 * MiB, 1, { 0 }, { 0 },
 };
 
 static char root[64];
@@ -69,6 +70,11 @@ static void encode(const struct page *p, uint8_t *b)
 	put_le(b, 0x050, p->fence_num, 4);
 	put_le(b, 0x100, p->gm_magic, 4);
 	put_le(b, 0x11c, p->slot_size, 4);
+	put_le(b, 0x124, p->runs, 4);
+	for (unsigned i = 1; i < 8; i++) {
+		put_le(b, 0x128 + (i - 1) * 8, p->run_base[i], 4);
+		put_le(b, 0x12c + (i - 1) * 8, p->run_size[i], 4);
+	}
 }
 
 static void path_of(char *p, size_t n, const char *file)
@@ -207,6 +213,11 @@ static void expect_page(const struct hw_pvinfo *pv, const struct page *p)
 	cr_expect_eq(pv->fence_num, p->fence_num);
 	cr_expect_eq(pv->gm_channel, p->gm_magic == 0x6d4d6767);
 	cr_expect_eq(pv->slot_size, pv->gm_channel ? p->slot_size : 0);
+	unsigned runs = pv->gm_channel && p->runs > 1 ? p->runs : 1;
+	cr_expect_eq(pv->high_runs, runs);
+	cr_expect(pv->run[0].base == p->high_base && pv->run[0].size == p->high_size);
+	for (unsigned i = 1; i < runs; i++)
+		cr_expect(pv->run[i].base == p->run_base[i] && pv->run[i].size == p->run_size[i], "run %u", i);
 }
 
 /* Open the fake guest made from p; it must open in guest mode with every word as written. */
@@ -346,7 +357,7 @@ Test(pvinfo_detect, the_model_with_a_pvinfo_seed_is_a_guest_read_only)
 	cr_assert_eq(hw_detect_pvinfo(dev, &pv, &err), GTT_OK, "%s", err.msg);
 	expect_page(&pv, &p);
 	cr_expect_eq(dev->counters.mmio_writes + dev->counters.cfg_writes, 0);
-	cr_expect_eq(dev->counters.mmio_reads, 11, "magic, version, 7 words, the channel's magic and slot size");
+	cr_expect_eq(dev->counters.mmio_reads, 12, "magic, version, 7 words, the channel's magic, slot size and GM_RUNS");
 	cr_expect_gt(sim_trace_len(s), 0);
 	for (size_t i = 0; sim_trace_get(s, i, &e); i++)
 		cr_expect(e.kind == SIM_MMIO_READ && e.addr >= PV && e.addr < PV + 0x1000,
@@ -457,6 +468,49 @@ Test(pvinfo_detect, a_channel_slot_size_of_zero_or_not_page_aligned_is_refused)
 	refused(&p, "GM_SLOT_SIZE", "is 0x00000000", "non-zero multiple of 4 KiB");
 	p.slot_size = 64 * MiB + 512;
 	refused(&p, "GM_SLOT_SIZE", "is 0x04000200", "non-zero multiple of 4 KiB");
+}
+
+/* Non-contiguous slots: a high slice in three runs opens with every run; RUNS 0 (an older host) is one run. */
+Test(pvinfo_detect, a_high_slice_in_runs_opens_with_every_run)
+{
+	struct page p = guest;
+
+	p.runs = 3;
+	p.run_base[1] = 0x80000000;
+	p.run_size[1] = 64 * MiB;
+	p.run_base[2] = 0xc0000000;
+	p.run_size[2] = 128 * MiB;
+	opens_as(&p);
+	p.runs = 0;
+	opens_as(&p);
+}
+
+/* Each rule of the runs: at most 8, each aligned, non-empty, above the aperture, in the GGTT, past the one before. */
+Test(pvinfo_detect, malformed_runs_are_refused)
+{
+	struct page p = guest;
+
+	p.runs = 9;
+	refused(&p, "GM_RUNS", "is 9", "1 to 8 runs");
+	p.runs = 2;
+	p.run_base[1] = 0x80000000 + 512;
+	p.run_size[1] = 64 * MiB;
+	refused(&p, "GM_RUN_BASE", "0x80000200", "4 KiB page aligned");
+	p.run_base[1] = 0x80000000;
+	p.run_size[1] = 0;
+	refused(&p, "run 1", "0x80000000+0x0", "non-empty range");
+	p.run_base[1] = 0x08000000;	/* inside the 256 MiB aperture */
+	p.run_size[1] = 64 * MiB;
+	refused(&p, "run 1", "0x08000000", "between the aperture's end");
+	p.run_base[1] = 0xfc000000;	/* 0xfc000000 + 128 MiB passes the 4 GiB GGTT */
+	p.run_size[1] = 128 * MiB;
+	refused(&p, "run 1", "0xfc000000", "GGTT's");
+	p.run_base[1] = 0x50000000;	/* inside run 0, 1 GiB + 512 MiB */
+	p.run_size[1] = 64 * MiB;
+	refused(&p, "run 1", "0x50000000", "ascending and apart");
+	p.high_size = 0;
+	p.run_base[1] = 0x80000000;
+	refused(&p, "GM_RUNS", "is 2", "run 0");
 }
 
 /* On the model too, and where the GGTT ends below 4 GiB (sim:hsw, 2 GiB) a base can lie past it. */
