@@ -5,7 +5,9 @@
  * run holds gets both runs; PVINFO's run words, the shadow and the physical
  * GTT agree run by run after its switch, and the GPU reads its bytes through
  * the second run; a write between its runs is refused; a reduction gives
- * back its last slot, unmapped at once. Golden values from the layout's
+ * back its last slot, unmapped at once. Under FIFO admission a paused
+ * create of two slots waits for two free slots, not a run of them, and runs
+ * in the two runs they make. Golden values from the layout's
  * formula: slot s is [slots_base + s * slot_size, + slot_size).
  */
 #include "dom0/dom0.h"
@@ -78,6 +80,47 @@ static enum check_status data_path(struct check_ctx *c, struct dck_rt *r, int e)
 	return CHECK_PASS;
 }
 
+/*
+ * Admission over runs (ConVGPU's FIFO, share limit 1): every slot held, a
+ * create of two waits; slots 1 and 4 free one at a time; it is admitted only
+ * when both are free, into the two runs they make, and agrees in PVINFO and
+ * GTT.
+ */
+static enum check_status admitted_in_runs(struct check_ctx *c)
+{
+	uint64_t high = c->dev->info.ggtt_size - c->dev->info.aperture_size - 64 * MiB;
+	struct dom0_config cfg = { .host_high_size = 64 * MiB, .slot_size = (high / 8) & ~(MiB - 1), .share_limit = 1,
+				   .slot_runs = 2, .admission = DOM0_ADMIT_FIFO };
+	struct dck_rt r = { 0 };
+	enum check_status st = dck_start(c, &cfg, &r);
+	int id[64], a = 0;
+
+	if (st)
+		return st;
+	unsigned M = dom0_layout(r.rt)->num_slots;
+	for (unsigned s = 0; s < M && s < 64; s++)
+		if (dck_create(c, &r, 1 * MiB, 1, 0, (int)s, &id[s]))
+			return dck_stop(c, &r, CHECK_FAIL);
+	struct dom0_vgpu_params p = { .low_size = 1 * MiB, .high_slots = 2, .mem_pages = 32 };
+	if (dom0_vgpu_create(r.rt, &p, &a, &r.err))
+		return dck_stop(c, &r, ck_error(c, "a create of two slots", &r.err));
+	if (dom0_vgpu_paused(r.rt, a) != DOM0_PAUSE_CREATE || dom0_vgpu_destroy(r.rt, id[1], &r.err))
+		return dck_stop(c, &r, ck_fail(c, "a create of two slots with every slot held was not paused"));
+	struct dom0_vgpu_info in;
+	dom0_vgpu_info(r.rt, a, &in);
+	if (in.paused != DOM0_PAUSE_CREATE || in.slots)
+		return dck_stop(c, &r, ck_fail(c, "the create of two slots ran with one slot free: it holds %u slots from slot %u",
+					in.slots, in.first_slot));
+	if (dom0_vgpu_destroy(r.rt, id[4], &r.err))
+		return dck_stop(c, &r, ck_error(c, "destroying slot 4's vGPU", &r.err));
+	dom0_vgpu_info(r.rt, a, &in);
+	if (in.paused || in.n_runs != 2 || in.runs[0].first != 1 || in.runs[0].n != 1 || in.runs[1].first != 4)
+		return dck_stop(c, &r, ck_fail(c, "with slots 1 and 4 free the create of two is %s in %u runs (%u+%u, %u+%u): FIFO admits it in both",
+					in.paused ? "paused" : "admitted", in.n_runs, in.runs[0].first, in.runs[0].n,
+					in.runs[1].first, in.runs[1].n));
+	return dck_stop(c, &r, dck_agree(c, &r, a));
+}
+
 enum check_status check_slot_resize_runs(struct check_ctx *c)
 {
 	struct dck_rt r = { 0 };
@@ -108,5 +151,7 @@ enum check_status check_slot_resize_runs(struct check_ctx *c)
 		if (dom0_physical_owner(r.rt, i) == e)
 			return dck_stop(c, &r, ck_fail(c, "PTE %llu of slot 7, which E gave back, still holds E's entry",
 						(unsigned long long)i));
-	return dck_stop(c, &r, dck_agree(c, &r, e));
+	if ((st = dck_stop(c, &r, dck_agree(c, &r, e))))
+		return st;
+	return admitted_in_runs(c);
 }

@@ -97,7 +97,7 @@ mutants=(
 "dom0/admission.c~s/	return sr > sv || (sr == sv \&\& r->created > v->created);/	return sr == sv || sr != sv;/~admission: BF's later choice takes the places its earlier choice holds~dom0_admission/bf_keeps_a_freed_slot_for_the_request_it_chose"
 "dom0/admission.c~s/ \&\& !rt->cfg.faults.admit_ignore_held)$/ \&\& !rt->cfg.faults.admit_ignore_held \&\& 0)/~admission: a held place is free for every later choice~dom0_admission/fifo_matches_an_independent_oracle"
 "dom0/admission.c~s/^			release_untaken(rt, round);$/			(void)release_untaken;/~admission: an older expansion waits behind a younger create's places~dom0_admission/an_older_expansion_takes_a_slot_a_younger_create_holds"
-"dom0/slots.c~s/ \&\& !rt->cfg.faults.admit_ignore_held)$/ \&\& !rt->cfg.faults.admit_ignore_held \&\& 0)/~admission: an expansion takes a slot an earlier create holds~dom0_admission/a_younger_expansion_does_not_take_a_held_slot"
+"dom0/state.c~s/ \&\& !rt->cfg.faults.admit_ignore_held)$/ \&\& !rt->cfg.faults.admit_ignore_held \&\& 0)/~admission: an expansion takes a slot an earlier create holds~dom0_admission/a_younger_expansion_does_not_take_a_held_slot"
 "dom0/migrate_forward.c~s/	for (unsigned i = 0; i < n; i++) {/	for (unsigned i = 0; i < n \&\& 0; i++) {/~migration: the lock's queue is never forwarded~dom0_migrate/steps_in_order_and_queued"
 "dom0/migrate_forward.c~s/		return gm - b->high_from + b->high_to;/		return gm;/~migration: a queued high-range write goes to the old range~dom0_migrate/steps_in_order_and_queued"
 "dom0/migrate_forward.c~s/		const struct dom0_queued \*e = \&q\[i\];/		const struct dom0_queued *e = \&q[n - 1 - i];/~migration: the queue is forwarded last write first~dom0_migrate/queued_writes_run_in_order_and_the_queue_is_bounded"
@@ -133,6 +133,14 @@ mutants=(
 "hw/sim/sim_mmio.c~s/^	case HSW_EDRAM_CAP:$/	case HSW_EDRAM_CAP + 4:/~model: HSW_EDRAM_CAP takes writes~platforms/edram_is_detected_and_picks_the_encoder"
 "hw/pte.c~s/^	if (in->edram_mb)$/	if (0)/~PTEs for a device with eDRAM encoded as for one without~platforms/edram_is_detected_and_picks_the_encoder"
 "regs/platform.c~s/0x163a, 0x163d,/0x163a,/~regs: a Broadwell id i915 lists is unknown~platforms/every_i915_id_picks_its_platform"
+"dom0/slots_pick.c~s/if (in != INF \&\& in <= out)/if (in != INF \&\& in < out)/~slot runs: the picker prefers the highest slots among equals~dom0_slot_runs/picker_matches_an_exhaustive_search"
+"dom0/slots_pick.c~s/\*in = rest + opens + /*in = rest + /~slot runs: a new run costs nothing, so fewer runs do not win~dom0_slot_runs/picker_matches_an_exhaustive_search"
+"dom0/slots_runs.c~s/cost\[s\] = rt->slot_occ\[s\] - mine\[s\];/cost[s] = 0;/~slot runs: a reduction gives back any slots, not those shared most~dom0_slot_runs/random_operations_match_the_oracle_shared"
+"dom0/slots_runs.c~s/cost\[s\] = 2 \* rt->slot_occ\[s\] + /cost[s] = /~slot runs: an expansion ignores the other holders (Algorithm 1's count)~dom0_slot_runs/random_operations_match_the_oracle_shared"
+"dom0/guest_gtt.c~s/		off += run\[i\].n \* pps;/		off += 0;/~slot runs: a second run's writes land in the first run's shadow~dom0_slot_runs/random_operations_match_the_oracle_shared"
+"dom0/vgpu.c~s/	W(GTTLAB_IF_GM_RUNS) = n ? n : 1;/	W(GTTLAB_IF_GM_RUNS) = 1;/~slot runs: PVINFO says one run~dom0_slot_runs/random_operations_match_the_oracle_shared"
+"hw/detect_pvinfo.c~s/		if (r->base < prev->base + prev->size)/		if (0)/~guest view: overlapping runs taken as well formed~pvinfo_detect/malformed_runs_are_refused"
+"dom0/guest_device.c~s/!dom0_high_holds(g->rt, \&in, gm, len)/!inside(gm, len, in.high_base, in.high_size)/~vgpu: GPU work refused in the guest's second run~guest_faults/every_guest_check_passes_with_the_guests_slots_in_runs"
 )
 
 # the sources and the plain build only (the sanitizer, fuzzing, QEMU and LAVA outputs are not needed,

@@ -314,3 +314,9 @@ Test(check_faults, slot_resize_runs_second_run_not_copied)
 	struct check_faults f = { .dom0 = { .runs_copy_first = true } };
 	cr_expect(caught("sim:skl", "slot-resize-runs", NULL, &f, "after its switch: PTE"));
 }
+
+Test(check_faults, slot_resize_runs_admitted_before_two_slots_free)
+{
+	struct check_faults f = { .dom0 = { .admit_short = true } };
+	cr_expect(caught("sim:skl", "slot-resize-runs", NULL, &f, "ran with one slot free"));
+}
