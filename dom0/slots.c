@@ -129,25 +129,30 @@ static int choose_runs(struct dom0_runtime *rt, struct vgpu *v, enum dom0_runs_o
 	return rc;
 }
 
-/* The slots where set and v's differ: *L those below its first slot, *R the rest; their occupancy moves by dir. */
-static void runs_delta(struct dom0_runtime *rt, const struct vgpu *v, const bool *set, int dir, unsigned *L, unsigned *R)
+/* The slots where set and v's differ: *left those below its first slot, *right the rest (NULL: not wanted); their occupancy moves by dir. */
+static void runs_delta(struct dom0_runtime *rt, const struct vgpu *v, const bool *set, int dir, unsigned *left,
+		       unsigned *right)
 {
 	bool mine[SLOTS_RUNS_MAX];
+	unsigned L = 0, R = 0;
 
 	dom0_runs_mine(rt, v, mine);
-	*L = *R = 0;
 	for (unsigned s = 0; s < rt->lay.num_slots; s++) {
 		if (set[s] == mine[s])
 			continue;
-		*(s < v->first_slot ? L : R) += 1;
+		*(s < v->first_slot ? &L : &R) += 1;
 		if (dir > 0)
 			rt->slot_occ[s]++;
 		else
 			rt->slot_occ[s]--;
 	}
+	if (left)
+		*left = L;
+	if (right)
+		*right = R;
 }
 
-static int expand_runs(struct dom0_runtime *rt, struct vgpu *v, unsigned q, unsigned *L, unsigned *R,
+static int expand_runs(struct dom0_runtime *rt, struct vgpu *v, unsigned q, unsigned *left, unsigned *right,
 		       struct gtt_err *err)
 {
 	bool set[SLOTS_RUNS_MAX];
@@ -155,7 +160,7 @@ static int expand_runs(struct dom0_runtime *rt, struct vgpu *v, unsigned q, unsi
 
 	if ((rc = choose_runs(rt, v, DOM0_RUNS_GROW, q, set, err)))
 		return rc;
-	runs_delta(rt, v, set, 1, L, R);
+	runs_delta(rt, v, set, 1, left, right);
 	if ((rc = dom0_runs_retable(rt, v, set, err)))
 		return rc;
 	if (rt->render_owner == v->id) {
@@ -168,7 +173,7 @@ static int expand_runs(struct dom0_runtime *rt, struct vgpu *v, unsigned q, unsi
 	return GTT_OK;
 }
 
-static int reduce_runs(struct dom0_runtime *rt, struct vgpu *v, unsigned q, unsigned *L, unsigned *R,
+static int reduce_runs(struct dom0_runtime *rt, struct vgpu *v, unsigned q, unsigned *left, unsigned *right,
 		       struct gtt_err *err)
 {
 	uint64_t pps = rt->lay.slot_size / 4096, base = GM_PAGE(rt->lay.slots_base), gone = 0;
@@ -184,7 +189,7 @@ static int reduce_runs(struct dom0_runtime *rt, struct vgpu *v, unsigned q, unsi
 			gone += dom0_phys_release(rt, base + s * pps, pps, v->id);
 	if (gone)
 		dom0_invalidate(rt);
-	runs_delta(rt, v, set, -1, L, R);
+	runs_delta(rt, v, set, -1, left, right);
 	if ((rc = dom0_runs_retable(rt, v, set, err)))
 		return rc;
 	rt->c.reductions++;
@@ -201,15 +206,8 @@ int dom0_expand_now(struct dom0_runtime *rt, struct vgpu *v, unsigned q, unsigne
 	unsigned L, R;
 	int rc;
 
-	if (dom0_runs_on(rt)) {
-		if ((rc = expand_runs(rt, v, q, &L, &R, err)))
-			return rc;
-		if (left)
-			*left = L;
-		if (right)
-			*right = R;
-		return GTT_OK;
-	}
+	if (dom0_runs_on(rt))
+		return expand_runs(rt, v, q, left, right, err);
 	if ((rc = select(rt, id, q, true, &L, &R, err)))
 		return rc;
 	if (!limit_sides(rt, v, q, &L, &R) && !(rt->cfg.faults.admit_short && rt->admitting))
@@ -257,15 +255,8 @@ int dom0_reduce_now(struct dom0_runtime *rt, struct vgpu *v, unsigned q, unsigne
 	unsigned L, R;
 	int rc;
 
-	if (dom0_runs_on(rt)) {
-		if ((rc = reduce_runs(rt, v, q, &L, &R, err)))
-			return rc;
-		if (left)
-			*left = L;
-		if (right)
-			*right = R;
-		return GTT_OK;
-	}
+	if (dom0_runs_on(rt))
+		return reduce_runs(rt, v, q, left, right, err);
 	if ((rc = select(rt, id, q, false, &L, &R, err)))
 		return rc;
 	unsigned old_first = v->first_slot, old = v->slots;
