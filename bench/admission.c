@@ -83,12 +83,13 @@ static void compact_head(struct bench_dev *b, struct req *q, unsigned k, uint64_
 	for (unsigned i = 0; i < k; i++) {
 		if (q[i].started)
 			continue;
-		int rc = dom0_compact_for(b->rt, q[i].id, &mv, &sm, &err);
+		/* free slots before the moves: a head that waits with as many free has no run of them */
 		unsigned fr = 0, M = dom0_layout(b->rt)->num_slots;
 		for (unsigned s = 0; s < M; s++)
 			fr += dom0_slot_occupancy(b->rt, s) == 0;
+		int rc = dom0_compact_for(b->rt, q[i].id, &mv, &sm, &err);
 		out->attempts++;
-		out->fragmented += fr + sm >= type_slots[q[i].type];	/* enough slots free (before the moves), no run */
+		out->fragmented += fr >= type_slots[q[i].type];
 		if (rc && rc != GTT_EBUSY)	/* EBUSY: a move's target went to an earlier request meanwhile */
 			bench_die("admission: compacting for request %u: %s", i, err.msg);
 		out->moves += mv;

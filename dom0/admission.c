@@ -198,26 +198,27 @@ static void best_set(const struct dom0_runtime *rt, const struct vgpu *v, unsign
 			return;
 }
 
-/* Hold the places of set[] (those with room for v) and give back what it held outside. */
+/*
+ * Hold the places of set[] (those with room for v), then give back what it
+ * held outside: in that order, as BF's ranking counts the places held.
+ */
 static void hold_set(struct dom0_runtime *rt, struct vgpu *v, unsigned round, const bool *set)
 {
 	for (unsigned s = 0; s < rt->lay.num_slots; s++) {
 		int r = rt->slot_resv[s];
-		if (!set[s]) {
-			/* what it held outside goes back, for the choices after it */
-			if (r == v->id) {
-				rt->slot_resv[s] = 0;
-				v->held_places--;
-			}
-			continue;
-		}
-		if (r == v->id || !room(rt, s, v, round))
+		if (!set[s] || r == v->id || !room(rt, s, v, round))
 			continue;
 		if (r && rt->v[r])
 			rt->v[r]->held_places--;
 		rt->slot_resv[s] = v->id;
 		v->held_places++;
 	}
+	/* what it held outside goes back, for the choices after it */
+	for (unsigned s = 0; s < rt->lay.num_slots; s++)
+		if (!set[s] && rt->slot_resv[s] == v->id) {
+			rt->slot_resv[s] = 0;
+			v->held_places--;
+		}
 }
 
 /* A chosen create holds the places of its best run: its own until it runs or leaves, or one ranked before takes them. */
