@@ -70,6 +70,7 @@ struct vgpu {
 	unsigned q_n;
 	size_t q_bytes;
 	uint64_t paused_ms;		/* time paused, pauses that ended */
+	uint64_t ran_q;			/* the scheduler's quantum when it last ran, or became busy (its wait starts there) */
 };
 
 struct dom0_runtime {
@@ -103,6 +104,7 @@ struct dom0_runtime {
 	int render_owner;
 	struct dom0_counters c;
 	uint64_t sim_ms;
+	uint64_t quantum;		/* quanta the scheduler has run (dom0_run_quanta) */
 	struct dom0_policy_state pol;
 	uint64_t copy_ns_mark;		/* c.copy_ns when the current period began */
 	uint64_t req_arrivals;		/* requests made pending so far */

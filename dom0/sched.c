@@ -5,6 +5,12 @@
  * With slot awareness the next vGPU is, where possible, one from another slot
  * than the one just run (gScale's slot-aware scheduler, sched.c), so that
  * vGPUs sharing a slot do not evict each other back to back.
+ *
+ * Among the vGPUs of other slots the one waiting longest runs. And slot
+ * awareness never starves: a runnable busy vGPU that has waited N quanta, N
+ * the runnable busy vGPUs, is due and runs next, the one waiting longest
+ * first. So each runs within 2N - 1 quanta of its last turn (at most N - 1
+ * others are due before it), where plain round robin gives N.
  */
 #include "dom0/policy.h"
 #include "dom0/runtime_internal.h"
@@ -18,27 +24,70 @@ int dom0_set_busy(struct dom0_runtime *rt, int id, bool busy, struct gtt_err *er
 
 	if (!v)
 		return GTT_EINVAL;
+	if (busy && !v->busy)
+		v->ran_q = rt->quantum;	/* its wait starts now */
 	v->busy = busy;
 	return GTT_OK;
+}
+
+/* Busy and allowed to run: not idle, waiting for admission, or locked by a migration. */
+static bool runnable(const struct dom0_runtime *rt, const struct vgpu *v)
+{
+	return v && v->busy && (!v->pause.kind || rt->cfg.faults.run_paused) && !v->migrating;
+}
+
+/* Whether v holds another slot than the vGPU cur (or cur is none). */
+static bool other_slot(const struct dom0_runtime *rt, const struct vgpu *v, int cur)
+{
+	return !cur || !dom0_vgpu_exists(rt, cur) || !v->slots || v->first_slot != rt->v[cur]->first_slot;
+}
+
+/*
+ * Slot-aware choice: a vGPU that is due (has waited as many quanta as there
+ * are runnable ones) first, else one from another slot than cur; among
+ * those the longest waiting, then one from another slot, then round-robin
+ * order from cur. None in another slot and none due: round robin.
+ */
+static int slot_aware_next(const struct dom0_runtime *rt, int cur, int rr)
+{
+	uint64_t n = 0, best_wait = 0;
+	int best = 0;
+	bool best_due = false, best_other = false;
+
+	for (int k = 1; k <= rt->n_ids; k++) {
+		int id = (cur + k - 1) % rt->n_ids + 1;
+		n += runnable(rt, rt->v[id]);
+	}
+	for (int k = 1; k <= rt->n_ids; k++) {
+		int id = (cur + k - 1) % rt->n_ids + 1;
+		const struct vgpu *v = rt->v[id];
+		if (!runnable(rt, v) || id == cur)
+			continue;
+		uint64_t wait = rt->quantum - v->ran_q;
+		bool is_due = wait >= n, other = other_slot(rt, v, cur);
+		if (!is_due && !other)
+			continue;
+		if (!best || (is_due && !best_due) ||
+		    (is_due == best_due && (wait > best_wait || (wait == best_wait && other && !best_other)))) {
+			best = id;
+			best_wait = wait;
+			best_due = is_due;
+			best_other = other;
+		}
+	}
+	return best ? best : rr;
 }
 
 int dom0_sched_next(const struct dom0_runtime *rt)
 {
 	int cur = rt->render_owner, rr = 0;
 
-	for (int k = 1; k <= rt->n_ids; k++) {
+	for (int k = 1; k <= rt->n_ids && !rr; k++) {
 		int id = (cur + k - 1) % rt->n_ids + 1;
-		const struct vgpu *v = rt->v[id];
-		if (!v || !v->busy || (v->pause.kind && !rt->cfg.faults.run_paused) || v->migrating)
-			continue;	/* idle, waiting for admission, or locked by a migration: never switched in */
-		if (!rr)
+		if (runnable(rt, rt->v[id]))
 			rr = id;
-		if (!rt->cfg.slot_aware || !cur || !dom0_vgpu_exists(rt, cur))
-			break;
-		if (v->first_slot != rt->v[cur]->first_slot || !v->slots)
-			return id;
 	}
-	return rr;
+	return rt->cfg.slot_aware && rr ? slot_aware_next(rt, cur, rr) : rr;
 }
 
 int dom0_run_quanta(struct dom0_runtime *rt, unsigned n,
@@ -55,8 +104,11 @@ int dom0_run_quanta(struct dom0_runtime *rt, unsigned n,
 			if (on_switch)
 				on_switch(ctx, &s);
 		}
-		if (next)
+		rt->quantum++;
+		if (next) {
 			rt->v[next]->c.quanta++;
+			rt->v[next]->ran_q = rt->quantum;
+		}
 		rt->sim_ms += DOM0_QUANTUM_MS;
 		if (rt->pol.enabled) {
 			int rc = dom0_policy_tick(rt, rt->sim_ms, NULL, err);

@@ -186,6 +186,68 @@ Test(dom0_slots, slot_aware_order_prefers_another_slot)
 	d0_stop(&t);
 }
 
+/*
+ * Slot awareness never starves (dom0/sched.c): gScale's layout where vm1 and
+ * vm4 share slot 0 and vm3 is alone, all busy; then seeded random layouts and
+ * busy sets. Every busy vGPU runs within 2N - 1 quanta of its last turn (N
+ * busy), counted here from the owners seen, not from the runtime's state.
+ */
+static unsigned worst_wait(struct d0 *t, const int *ids, unsigned n, unsigned quanta)
+{
+	uint64_t last[16] = { 0 };
+	unsigned worst = 0;
+
+	for (unsigned q = 1; q <= quanta; q++) {
+		cr_assert_eq(dom0_run_quanta(t->rt, 1, NULL, NULL, NULL), 0);
+		int now = dom0_render_owner(t->rt);
+		for (unsigned i = 0; i < n; i++) {
+			if (ids[i] != now)
+				continue;
+			if (q - last[i] - 1 > worst)
+				worst = (unsigned)(q - last[i] - 1);
+			last[i] = q;
+		}
+	}
+	for (unsigned i = 0; i < n; i++)
+		if (quanta - last[i] > worst)
+			worst = (unsigned)(quanta - last[i]);
+	return worst;
+}
+
+Test(dom0_slots, slot_aware_never_starves_a_busy_vgpu)
+{
+	struct dom0_config cfg = { .slot_aware = true };
+	struct d0 t;
+	int v[3];
+	unsigned at[3] = { 0, 2, 0 };	/* vm1, vm3, vm4 of gscale-15-vgpus.scn */
+
+	d0_start(&t, "sim:skl", &cfg);
+	for (int i = 0; i < 3; i++) {
+		struct dom0_vgpu_params p = { .low_size = 4 * MiB, .high_slots = 1, .mem_pages = 8, .place = true, .at_slot = at[i] };
+		cr_assert_eq(dom0_vgpu_create(t.rt, &p, &v[i], NULL), 0);
+		dom0_set_busy(t.rt, v[i], true, NULL);
+	}
+	unsigned w = worst_wait(&t, v, 3, 300);
+	cr_expect(w <= 5, "a busy vGPU waited %u quanta; with 3 busy the bound is 5", w);
+	d0_stop(&t);
+
+	uint64_t seed = 0x5ced;
+	for (unsigned k = 0; k < 40; k++) {
+		int ids[16];
+		unsigned n = 2 + t_rand(&seed) % 7;
+		d0_start(&t, "sim:skl", &cfg);
+		for (unsigned i = 0; i < n; i++) {
+			struct dom0_vgpu_params p = { .low_size = 1 * MiB, .high_slots = 1, .mem_pages = 2, .place = true,
+						      .at_slot = (unsigned)(t_rand(&seed) % 3) };
+			cr_assert_eq(dom0_vgpu_create(t.rt, &p, &ids[i], NULL), 0);
+			dom0_set_busy(t.rt, ids[i], true, NULL);
+		}
+		w = worst_wait(&t, ids, n, 200);
+		cr_expect(w <= 2 * n - 1, "layout %u: a busy vGPU waited %u quanta; with %u busy the bound is %u", k, w, n, 2 * n - 1);
+		d0_stop(&t);
+	}
+}
+
 /* The running vGPU's new slots are its own at once: another vGPU's entries must not stay there. */
 Test(dom0_slots, the_render_owner_expands_into_its_own_entries)
 {
