@@ -75,6 +75,11 @@ struct bench_results {
 	double p2_switch_ns, p2_one_slot_ns;
 	uint64_t p2_ptes, p2_one_slot_ptes;	/* PTEs one steady switch writes (runtime stats) */
 
+	/* the scheduler's fairness in gScale's layout with vm4 busy in vm1's slot (counts, exact) */
+	unsigned sched_worst_wait, sched_bound, sched_quanta[3];
+	double sched_fairness;			/* Jain's index over the busy vGPUs' quanta, 1 = equal */
+	uint64_t sched_ptes, sched_rr_ptes;	/* PTEs written over the run: slot-aware, plain round robin */
+
 	double p3_ratio, p3_memcpy_ns_per_8b, p3_switch_ns_per_pte;
 	uint64_t p3_ptes;
 
@@ -182,6 +187,6 @@ struct bench_gscale {
 	struct bench_dev b;
 	int vm[15];
 };
-void bench_gscale_start(struct bench_gscale *g, bool one_slot);
+void bench_gscale_start(struct bench_gscale *g, bool one_slot, bool slot_aware);
 
 #endif

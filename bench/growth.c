@@ -71,7 +71,7 @@ static double switches_point(unsigned n, unsigned reps)
 	for (unsigned k = 0; k < reps; k++) {
 		struct bench_gscale g;
 		struct gtt_err err = { 0 };
-		bench_gscale_start(&g, false);
+		bench_gscale_start(&g, false, true);
 		if (dom0_run_quanta(g.b.rt, 6, NULL, NULL, &err))
 			bench_die("run: %s", err.msg);
 		uint64_t t0 = bench_now_ns();

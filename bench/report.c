@@ -48,6 +48,14 @@ static void table(const struct bench_opts *o, const struct bench_results *r)
 		printf(ROW "busy vGPUs in one slot: %.1f us (%llu PTEs written), %.1fx the shared layout\n",
 		       "p2_one_slot_share_pct", v, ">= 5x p2", met(p2x >= 5), r->p2_one_slot_ns / 1e3,
 		       (unsigned long long)r->p2_one_slot_ptes, p2x);
+		snprintf(v, sizeof(v), "%u", r->sched_worst_wait);
+		printf(ROW "slot-aware, vm1 vm3 vm4 busy, vm4 in vm1's slot: longest wait between turns, quanta\n",
+		       "sched_worst_wait_quanta", v, "<= 2N-1 = 5", met(r->sched_worst_wait <= r->sched_bound));
+		snprintf(v, sizeof(v), "%.3f", r->sched_fairness);
+		printf(ROW "Jain's index over their quanta (%u, %u, %u); copies %.2fx round robin's PTEs\n",
+		       "sched_fairness_index", v, ">= 0.85", met(r->sched_fairness >= 0.85), r->sched_quanta[0],
+		       r->sched_quanta[1], r->sched_quanta[2],
+		       r->sched_rr_ptes ? (double)r->sched_ptes / (double)r->sched_rr_ptes : 0);
 		snprintf(v, sizeof(v), "%.3f", r->p3_ratio);
 		printf(ROW "memcpy %.3f ns per 8 bytes / switch %.3f ns per PTE (%llu PTEs), medians\n", "p3_memcpy_ratio",
 		       v, ">= 0.5", met(r->p3_ratio >= 0.5), r->p3_memcpy_ns_per_8b, r->p3_switch_ns_per_pte,
@@ -139,6 +147,10 @@ static void json(const struct bench_opts *o, const struct bench_results *r)
 	if (r->ran[PART_SWITCH]) {
 		bench_json_knum(&j, "p2_copy_share_pct", r->p2_share_pct);
 		bench_json_knum(&j, "p2_one_slot_share_pct", r->p2_one_slot_pct);
+		bench_json_kint(&j, "sched_worst_wait_quanta", r->sched_worst_wait);
+		bench_json_knum(&j, "sched_fairness_index", r->sched_fairness);
+		bench_json_kint(&j, "sched_ptes_written", r->sched_ptes);
+		bench_json_kint(&j, "sched_rr_ptes_written", r->sched_rr_ptes);
 		bench_json_knum(&j, "p3_memcpy_ratio", r->p3_ratio);
 	}
 	if (r->ran[PART_SCALE])

@@ -234,12 +234,12 @@ void bench_read_gsm(const struct bench_dev *b, uint64_t *ptes)
  * scenarios/gscale-15-vgpus.scn: 384 MiB slots (one for the host, three for
  * guests on sim:hsw), 15 vGPUs of 64 MiB low and one slot, 2 fences, 32 pages;
  * vm1-vm3 map 32 pages in their low and high ranges and are busy; the
- * scheduler is slot-aware. With one_slot, vm1-vm3 are all placed in slot 0
+ * scheduler is slot-aware (unless slot_aware is false). With one_slot, vm1-vm3 are all placed in slot 0
  * (gScale-Basic's situation: every busy vGPU shares its high range).
  */
-void bench_gscale_start(struct bench_gscale *g, bool one_slot)
+void bench_gscale_start(struct bench_gscale *g, bool one_slot, bool slot_aware)
 {
-	struct dom0_config cfg = { .slot_size = 384ull << 20, .host_high_size = 384ull << 20, .slot_aware = true };
+	struct dom0_config cfg = { .slot_size = 384ull << 20, .host_high_size = 384ull << 20, .slot_aware = slot_aware };
 
 	bench_open(&g->b, "sim:hsw", &cfg);
 	for (int i = 0; i < 15; i++) {

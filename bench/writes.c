@@ -146,7 +146,7 @@ static void gscale(struct bench_results *r)
 	struct bench_gscale g;
 	struct tracer t;
 
-	bench_gscale_start(&g, false);
+	bench_gscale_start(&g, false, true);
 	tracer_init(&t, &g.b);
 	/* scenarios/gscale-15-vgpus.scn: run 30, then vm2 idle and vm4 busy, run 4 */
 	quanta(&t, 30);
