@@ -95,6 +95,9 @@ struct bench_results {
 	double p6_occupancy_ns, p6_algorithm1_ns;
 	char p6_occupancy_case[96], p6_algorithm1_case[96];
 	unsigned p6_cases;
+	double p6_call_worst_ns, p6_call_p99_ns, p6_call_median_ns, p6_call_max_ns;	/* single calls, shuffled */
+	char p6_call_case[96];
+	size_t p6_calls;
 
 	struct bench_growth growth[3];
 

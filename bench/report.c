@@ -87,6 +87,10 @@ static void table(const struct bench_opts *o, const struct bench_results *r)
 		snprintf(v, sizeof(v), "%.0f", r->p6_occupancy_ns);
 		printf(ROW "occupancy selector, worst of %u cases: %s\n", "p6_resize_worst_ns", v, "< 1000",
 		       met(r->p6_occupancy_ns < 1000), r->p6_cases, r->p6_occupancy_case);
+		snprintf(v, sizeof(v), "%.0f", r->p6_call_worst_ns);
+		printf(ROW "single calls, shuffled, %zu in all: worst case's fastest call (%s); p99 %.0f ns, median %.0f ns, slowest single %.0f ns\n",
+		       "p6_resize_worst_call_ns", v, "< 1000", met(r->p6_call_worst_ns < 1000), r->p6_calls, r->p6_call_case,
+		       r->p6_call_p99_ns, r->p6_call_median_ns, r->p6_call_max_ns);
 		snprintf(v, sizeof(v), "%.0f", r->p6_algorithm1_ns);
 		printf(ROW "Algorithm 1 as published, same cases: %s\n", "p6_algorithm1_worst_ns", v, "", "",
 		       r->p6_algorithm1_case);
@@ -165,6 +169,10 @@ static void json(const struct bench_opts *o, const struct bench_results *r)
 	if (r->ran[PART_RESIZE]) {
 		bench_json_knum(&j, "p6_resize_worst_ns", r->p6_occupancy_ns);
 		bench_json_knum(&j, "p6_algorithm1_worst_ns", r->p6_algorithm1_ns);
+		bench_json_knum(&j, "p6_resize_worst_call_ns", r->p6_call_worst_ns);
+		bench_json_knum(&j, "p6_resize_call_p99_ns", r->p6_call_p99_ns);
+		bench_json_knum(&j, "p6_resize_call_median_ns", r->p6_call_median_ns);
+		bench_json_knum(&j, "p6_resize_call_max_ns", r->p6_call_max_ns);
 	}
 	if (r->ran[PART_GROWTH]) {
 		bench_json_open(&j, "growth");

@@ -8,6 +8,8 @@
  * up), every valid Q of expansion and reduction for several K. A first pass
  * times each case in a short batch; the slowest cases of each selector are
  * timed again (median of 9 batches), and the worst of those is the result.
+ * Then every case of the default selector call by call in shuffled order
+ * (per_call): the worst case's single call, the p99 and the median.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,12 +93,77 @@ static double worst(const struct layouts *ls, struct rcase *top, unsigned n, sel
 	return w;
 }
 
+static int by_ns(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Every case of the default selector timed call by call, `reps` times each,
+ * all calls in one seeded shuffled order (no call follows its own twin, so
+ * none is warmed by it). A case's cost is its fastest call (timing noise
+ * only adds); the result is the worst case's, with the p99, the median and
+ * the slowest single call (an interrupt's, as often as not) of all calls.
+ */
+static void per_call(const struct layouts *ls, const struct rcase *cases, unsigned n, unsigned reps, uint64_t seed,
+		     struct bench_results *r)
+{
+	size_t total = (size_t)n * reps;
+	unsigned *order = malloc(total * sizeof(*order));
+	double *ns = malloc(total * sizeof(*ns)), *best = malloc(n * sizeof(*best));
+
+	if (!order || !ns || !best)
+		bench_die("out of memory");
+	for (size_t i = 0; i < total; i++)
+		order[i] = (unsigned)(i % n);
+	for (size_t i = total - 1; i > 0; i--) {
+		size_t j = bench_range(&seed, 0, i);
+		unsigned t = order[i];
+		order[i] = order[j];
+		order[j] = t;
+	}
+	for (unsigned i = 0; i < n; i++)
+		best[i] = 1e18;
+	for (size_t i = 0; i < total; i++) {
+		const struct rcase *c = &cases[order[i]];
+		struct slot_layout l = layout_of(ls, c->layout);
+		struct gtt_err err = { 0 };
+		unsigned L, R;
+		uint64_t t0 = bench_now_ns();
+		int rc = (c->reduce ? occupancy_reduce : occupancy_expand)(&l, c->K, c->Q, &L, &R, &err);
+		ns[i] = (double)(bench_now_ns() - t0);
+		if (rc)
+			bench_die("P6: a valid case was refused: %s", err.msg);
+		if (ns[i] < best[order[i]])
+			best[order[i]] = ns[i];
+	}
+	r->p6_call_worst_ns = 0;
+	for (unsigned i = 0; i < n; i++)
+		if (best[i] > r->p6_call_worst_ns) {
+			r->p6_call_worst_ns = best[i];
+			snprintf(r->p6_call_case, sizeof(r->p6_call_case), "%s Q=%u, vGPU with %u slots at %u",
+				 cases[i].reduce ? "reduce" : "expand", cases[i].Q, ls->S[cases[i].layout][cases[i].K],
+				 ls->P[cases[i].layout][cases[i].K]);
+		}
+	qsort(ns, total, sizeof(*ns), by_ns);
+	r->p6_call_median_ns = ns[total / 2];
+	r->p6_call_p99_ns = ns[total * 99 / 100];
+	r->p6_call_max_ns = ns[total - 1];
+	r->p6_calls = total;
+	free(order);
+	free(ns);
+	free(best);
+}
+
 void bench_resize(const struct bench_opts *o, struct bench_results *r)
 {
 	unsigned n_random = o->quick ? 4 : 30, n_k = o->quick ? 3 : 8, batch = o->quick ? 8 : 16;
 	struct layouts ls = { .n = n_random + 2 };
 	struct rcase top_occ[TOP], top_alg[TOP];
-	unsigned n_occ = 0, n_alg = 0, disagree = 0;
+	unsigned n_occ = 0, n_alg = 0, disagree = 0, n_cases = 0;
+	struct rcase *cases = NULL;
 	uint64_t s = o->seed ^ 0x5eed;
 
 	bench_note("P6: resize decision at %u slots x %u vGPUs: occupancy selector and Algorithm 1", M_SLOTS, N_VGPUS);
@@ -129,6 +196,10 @@ void bench_resize(const struct bench_opts *o, struct bench_results *r)
 					if (red ? Q > ls.S[i][K] : Q > M_SLOTS - ls.S[i][K])
 						continue;
 					r->p6_cases++;
+					if (!(n_cases & (n_cases + 1)) &&
+					    !(cases = realloc(cases, 2 * ((size_t)n_cases + 1) * sizeof(*cases))))
+						bench_die("out of memory");
+					cases[n_cases++] = c;
 					int ra = (red ? occupancy_reduce : occupancy_expand)(&l, K, Q, &La, &Ra, &err);
 					int rb = (red ? gballoon_reduce : gballoon_expand)(&l, K, Q, &Lb, &Rb, &err);
 					if (ra || rb)
@@ -147,6 +218,8 @@ void bench_resize(const struct bench_opts *o, struct bench_results *r)
 				   sizeof(r->p6_occupancy_case));
 	r->p6_algorithm1_ns = worst(&ls, top_alg, n_alg, gballoon_expand, gballoon_reduce, r->p6_algorithm1_case,
 				    sizeof(r->p6_algorithm1_case));
+	per_call(&ls, cases, n_cases, o->quick ? 3 : 9, o->seed ^ 0xca11, r);
+	free(cases);
 	free(ls.P);
 	free(ls.S);
 }
