@@ -87,6 +87,7 @@ struct bench_results {
 	bool p4_capped;			/* create never refused before the cap */
 	char p4_refusal[GTT_ERR_MSG_MAX];
 	uint64_t p4_switches, p4_entries_checked;
+	double p4_rss_kib_per_vgpu, p4_bytes_per_entry;	/* resident memory the vGPUs cost */
 
 	const char *p5_platforms[BENCH_PLATFORMS];
 	double p5_cpu_s[BENCH_PLATFORMS];

@@ -69,6 +69,10 @@ static void table(const struct bench_opts *o, const struct bench_results *r)
 						: "the attempt's cap, create never refused")
 				    : r->p4_refusal,
 		       (unsigned long long)r->p4_switches, (unsigned long long)r->p4_entries_checked);
+		snprintf(v, sizeof(v), "%.0f", r->p4_rss_kib_per_vgpu);
+		printf(ROW "resident memory per vGPU (16 MiB low, one 64 MiB slot, 16 pages): %.1f bytes per GGTT entry it holds\n",
+		       "p4_rss_kib_per_vgpu", v, "<= 24 B/entry", met(r->p4_bytes_per_entry > 0 && r->p4_bytes_per_entry <= 24),
+		       r->p4_bytes_per_entry);
 	}
 	if (r->ran[PART_FRONTENDS]) {
 		for (int p = 0; p < BENCH_PLATFORMS; p++) {
@@ -157,8 +161,11 @@ static void json(const struct bench_opts *o, const struct bench_results *r)
 		bench_json_kint(&j, "sched_rr_ptes_written", r->sched_rr_ptes);
 		bench_json_knum(&j, "p3_memcpy_ratio", r->p3_ratio);
 	}
-	if (r->ran[PART_SCALE])
+	if (r->ran[PART_SCALE]) {
 		bench_json_kint(&j, "p4_max_vgpus", r->p4_max_vgpus);
+		bench_json_knum(&j, "p4_rss_kib_per_vgpu", r->p4_rss_kib_per_vgpu);
+		bench_json_knum(&j, "p4_bytes_per_entry", r->p4_bytes_per_entry);
+	}
 	if (r->ran[PART_FRONTENDS]) {
 		bench_json_open(&j, "p5_check_cpu_s");
 		for (int p = 0; p < BENCH_PLATFORMS; p++)
@@ -255,6 +262,10 @@ static void json(const struct bench_opts *o, const struct bench_results *r)
 	bench_json_kstr(&j, "p5_check_cpu_s.skl", "<= 0.25");
 	bench_json_kstr(&j, "p5_efi_over_floor", "<= 1.5");
 	bench_json_kstr(&j, "p6_resize_worst_ns", "< 1000");
+	bench_json_kstr(&j, "p6_resize_worst_call_ns", "< 1000");
+	bench_json_kstr(&j, "p4_bytes_per_entry", "<= 24");
+	bench_json_kstr(&j, "sched_worst_wait_quanta", "<= 2N - 1");
+	bench_json_kstr(&j, "sched_fairness_index", ">= 0.85");
 	bench_json_close(&j);
 	bench_json_close(&j);
 	fputc('\n', j.f);

@@ -6,7 +6,9 @@
  * every one of them in turn, and after each switch the incoming vGPU's
  * ranges in the physical GTT, read from the model, must equal its shadow.
  * Half are destroyed and the rest switched to again; dom0_fini must find the
- * device as it was. The count is exact; a mismatch ends the bench.
+ * device as it was. The count is exact; a mismatch ends the bench. The
+ * resident memory they cost is measured (/proc/self/statm) per vGPU and per
+ * GGTT entry they hold.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +42,20 @@ static void switch_and_check(struct bench_dev *b, int id, uint64_t *buf, struct 
 	r->p4_entries_checked += check_range(b, id, info.high_base / 4096, info.high_size / 4096, buf);
 }
 
+/* The process's resident memory in KiB (/proc/self/statm, pages), 0 where it cannot be read. */
+static uint64_t rss_kib(void)
+{
+	unsigned long size = 0, resident = 0;
+	FILE *f = fopen("/proc/self/statm", "r");
+
+	if (!f)
+		return 0;
+	if (fscanf(f, "%lu %lu", &size, &resident) != 2)
+		resident = 0;
+	fclose(f);
+	return (uint64_t)resident * 4;
+}
+
 void bench_scale(const struct bench_opts *o, struct bench_results *r)
 {
 	unsigned cap = o->quick ? 256 : 4096;
@@ -54,6 +70,7 @@ void bench_scale(const struct bench_opts *o, struct bench_results *r)
 	if (!ids || !buf)
 		bench_die("out of memory");
 	r->p4_capped = true;
+	uint64_t rss0 = rss_kib(), entries = 0;
 	while (n < cap) {
 		struct dom0_vgpu_params p = { .low_size = 16ull << 20, .high_slots = 1, .fences = 2, .mem_pages = 16 };
 		if (dom0_vgpu_create(b.rt, &p, &ids[n], &err)) {
@@ -62,6 +79,7 @@ void bench_scale(const struct bench_opts *o, struct bench_results *r)
 			break;
 		}
 		struct dom0_vgpu_info info = bench_info(&b, ids[n]);
+		entries += (info.low_size + info.high_size) / 4096;
 		bench_map(&b, ids[n], info.low_base / 4096 + n % 4000, 0, 4);
 		bench_map(&b, ids[n], info.high_base / 4096 + n % 16000, 4, 4);
 		n++;
@@ -69,6 +87,10 @@ void bench_scale(const struct bench_opts *o, struct bench_results *r)
 	r->p4_max_vgpus = n;
 	if (!n)
 		bench_die("P4: not one vGPU could be created: %s", r->p4_refusal);
+	/* what holding them costs the process: the runtime's tables and the model's pages for them */
+	uint64_t rss1 = rss_kib();
+	r->p4_rss_kib_per_vgpu = rss1 > rss0 ? (double)(rss1 - rss0) / n : 0;
+	r->p4_bytes_per_entry = entries && rss1 > rss0 ? (double)(rss1 - rss0) * 1024 / (double)entries : 0;
 	for (unsigned i = 0; i < n; i++)
 		switch_and_check(&b, ids[i], buf, r);
 	for (unsigned i = 0; i < n; i += 2)
