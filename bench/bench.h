@@ -74,6 +74,7 @@ struct bench_results {
 	double p2_share_pct, p2_one_slot_pct;
 	double p2_switch_ns, p2_one_slot_ns;
 	uint64_t p2_ptes, p2_one_slot_ptes;	/* PTEs one steady switch writes (runtime stats) */
+	double p2_cold_ns, p2_one_slot_cold_ns, p2_cold_pct, p2_one_slot_cold_ratio;	/* caches as a quantum leaves them */
 
 	/* the scheduler's fairness in gScale's layout with vm4 busy in vm1's slot (counts, exact) */
 	unsigned sched_worst_wait, sched_bound, sched_quanta[3];

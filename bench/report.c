@@ -48,6 +48,12 @@ static void table(const struct bench_opts *o, const struct bench_results *r)
 		printf(ROW "busy vGPUs in one slot: %.1f us (%llu PTEs written), %.1fx the shared layout\n",
 		       "p2_one_slot_share_pct", v, ">= 5x p2", met(p2x >= 5), r->p2_one_slot_ns / 1e3,
 		       (unsigned long long)r->p2_one_slot_ptes, p2x);
+		snprintf(v, sizeof(v), "%.3f", r->p2_cold_pct);
+		printf(ROW "the same, caches as a guest's quantum leaves them (64 MiB read between quanta): %.1f us\n",
+		       "p2_copy_share_cold_pct", v, "<= 0.5", met(r->p2_cold_pct <= 0.5), r->p2_cold_ns / 1e3);
+		snprintf(v, sizeof(v), "%.2f", r->p2_one_slot_cold_ratio);
+		printf(ROW "busy vGPUs in one slot, cold: %.1f us, this many times the shared layout cold\n",
+		       "p2_one_slot_cold_ratio", v, ">= 5", met(r->p2_one_slot_cold_ratio >= 5), r->p2_one_slot_cold_ns / 1e3);
 		snprintf(v, sizeof(v), "%u", r->sched_worst_wait);
 		printf(ROW "slot-aware, vm1 vm3 vm4 busy, vm4 in vm1's slot: longest wait between turns, quanta\n",
 		       "sched_worst_wait_quanta", v, "<= 2N-1 = 5", met(r->sched_worst_wait <= r->sched_bound));
@@ -155,6 +161,8 @@ static void json(const struct bench_opts *o, const struct bench_results *r)
 	if (r->ran[PART_SWITCH]) {
 		bench_json_knum(&j, "p2_copy_share_pct", r->p2_share_pct);
 		bench_json_knum(&j, "p2_one_slot_share_pct", r->p2_one_slot_pct);
+		bench_json_knum(&j, "p2_copy_share_cold_pct", r->p2_cold_pct);
+		bench_json_knum(&j, "p2_one_slot_cold_ratio", r->p2_one_slot_cold_ratio);
 		bench_json_kint(&j, "sched_worst_wait_quanta", r->sched_worst_wait);
 		bench_json_knum(&j, "sched_fairness_index", r->sched_fairness);
 		bench_json_kint(&j, "sched_ptes_written", r->sched_ptes);
@@ -257,6 +265,8 @@ static void json(const struct bench_opts *o, const struct bench_results *r)
 	bench_json_kstr(&j, "p1_write_ratio", "= 1.00");
 	bench_json_kstr(&j, "p2_copy_share_pct", "<= 0.5");
 	bench_json_kstr(&j, "p2_one_slot_share_pct", ">= 5 x p2_copy_share_pct");
+	bench_json_kstr(&j, "p2_copy_share_cold_pct", "<= 0.5");
+	bench_json_kstr(&j, "p2_one_slot_cold_ratio", ">= 5");
 	bench_json_kstr(&j, "p3_memcpy_ratio", ">= 0.5");
 	bench_json_kstr(&j, "p4_max_vgpus", ">= 128");
 	bench_json_kstr(&j, "p5_check_cpu_s.skl", "<= 0.25");
