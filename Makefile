@@ -371,8 +371,10 @@ tsan:
 
 # ---- benchmarks (bench/) ----
 # make bench: build what the benchmarks need, run them all, print the table (goals beside the
-# values, never asserted) and write build/bench/results.json. QUICK=1 runs the small version
-# (make test runs it once, only to prove the benchmarks work). The firmware-floor application
+# values, never asserted) and write build/bench/results.json and the generated report,
+# docs/bench-results.md (the README's figures: never copied by hand), naming the tree measured.
+# QUICK=1 runs the small version, its report in build/bench/results.md (make test runs it once,
+# only to prove the benchmarks work). The firmware-floor application
 # for P5 is built with the same gnu-efi flags, linker script and objcopy sections as gttlab.efi.
 BENCH_PACKAGES := libpci-dev gnu-efi qemu-system-x86 ovmf mtools
 BENCH_SRCS  := $(wildcard bench/*.c)
@@ -398,7 +400,9 @@ bench:
 	@$(MAKE) --no-print-directory install-packages PACKAGES="$(BENCH_PACKAGES)"
 	@$(MAKE) --no-print-directory $(GTTLAB) $(BENCH) $(EFI_APP) $(BENCH_FLOOR)
 	$(BENCH) $(if $(filter-out 0,$(QUICK)),--quick) --json $(BUILD)/bench/results.json --gttlab $(GTTLAB) \
-		--efi-app $(EFI_APP) --efi-floor $(BENCH_FLOOR) --efi-runner bench/run-efi.sh --work $(BUILD)/bench/qemu
+		--efi-app $(EFI_APP) --efi-floor $(BENCH_FLOOR) --efi-runner bench/run-efi.sh --work $(BUILD)/bench/qemu \
+		--markdown $(if $(filter-out 0,$(QUICK)),$(BUILD)/bench/results.md,docs/bench-results.md) \
+		--tree "$$(git describe --always --dirty 2>/dev/null || echo unknown)"
 
 -include $(BENCH_OBJS:.o=.d) $(BUILD)/efi/obj/bench/efi/floor.d
 # ---- end of benchmarks ----

@@ -37,6 +37,8 @@ struct bench_opts {
 	const char *efi_runner;		/* bench/run-efi.sh */
 	const char *work;		/* scratch directory for the EFI boots */
 	const char *json;		/* where results.json goes */
+	const char *markdown;		/* where the generated report goes (NULL: none) */
+	const char *tree;		/* the tree measured, as the caller names it (git describe) */
 };
 
 /* P1 for one layout: writes seen on the model's trace against entries whose value changed. */

@@ -3,6 +3,7 @@
  * build/bench/bench: every benchmark of make bench, then the table and
  * results.json (bench/bench.h says what is measured and how).
  *   bench [--quick] [--only p1,p2,p3,p4,p5,p6,growth,balloon,table1,admission,migration,balance,boundary,table2] [--seed N] [--json FILE]
+ *         [--markdown FILE] [--tree NAME]
  *         [--gttlab PATH] [--efi-app PATH] [--efi-floor PATH] [--efi-runner PATH] [--work DIR]
  * --only runs some parts (for development); the report then leaves the others' keys out.
  */
@@ -46,7 +47,7 @@ static bool wanted(const char *list, const char *names)
 
 static void usage(void)
 {
-	fputs("usage: bench [--quick] [--only p1,p2,p3,p4,p5,p6,growth,balloon,table1,admission,migration,balance,boundary,table2] [--seed N] [--json FILE] [--gttlab PATH]\n"
+	fputs("usage: bench [--quick] [--only p1,p2,p3,p4,p5,p6,growth,balloon,table1,admission,migration,balance,boundary,table2] [--seed N] [--json FILE] [--markdown FILE] [--tree NAME] [--gttlab PATH]\n"
 	      "             [--efi-app PATH] [--efi-floor PATH] [--efi-runner PATH] [--work DIR]\n",
 	      stderr);
 	exit(2);
@@ -83,6 +84,10 @@ int main(int argc, char **argv)
 			val = &only;
 		else if (!strcmp(argv[i], "--json"))
 			val = &o.json;
+		else if (!strcmp(argv[i], "--markdown"))
+			val = &o.markdown;
+		else if (!strcmp(argv[i], "--tree"))
+			val = &o.tree;
 		else if (!strcmp(argv[i], "--gttlab"))
 			val = &o.gttlab;
 		else if (!strcmp(argv[i], "--efi-app"))

@@ -1,8 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* The table on stdout, with the goals beside the values (printed, never asserted), and results.json. */
+/* The table on stdout, with the goals beside the values (printed, never asserted), results.json and the generated report. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "bench/bench.h"
 
@@ -283,8 +288,49 @@ static void json(const struct bench_opts *o, const struct bench_results *r)
 		bench_die("writing %s failed", o->json);
 }
 
+/*
+ * The generated report: a header naming the run, the tree, the machine and
+ * the date, then the very text `table` prints (every goal and every part's
+ * tables beside the papers'), written by the same code into the file.
+ */
+static void markdown(const struct bench_opts *o, const struct bench_results *r)
+{
+	struct utsname u;
+	time_t now = time(NULL);
+	char date[32];
+	FILE *f = fopen(o->markdown, "w");
+
+	if (!f)
+		bench_die("writing %s: %s", o->markdown, strerror(errno));
+	if (uname(&u))
+		snprintf(u.nodename, sizeof(u.nodename), "?");
+	strftime(date, sizeof(date), "%Y-%m-%d %H:%M UTC", gmtime(&now));
+	fprintf(f, "# gttlab bench results (generated)\n\n"
+		   "Written by `make bench` (%s run, seed %llu) at %s from the tree `%s`, on %s (%s, %ld CPUs online).\n"
+		   "Do not edit: the next `make bench` writes it again. Timings are ratios against a reference taken in\n"
+		   "the same run, or medians with their spread; counts on the model's simulated clock are exact. What each\n"
+		   "figure measures and why: [bench.md](bench.md).\n\n```\n",
+		o->quick ? "quick" : "full", (unsigned long long)o->seed, date, o->tree ? o->tree : "unknown", u.nodename,
+		u.machine, sysconf(_SC_NPROCESSORS_ONLN));
+	fflush(f);
+	fflush(stdout);
+	int saved = dup(1);
+	if (saved < 0 || dup2(fileno(f), 1) < 0)
+		bench_die("writing %s: %s", o->markdown, strerror(errno));
+	table(o, r);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	fseek(f, 0, SEEK_END);
+	fprintf(f, "```\n");
+	if (fclose(f))
+		bench_die("writing %s failed", o->markdown);
+}
+
 void bench_report(const struct bench_opts *o, const struct bench_results *r)
 {
 	json(o, r);
 	table(o, r);
+	if (o->markdown)
+		markdown(o, r);
 }
