@@ -84,6 +84,8 @@ struct bench_results {
 	uint64_t sched_ptes, sched_rr_ptes;	/* PTEs written over the run: slot-aware, plain round robin */
 
 	double p3_ratio, p3_memcpy_ns_per_8b, p3_switch_ns_per_pte;
+	double p3_linux_ratio, p3_linux_memcpy_ns_per_8b, p3_linux_switch_ns_per_pte;	/* the linux backend, tmpfs BARs */
+	uint64_t p3_linux_ptes;
 	uint64_t p3_ptes;
 
 	unsigned p4_max_vgpus;
@@ -117,6 +119,7 @@ struct bench_results {
 /* The parts, one per file. Each fills its fields or exits with a one-line reason. */
 void bench_writes(const struct bench_opts *o, struct bench_results *r);		/* P1 */
 void bench_switch_time(const struct bench_opts *o, struct bench_results *r);	/* P2, P3 */
+void bench_p3_linux(const struct bench_opts *o, struct bench_results *r);	/* P3 through the linux backend */
 void bench_scale(const struct bench_opts *o, struct bench_results *r);		/* P4 */
 void bench_frontends(const struct bench_opts *o, struct bench_results *r);	/* P5 */
 void bench_resize(const struct bench_opts *o, struct bench_results *r);		/* P6 */

@@ -71,6 +71,10 @@ static void table(const struct bench_opts *o, const struct bench_results *r)
 		printf(ROW "memcpy %.3f ns per 8 bytes / switch %.3f ns per PTE (%llu PTEs), medians\n", "p3_memcpy_ratio",
 		       v, ">= 0.5", met(r->p3_ratio >= 0.5), r->p3_memcpy_ns_per_8b, r->p3_switch_ns_per_pte,
 		       (unsigned long long)r->p3_ptes);
+		snprintf(v, sizeof(v), "%.3f", r->p3_linux_ratio);
+		printf(ROW "the same through the linux backend (fake device, BARs on tmpfs): memcpy %.3f ns / switch %.3f ns per PTE\n",
+		       "p3_linux_memcpy_ratio", v, ">= 0.5", met(r->p3_linux_ratio >= 0.5), r->p3_linux_memcpy_ns_per_8b,
+		       r->p3_linux_switch_ns_per_pte);
 	}
 	if (r->ran[PART_SCALE]) {
 		snprintf(v, sizeof(v), "%u", r->p4_max_vgpus);
@@ -167,6 +171,7 @@ static void json(const struct bench_opts *o, const struct bench_results *r)
 		bench_json_knum(&j, "p2_copy_share_pct", r->p2_share_pct);
 		bench_json_knum(&j, "p2_one_slot_share_pct", r->p2_one_slot_pct);
 		bench_json_knum(&j, "p2_copy_share_cold_pct", r->p2_cold_pct);
+		bench_json_knum(&j, "p3_linux_memcpy_ratio", r->p3_linux_ratio);
 		bench_json_knum(&j, "p2_one_slot_cold_ratio", r->p2_one_slot_cold_ratio);
 		bench_json_kint(&j, "sched_worst_wait_quanta", r->sched_worst_wait);
 		bench_json_knum(&j, "sched_fairness_index", r->sched_fairness);
@@ -273,6 +278,7 @@ static void json(const struct bench_opts *o, const struct bench_results *r)
 	bench_json_kstr(&j, "p2_copy_share_cold_pct", "<= 0.5");
 	bench_json_kstr(&j, "p2_one_slot_cold_ratio", ">= 5");
 	bench_json_kstr(&j, "p3_memcpy_ratio", ">= 0.5");
+	bench_json_kstr(&j, "p3_linux_memcpy_ratio", ">= 0.5");
 	bench_json_kstr(&j, "p4_max_vgpus", ">= 128");
 	bench_json_kstr(&j, "p5_check_cpu_s.skl", "<= 0.25");
 	bench_json_kstr(&j, "p5_efi_over_floor", "<= 1.5");

@@ -219,4 +219,6 @@ void bench_switch_time(const struct bench_opts *o, struct bench_results *r)
 	fairness(r);
 	bench_note("P3: memcpy / switch, per PTE, N = %u on sim:skl", P3_PTES);
 	p3(o, r);
+	bench_note("P3: the same through the linux backend, a fake device on tmpfs");
+	bench_p3_linux(o, r);
 }

@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * P3 on the product's own path: the same switch as P3 (two vGPUs on the
+ * same 64 MiB low range and five 64 MiB slots, 98,304 entries that differ)
+ * through the linux backend, on a fake device whose BAR files lie on tmpfs
+ * (/dev/shm; the tree tests/fake_sysfs.sh makes: a Skylake at 0000:00:02.0,
+ * 8 MiB of GSM, a 256 MiB aperture). The backend maps resource0 as it would
+ * a GPU's, so a PTE store is a store to memory: what is measured is the
+ * runtime and the backend, not an emulation. Against a memcpy of the same
+ * bytes, interleaved as P3's.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bench/bench.h"
+#include "env/env_posix.h"
+#include "harness/backends.h"
+
+#define LP_PTES 98304u
+
+static void put(const char *dir, const char *file, const void *data, size_t n)
+{
+	char p[512];
+	snprintf(p, sizeof(p), "%s/%s", dir, file);
+	int fd = open(p, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+	if (fd < 0 || write(fd, data, n) != (ssize_t)n || close(fd))
+		bench_die("P3 linux: writing %s", p);
+}
+
+static void sized(const char *dir, const char *file, off_t size)
+{
+	char p[512];
+	snprintf(p, sizeof(p), "%s/%s", dir, file);
+	int fd = open(p, O_CREAT | O_RDWR | O_TRUNC, 0644);
+	if (fd < 0 || ftruncate(fd, size) || close(fd))
+		bench_die("P3 linux: sizing %s", p);
+}
+
+/* The fake Skylake (tests/fake_sysfs.sh's fake_device, gpu kind, 256 MiB aperture) under root. */
+static void fake_tree(const char *root, char *dev, size_t n)
+{
+	static const char res[] =
+		"0x00000000f0000000 0x00000000f0ffffff 0x0000000000140204\n"
+		"0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+		"0x00000000c0000000 0x00000000cfffffff 0x000000000014220c\n"
+		"0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+		"0x000000000000f000 0x000000000000f03f 0x0000000000040101\n"
+		"0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+		"0x0000000000000000 0x0000000000000000 0x0000000000000000\n";
+	uint8_t cfg[256] = { 0 };
+	char p[400];
+
+	snprintf(dev, n, "%s/bus/pci/devices/0000:00:02.0", root);
+	snprintf(p, sizeof(p), "mkdir -p '%s'", dev);
+	if (system(p))
+		bench_die("P3 linux: cannot make %s", dev);
+	cfg[0] = 0x86, cfg[1] = 0x80, cfg[2] = 0x12, cfg[3] = 0x19;	/* 8086:1912 */
+	cfg[4] = 0x06;
+	cfg[10] = 0x00, cfg[11] = 0x03;					/* VGA */
+	cfg[16] = 0x04, cfg[19] = 0xf0;					/* BAR0 0xf0000004 */
+	cfg[24] = 0x0c, cfg[27] = 0xc0;					/* BAR2 0xc000000c */
+	cfg[80] = 0xc0, cfg[81] = 0x01;					/* GGMS 3, GMS 1 */
+	put(dev, "config", cfg, sizeof(cfg));
+	put(dev, "vendor", "0x8086\n", 7);
+	put(dev, "device", "0x1912\n", 7);
+	put(dev, "class", "0x030000\n", 9);
+	put(dev, "resource", res, sizeof(res) - 1);
+	sized(dev, "resource0", 16 << 20);
+	sized(dev, "resource2", 256 << 20);
+}
+
+/* Through a volatile pointer: the copy is made, whatever the compiler sees. */
+static void *(*volatile lp_copy)(void *, const void *, size_t) = memcpy;
+
+void bench_p3_linux(const struct bench_opts *o, struct bench_results *r)
+{
+	unsigned reps = o->quick ? 9 : 41;
+	size_t bytes = (size_t)LP_PTES * 8;
+	uint64_t *src = malloc(bytes), *dst = malloc(bytes);
+	double *mc = calloc(reps, sizeof(double)), *sw = calloc(reps, sizeof(double));
+	char root[] = "/dev/shm/gttlab-bench-XXXXXX", dev[320], cmd[400];
+	struct hw_open_opts opts = { .sysfs_root = root };
+	struct gtt_err err = { 0 };
+	struct bench_dev b = { 0 };
+	int id[2];
+
+	if (!src || !dst || !mc || !sw)
+		bench_die("out of memory");
+	if (!mkdtemp(root))
+		bench_die("P3 linux: no tmpfs directory under /dev/shm");
+	fake_tree(root, dev, sizeof(dev));
+	if (hw_open(gtt_env_posix(GTT_LOG_WARN), "pci:0000:00:02.0", gtt_posix_backends, gtt_num_posix_backends, &opts,
+		    &b.dev, &err))
+		bench_die("P3 linux: opening the fake device: %s", err.msg);
+	bench_start_runtime(&b, NULL);
+	for (size_t i = 0; i < LP_PTES; i++)
+		src[i] = i * 0x1001, dst[i] = 0;
+	for (int k = 0; k < 2; k++) {
+		struct dom0_vgpu_params p = { .low_size = 64ull << 20, .high_slots = 5, .mem_pages = 64, .place = true };
+		id[k] = bench_create(&b, &p);
+		struct dom0_vgpu_info info = bench_info(&b, id[k]);
+		bench_map(&b, id[k], info.low_base / 4096, 0, 16);
+		bench_map(&b, id[k], info.high_base / 4096, 16, 16);
+	}
+	bench_switch(&b, id[0], NULL);
+	bench_switch(&b, id[1], NULL);
+	lp_copy(dst, src, bytes);
+	for (unsigned k = 0; k < reps; k++) {
+		struct dom0_switch_stats st;
+		uint64_t t0 = bench_now_ns();
+		lp_copy(dst, src, bytes);
+		uint64_t t1 = bench_now_ns();
+		bench_switch(&b, id[k % 2], &st);
+		uint64_t t2 = bench_now_ns();
+		if (!st.ptes_written)
+			bench_die("P3 linux: a switch between the two vGPUs wrote nothing");
+		r->p3_linux_ptes = st.ptes_written;
+		mc[k] = (double)(t1 - t0) / LP_PTES;
+		sw[k] = (double)(t2 - t1) / (double)st.ptes_written;
+	}
+	bench_close(&b);
+	r->p3_linux_memcpy_ns_per_8b = bench_median(mc, reps);
+	r->p3_linux_switch_ns_per_pte = bench_median(sw, reps);
+	r->p3_linux_ratio = r->p3_linux_memcpy_ns_per_8b / r->p3_linux_switch_ns_per_pte;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	if (system(cmd))
+		bench_note("P3 linux: could not remove %s", root);
+	free(src);
+	free(dst);
+	free(mc);
+	free(sw);
+}
