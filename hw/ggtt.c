@@ -80,8 +80,12 @@ int hw_ggtt_read_range(struct hw_device *dev, uint64_t first, size_t n, uint64_t
 static int range_ready(struct hw_device *dev, uint64_t first, size_t n, const uint64_t *ptes, struct gtt_err *err)
 {
 	int rc = check_range(dev, first, n, err);
+	uint64_t high = 0;
 
-	for (size_t i = 0; !rc && i < n; i++)
+	/* a 32-bit PTE format: the high halves ORed in one pass, the offending entry found only when one is set */
+	for (size_t i = 0; !rc && dev->info.pte_size == 4 && i < n; i++)
+		high |= ptes[i] >> 32;
+	for (size_t i = 0; !rc && high && i < n; i++)
 		rc = check_width(dev, ptes[i], err);
 	if (!rc && (rc = hw_journal_ptes(dev, first, n)))
 		gtt_err_set(err, rc, "PTEs %llu+%zu not written: %s", (unsigned long long)first, n, hw_write_refused(dev));

@@ -134,6 +134,8 @@ mutants=(
 "hw/pte.c~s/^	if (in->edram_mb)$/	if (0)/~PTEs for a device with eDRAM encoded as for one without~platforms/edram_is_detected_and_picks_the_encoder"
 "regs/platform.c~s/0x163a, 0x163d,/0x163a,/~regs: a Broadwell id i915 lists is unknown~platforms/every_i915_id_picks_its_platform"
 "dom0/sched.c~s/uint64_t wait = rt->quantum - v->ran_q;/uint64_t wait = 0;/~scheduler: slot awareness forgets how long each has waited (gScale's, which starves)~dom0_slots/slot_aware_never_starves_a_busy_vgpu"
+"dom0/phys.c~s/(cur\[k\] == ptes\[k\]) | (cur\[k + 1\] == ptes\[k + 1\])/(cur[k + 1] == ptes[k + 1])/~switch: an equal entry at the start of four is written anyway~dom0_switch/a_switch_writes_exactly_the_entries_whose_value_differs"
+"dom0/phys.c~s/__builtin_memcpy(o + k, \&four, sizeof(four));/(void)four;/~switch: the owners of four entries at a time are not recorded~dom0_isolation/random_sequences_skl"
 "dom0/slots_pick.c~s/if (in != INF \&\& in <= out)/if (in != INF \&\& in < out)/~slot runs: the picker prefers the highest slots among equals~dom0_slot_runs/picker_matches_an_exhaustive_search"
 "dom0/slots_pick.c~s/\*in = rest + opens + /*in = rest + /~slot runs: a new run costs nothing, so fewer runs do not win~dom0_slot_runs/picker_matches_an_exhaustive_search"
 "dom0/slots_runs.c~s/cost\[s\] = rt->slot_occ\[s\] - mine\[s\];/cost[s] = 0;/~slot runs: a reduction gives back any slots, not those shared most~dom0_slot_runs/random_operations_match_the_oracle_shared"
