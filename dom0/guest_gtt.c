@@ -23,14 +23,15 @@ struct where {
 static bool locate(const struct dom0_runtime *rt, const struct vgpu *v, uint64_t index, struct where *w)
 {
 	uint64_t lo = GM_PAGE(v->low_base), pps = rt->lay.slot_size / 4096, off = 0;
-	struct dom0_run run[DOM0_MAX_RUNS];
-	unsigned n = dom0_runs_of(v, run);
+	struct dom0_run one = { v->first_slot, v->slots };
+	const struct dom0_run *run = v->n_runs ? v->run : &one;
+	unsigned n = v->n_runs ? v->n_runs : 1;
 
 	if (index >= lo && index < lo + GM_PAGE(v->low_size)) {
 		*w = (struct where){ true, index - lo };
 		return true;
 	}
-	/* the high range's runs, laid end to end in the shadow */
+	/* the high range's runs (one when contiguous), laid end to end in the shadow */
 	for (unsigned i = 0; i < n; i++) {
 		uint64_t hi = GM_PAGE(rt->lay.slots_base) + run[i].first * pps;
 		if (index >= hi && index < hi + run[i].n * pps) {
