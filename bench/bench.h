@@ -120,6 +120,13 @@ struct bench_results {
 void bench_writes(const struct bench_opts *o, struct bench_results *r);		/* P1 */
 void bench_switch_time(const struct bench_opts *o, struct bench_results *r);	/* P2, P3 */
 void bench_p3_linux(const struct bench_opts *o, struct bench_results *r);	/* P3 through the linux backend */
+/* P3's measurement on the runtime b runs: two vGPUs switched back and forth, each switch between two memcpys. */
+struct bench_p3 {
+	double ratio, memcpy_ns_per_8b, switch_ns_per_pte;
+	uint64_t ptes;
+};
+struct bench_dev;
+void bench_p3_measure(struct bench_dev *b, unsigned reps, struct bench_p3 *out);
 void bench_scale(const struct bench_opts *o, struct bench_results *r);		/* P4 */
 void bench_frontends(const struct bench_opts *o, struct bench_results *r);	/* P5 */
 void bench_resize(const struct bench_opts *o, struct bench_results *r);		/* P6 */

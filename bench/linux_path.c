@@ -6,8 +6,8 @@
  * (/dev/shm; the tree tests/fake_sysfs.sh makes: a Skylake at 0000:00:02.0,
  * 8 MiB of GSM, a 256 MiB aperture). The backend maps resource0 as it would
  * a GPU's, so a PTE store is a store to memory: what is measured is the
- * runtime and the backend, not an emulation. Against a memcpy of the same
- * bytes, interleaved as P3's.
+ * runtime and the backend, not an emulation. Measured as P3 is
+ * (bench_p3_measure).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <fcntl.h>
@@ -20,8 +20,6 @@
 #include "bench/bench.h"
 #include "env/env_posix.h"
 #include "harness/backends.h"
-
-#define LP_PTES 98304u
 
 static void put(const char *dir, const char *file, const void *data, size_t n)
 {
@@ -74,23 +72,14 @@ static void fake_tree(const char *root, char *dev, size_t n)
 	sized(dev, "resource2", 256 << 20);
 }
 
-/* Through a volatile pointer: the copy is made, whatever the compiler sees. */
-static void *(*volatile lp_copy)(void *, const void *, size_t) = memcpy;
-
 void bench_p3_linux(const struct bench_opts *o, struct bench_results *r)
 {
-	unsigned reps = o->quick ? 9 : 41;
-	size_t bytes = (size_t)LP_PTES * 8;
-	uint64_t *src = malloc(bytes), *dst = malloc(bytes);
-	double *mc = calloc(reps, sizeof(double)), *sw = calloc(reps, sizeof(double));
 	char root[] = "/dev/shm/gttlab-bench-XXXXXX", dev[320], cmd[400];
 	struct hw_open_opts opts = { .sysfs_root = root };
 	struct gtt_err err = { 0 };
 	struct bench_dev b = { 0 };
-	int id[2];
+	struct bench_p3 m;
 
-	if (!src || !dst || !mc || !sw)
-		bench_die("out of memory");
 	if (!mkdtemp(root))
 		bench_die("P3 linux: no tmpfs directory under /dev/shm");
 	fake_tree(root, dev, sizeof(dev));
@@ -98,40 +87,13 @@ void bench_p3_linux(const struct bench_opts *o, struct bench_results *r)
 		    &b.dev, &err))
 		bench_die("P3 linux: opening the fake device: %s", err.msg);
 	bench_start_runtime(&b, NULL);
-	for (size_t i = 0; i < LP_PTES; i++)
-		src[i] = i * 0x1001, dst[i] = 0;
-	for (int k = 0; k < 2; k++) {
-		struct dom0_vgpu_params p = { .low_size = 64ull << 20, .high_slots = 5, .mem_pages = 64, .place = true };
-		id[k] = bench_create(&b, &p);
-		struct dom0_vgpu_info info = bench_info(&b, id[k]);
-		bench_map(&b, id[k], info.low_base / 4096, 0, 16);
-		bench_map(&b, id[k], info.high_base / 4096, 16, 16);
-	}
-	bench_switch(&b, id[0], NULL);
-	bench_switch(&b, id[1], NULL);
-	lp_copy(dst, src, bytes);
-	for (unsigned k = 0; k < reps; k++) {
-		struct dom0_switch_stats st;
-		uint64_t t0 = bench_now_ns();
-		lp_copy(dst, src, bytes);
-		uint64_t t1 = bench_now_ns();
-		bench_switch(&b, id[k % 2], &st);
-		uint64_t t2 = bench_now_ns();
-		if (!st.ptes_written)
-			bench_die("P3 linux: a switch between the two vGPUs wrote nothing");
-		r->p3_linux_ptes = st.ptes_written;
-		mc[k] = (double)(t1 - t0) / LP_PTES;
-		sw[k] = (double)(t2 - t1) / (double)st.ptes_written;
-	}
+	bench_p3_measure(&b, o->quick ? 9 : 41, &m);
 	bench_close(&b);
-	r->p3_linux_memcpy_ns_per_8b = bench_median(mc, reps);
-	r->p3_linux_switch_ns_per_pte = bench_median(sw, reps);
-	r->p3_linux_ratio = r->p3_linux_memcpy_ns_per_8b / r->p3_linux_switch_ns_per_pte;
+	r->p3_linux_ptes = m.ptes;
+	r->p3_linux_memcpy_ns_per_8b = m.memcpy_ns_per_8b;
+	r->p3_linux_switch_ns_per_pte = m.switch_ns_per_pte;
+	r->p3_linux_ratio = m.ratio;
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	if (system(cmd))
 		bench_note("P3 linux: could not remove %s", root);
-	free(src);
-	free(dst);
-	free(mc);
-	free(sw);
 }

@@ -163,52 +163,64 @@ static void *(*volatile copy_fn)(void *, const void *, size_t) = memcpy;
  * Two vGPUs on the same 64 MiB low range and the same five 64 MiB slots:
  * every switch between them copies 16,384 + 81,920 = 98,304 entries, all of
  * which differ (each vGPU's unmapped entries name its own scratch page).
+ * Each switch is timed between two memcpys of the same bytes; on the runtime
+ * b runs, whatever its device (the model, or the linux backend).
  */
-static void p3(const struct bench_opts *o, struct bench_results *r)
+void bench_p3_measure(struct bench_dev *b, unsigned reps, struct bench_p3 *out)
 {
-	unsigned reps = o->quick ? 9 : 41;
 	size_t bytes = (size_t)P3_PTES * 8;
 	uint64_t *src = malloc(bytes), *dst = malloc(bytes);
 	double *mc = calloc(reps, sizeof(double)), *sw = calloc(reps, sizeof(double));
-	struct bench_dev b;
 	int id[2];
 
 	if (!src || !dst || !mc || !sw)
 		bench_die("out of memory");
 	for (size_t i = 0; i < P3_PTES; i++)
 		src[i] = i * 0x1001, dst[i] = 0;
-	bench_open(&b, "sim:skl", NULL);
 	for (int k = 0; k < 2; k++) {
 		struct dom0_vgpu_params p = { .low_size = 64ull << 20, .high_slots = 5, .mem_pages = 64, .place = true };
-		id[k] = bench_create(&b, &p);
-		struct dom0_vgpu_info info = bench_info(&b, id[k]);
-		bench_map(&b, id[k], info.low_base / 4096, 0, 16);
-		bench_map(&b, id[k], info.high_base / 4096, 16, 16);
+		id[k] = bench_create(b, &p);
+		struct dom0_vgpu_info info = bench_info(b, id[k]);
+		bench_map(b, id[k], info.low_base / 4096, 0, 16);
+		bench_map(b, id[k], info.high_base / 4096, 16, 16);
 	}
-	bench_switch(&b, id[0], NULL);
-	bench_switch(&b, id[1], NULL);
+	bench_switch(b, id[0], NULL);
+	bench_switch(b, id[1], NULL);
 	copy_fn(dst, src, bytes);
 	for (unsigned k = 0; k < reps; k++) {
 		struct dom0_switch_stats st;
 		uint64_t t0 = bench_now_ns();
 		copy_fn(dst, src, bytes);
 		uint64_t t1 = bench_now_ns();
-		bench_switch(&b, id[k % 2], &st);
+		bench_switch(b, id[k % 2], &st);
 		uint64_t t2 = bench_now_ns();
 		if (!st.ptes_written)
 			bench_die("P3: a switch between the two vGPUs wrote nothing");
-		r->p3_ptes = st.ptes_written;
+		out->ptes = st.ptes_written;
 		mc[k] = (double)(t1 - t0) / P3_PTES;
 		sw[k] = (double)(t2 - t1) / (double)st.ptes_written;
 	}
-	bench_close(&b);
-	r->p3_memcpy_ns_per_8b = bench_median(mc, reps);
-	r->p3_switch_ns_per_pte = bench_median(sw, reps);
-	r->p3_ratio = r->p3_memcpy_ns_per_8b / r->p3_switch_ns_per_pte;
+	out->memcpy_ns_per_8b = bench_median(mc, reps);
+	out->switch_ns_per_pte = bench_median(sw, reps);
+	out->ratio = out->memcpy_ns_per_8b / out->switch_ns_per_pte;
 	free(src);
 	free(dst);
 	free(mc);
 	free(sw);
+}
+
+static void p3(const struct bench_opts *o, struct bench_results *r)
+{
+	struct bench_dev b;
+	struct bench_p3 m;
+
+	bench_open(&b, "sim:skl", NULL);
+	bench_p3_measure(&b, o->quick ? 9 : 41, &m);
+	bench_close(&b);
+	r->p3_ptes = m.ptes;
+	r->p3_memcpy_ns_per_8b = m.memcpy_ns_per_8b;
+	r->p3_switch_ns_per_pte = m.switch_ns_per_pte;
+	r->p3_ratio = m.ratio;
 }
 
 void bench_switch_time(const struct bench_opts *o, struct bench_results *r)
