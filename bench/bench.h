@@ -77,14 +77,16 @@ struct bench_results {
 	double p2_switch_ns, p2_one_slot_ns;
 	uint64_t p2_ptes, p2_one_slot_ptes;	/* PTEs one steady switch writes (runtime stats) */
 	double p2_cold_ns, p2_one_slot_cold_ns, p2_cold_pct, p2_one_slot_cold_ratio;	/* caches as a quantum leaves them */
+	double p2_lo_ns, p2_hi_ns, p2_cold_lo_ns, p2_cold_hi_ns;	/* the quanta's range */
 
 	/* the scheduler's fairness in gScale's layout with vm4 busy in vm1's slot (counts, exact) */
 	unsigned sched_worst_wait, sched_bound, sched_quanta[3];
 	double sched_fairness;			/* Jain's index over the busy vGPUs' quanta, 1 = equal */
 	uint64_t sched_ptes, sched_rr_ptes;	/* PTEs written over the run: slot-aware, plain round robin */
 
-	double p3_ratio, p3_memcpy_ns_per_8b, p3_switch_ns_per_pte;
+	double p3_ratio, p3_memcpy_ns_per_8b, p3_switch_ns_per_pte, p3_lo, p3_hi;
 	double p3_linux_ratio, p3_linux_memcpy_ns_per_8b, p3_linux_switch_ns_per_pte;	/* the linux backend, tmpfs BARs */
+	double p3_linux_lo, p3_linux_hi;
 	uint64_t p3_linux_ptes;
 	uint64_t p3_ptes;
 
@@ -123,6 +125,7 @@ void bench_p3_linux(const struct bench_opts *o, struct bench_results *r);	/* P3 
 /* P3's measurement on the runtime b runs: two vGPUs switched back and forth, each switch between two memcpys. */
 struct bench_p3 {
 	double ratio, memcpy_ns_per_8b, switch_ns_per_pte;
+	double ratio_lo, ratio_hi;		/* the per-repetition ratios' range (the median is `ratio`'s medians' ratio) */
 	uint64_t ptes;
 };
 struct bench_dev;

@@ -93,6 +93,8 @@ void bench_p3_linux(const struct bench_opts *o, struct bench_results *r)
 	r->p3_linux_memcpy_ns_per_8b = m.memcpy_ns_per_8b;
 	r->p3_linux_switch_ns_per_pte = m.switch_ns_per_pte;
 	r->p3_linux_ratio = m.ratio;
+	r->p3_linux_lo = m.ratio_lo;
+	r->p3_linux_hi = m.ratio_hi;
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	if (system(cmd))
 		bench_note("P3 linux: could not remove %s", root);

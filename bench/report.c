@@ -47,15 +47,17 @@ static void table(const struct bench_opts *o, const struct bench_results *r)
 	}
 	if (r->ran[PART_SWITCH]) {
 		snprintf(v, sizeof(v), "%.3f", r->p2_share_pct);
-		printf(ROW "steady switch %.1f us (%llu PTEs written) / 16 ms slice, median\n", "p2_copy_share_pct", v,
-		       "<= 0.5", met(r->p2_share_pct <= 0.5), r->p2_switch_ns / 1e3, (unsigned long long)r->p2_ptes);
+		printf(ROW "steady switch %.1f us (%llu PTEs written) / 16 ms slice, median (quanta %.1f-%.1f us)\n",
+		       "p2_copy_share_pct", v, "<= 0.5", met(r->p2_share_pct <= 0.5), r->p2_switch_ns / 1e3,
+		       (unsigned long long)r->p2_ptes, r->p2_lo_ns / 1e3, r->p2_hi_ns / 1e3);
 		snprintf(v, sizeof(v), "%.3f", r->p2_one_slot_pct);
 		printf(ROW "busy vGPUs in one slot: %.1f us (%llu PTEs written), %.1fx the shared layout\n",
 		       "p2_one_slot_share_pct", v, ">= 5x p2", met(p2x >= 5), r->p2_one_slot_ns / 1e3,
 		       (unsigned long long)r->p2_one_slot_ptes, p2x);
 		snprintf(v, sizeof(v), "%.3f", r->p2_cold_pct);
-		printf(ROW "the same, caches as a guest's quantum leaves them (64 MiB read between quanta): %.1f us\n",
-		       "p2_copy_share_cold_pct", v, "<= 0.5", met(r->p2_cold_pct <= 0.5), r->p2_cold_ns / 1e3);
+		printf(ROW "the same, caches as a guest's quantum leaves them (64 MiB read between quanta): %.1f us (%.1f-%.1f)\n",
+		       "p2_copy_share_cold_pct", v, "<= 0.5", met(r->p2_cold_pct <= 0.5), r->p2_cold_ns / 1e3,
+		       r->p2_cold_lo_ns / 1e3, r->p2_cold_hi_ns / 1e3);
 		snprintf(v, sizeof(v), "%.2f", r->p2_one_slot_cold_ratio);
 		printf(ROW "busy vGPUs in one slot, cold: %.1f us, this many times the shared layout cold\n",
 		       "p2_one_slot_cold_ratio", v, ">= 5", met(r->p2_one_slot_cold_ratio >= 5), r->p2_one_slot_cold_ns / 1e3);
@@ -68,13 +70,13 @@ static void table(const struct bench_opts *o, const struct bench_results *r)
 		       r->sched_quanta[1], r->sched_quanta[2],
 		       r->sched_rr_ptes ? (double)r->sched_ptes / (double)r->sched_rr_ptes : 0);
 		snprintf(v, sizeof(v), "%.3f", r->p3_ratio);
-		printf(ROW "memcpy %.3f ns per 8 bytes / switch %.3f ns per PTE (%llu PTEs), medians\n", "p3_memcpy_ratio",
-		       v, ">= 0.5", met(r->p3_ratio >= 0.5), r->p3_memcpy_ns_per_8b, r->p3_switch_ns_per_pte,
-		       (unsigned long long)r->p3_ptes);
+		printf(ROW "memcpy %.3f ns per 8 bytes / switch %.3f ns per PTE (%llu PTEs), medians; each repetition's %.3f-%.3f\n",
+		       "p3_memcpy_ratio", v, ">= 0.5", met(r->p3_ratio >= 0.5), r->p3_memcpy_ns_per_8b, r->p3_switch_ns_per_pte,
+		       (unsigned long long)r->p3_ptes, r->p3_lo, r->p3_hi);
 		snprintf(v, sizeof(v), "%.3f", r->p3_linux_ratio);
-		printf(ROW "the same through the linux backend (fake device, BARs on tmpfs): memcpy %.3f ns / switch %.3f ns per PTE\n",
+		printf(ROW "the same through the linux backend (fake device, BARs on tmpfs): memcpy %.3f ns / switch %.3f ns per PTE; each repetition's %.3f-%.3f\n",
 		       "p3_linux_memcpy_ratio", v, ">= 0.5", met(r->p3_linux_ratio >= 0.5), r->p3_linux_memcpy_ns_per_8b,
-		       r->p3_linux_switch_ns_per_pte);
+		       r->p3_linux_switch_ns_per_pte, r->p3_linux_lo, r->p3_linux_hi);
 	}
 	if (r->ran[PART_SCALE]) {
 		snprintf(v, sizeof(v), "%u", r->p4_max_vgpus);
@@ -172,6 +174,10 @@ static void json(const struct bench_opts *o, const struct bench_results *r)
 		bench_json_knum(&j, "p2_one_slot_share_pct", r->p2_one_slot_pct);
 		bench_json_knum(&j, "p2_copy_share_cold_pct", r->p2_cold_pct);
 		bench_json_knum(&j, "p3_linux_memcpy_ratio", r->p3_linux_ratio);
+		bench_json_knum(&j, "p3_linux_memcpy_ratio_lo", r->p3_linux_lo);
+		bench_json_knum(&j, "p3_linux_memcpy_ratio_hi", r->p3_linux_hi);
+		bench_json_knum(&j, "p3_memcpy_ratio_lo", r->p3_lo);
+		bench_json_knum(&j, "p3_memcpy_ratio_hi", r->p3_hi);
 		bench_json_knum(&j, "p2_one_slot_cold_ratio", r->p2_one_slot_cold_ratio);
 		bench_json_kint(&j, "sched_worst_wait_quanta", r->sched_worst_wait);
 		bench_json_knum(&j, "sched_fairness_index", r->sched_fairness);

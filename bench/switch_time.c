@@ -80,11 +80,15 @@ static void p2(const struct bench_opts *o, struct bench_results *r)
 		steady(true, per, one + (size_t)k * per, &r->p2_one_slot_ptes, NULL);
 		steady(true, per, one_cold + (size_t)k * per, &ptes, guest);
 	}
-	r->p2_switch_ns = bench_median(shared, n);
+	r->p2_switch_ns = bench_median(shared, n);	/* sorts: the range is at the ends */
+	r->p2_lo_ns = shared[0];
+	r->p2_hi_ns = shared[n - 1];
 	r->p2_one_slot_ns = bench_median(one, n);
 	r->p2_share_pct = r->p2_switch_ns / (DOM0_QUANTUM_MS * 1e6) * 100;
 	r->p2_one_slot_pct = r->p2_one_slot_ns / (DOM0_QUANTUM_MS * 1e6) * 100;
 	r->p2_cold_ns = bench_median(shared_cold, n);
+	r->p2_cold_lo_ns = shared_cold[0];
+	r->p2_cold_hi_ns = shared_cold[n - 1];
 	r->p2_one_slot_cold_ns = bench_median(one_cold, n);
 	r->p2_cold_pct = r->p2_cold_ns / (DOM0_QUANTUM_MS * 1e6) * 100;
 	r->p2_one_slot_cold_ratio = r->p2_cold_ns > 0 ? r->p2_one_slot_cold_ns / r->p2_cold_ns : 0;
@@ -200,6 +204,15 @@ void bench_p3_measure(struct bench_dev *b, unsigned reps, struct bench_p3 *out)
 		mc[k] = (double)(t1 - t0) / P3_PTES;
 		sw[k] = (double)(t2 - t1) / (double)st.ptes_written;
 	}
+	double *ratios = calloc(reps, sizeof(double));
+	if (!ratios)
+		bench_die("out of memory");
+	for (unsigned k = 0; k < reps; k++)
+		ratios[k] = mc[k] / sw[k];
+	bench_median(ratios, reps);	/* sorted: the range at its ends */
+	out->ratio_lo = ratios[0];
+	out->ratio_hi = ratios[reps - 1];
+	free(ratios);
 	out->memcpy_ns_per_8b = bench_median(mc, reps);
 	out->switch_ns_per_pte = bench_median(sw, reps);
 	out->ratio = out->memcpy_ns_per_8b / out->switch_ns_per_pte;
@@ -221,6 +234,8 @@ static void p3(const struct bench_opts *o, struct bench_results *r)
 	r->p3_memcpy_ns_per_8b = m.memcpy_ns_per_8b;
 	r->p3_switch_ns_per_pte = m.switch_ns_per_pte;
 	r->p3_ratio = m.ratio;
+	r->p3_lo = m.ratio_lo;
+	r->p3_hi = m.ratio_hi;
 }
 
 void bench_switch_time(const struct bench_opts *o, struct bench_results *r)
