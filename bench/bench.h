@@ -68,6 +68,13 @@ enum bench_part {
 	BENCH_PARTS
 };
 
+/* P3's measurement on the runtime b runs: two vGPUs switched back and forth, each switch between two memcpys. */
+struct bench_p3 {
+	double ratio, memcpy_ns_per_8b, switch_ns_per_pte;
+	double ratio_lo, ratio_hi;		/* the per-repetition ratios' range (`ratio` is the medians' ratio) */
+	uint64_t ptes;
+};
+
 struct bench_results {
 	bool ran[BENCH_PARTS];
 	struct bench_writes p1_gscale, p1_random;
@@ -84,11 +91,7 @@ struct bench_results {
 	double sched_fairness;			/* Jain's index over the busy vGPUs' quanta, 1 = equal */
 	uint64_t sched_ptes, sched_rr_ptes;	/* PTEs written over the run: slot-aware, plain round robin */
 
-	double p3_ratio, p3_memcpy_ns_per_8b, p3_switch_ns_per_pte, p3_lo, p3_hi;
-	double p3_linux_ratio, p3_linux_memcpy_ns_per_8b, p3_linux_switch_ns_per_pte;	/* the linux backend, tmpfs BARs */
-	double p3_linux_lo, p3_linux_hi;
-	uint64_t p3_linux_ptes;
-	uint64_t p3_ptes;
+	struct bench_p3 p3, p3_linux;		/* on the model; through the linux backend, BARs on tmpfs */
 
 	unsigned p4_max_vgpus;
 	bool p4_capped;			/* create never refused before the cap */
@@ -122,12 +125,7 @@ struct bench_results {
 void bench_writes(const struct bench_opts *o, struct bench_results *r);		/* P1 */
 void bench_switch_time(const struct bench_opts *o, struct bench_results *r);	/* P2, P3 */
 void bench_p3_linux(const struct bench_opts *o, struct bench_results *r);	/* P3 through the linux backend */
-/* P3's measurement on the runtime b runs: two vGPUs switched back and forth, each switch between two memcpys. */
-struct bench_p3 {
-	double ratio, memcpy_ns_per_8b, switch_ns_per_pte;
-	double ratio_lo, ratio_hi;		/* the per-repetition ratios' range (the median is `ratio`'s medians' ratio) */
-	uint64_t ptes;
-};
+/* P3's measurement on the runtime b runs (the model, or the linux backend). */
 struct bench_dev;
 void bench_p3_measure(struct bench_dev *b, unsigned reps, struct bench_p3 *out);
 void bench_scale(const struct bench_opts *o, struct bench_results *r);		/* P4 */

@@ -78,7 +78,6 @@ void bench_p3_linux(const struct bench_opts *o, struct bench_results *r)
 	struct hw_open_opts opts = { .sysfs_root = root };
 	struct gtt_err err = { 0 };
 	struct bench_dev b = { 0 };
-	struct bench_p3 m;
 
 	if (!mkdtemp(root))
 		bench_die("P3 linux: no tmpfs directory under /dev/shm");
@@ -87,14 +86,8 @@ void bench_p3_linux(const struct bench_opts *o, struct bench_results *r)
 		    &b.dev, &err))
 		bench_die("P3 linux: opening the fake device: %s", err.msg);
 	bench_start_runtime(&b, NULL);
-	bench_p3_measure(&b, o->quick ? 9 : 41, &m);
+	bench_p3_measure(&b, o->quick ? 9 : 41, &r->p3_linux);
 	bench_close(&b);
-	r->p3_linux_ptes = m.ptes;
-	r->p3_linux_memcpy_ns_per_8b = m.memcpy_ns_per_8b;
-	r->p3_linux_switch_ns_per_pte = m.switch_ns_per_pte;
-	r->p3_linux_ratio = m.ratio;
-	r->p3_linux_lo = m.ratio_lo;
-	r->p3_linux_hi = m.ratio_hi;
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	if (system(cmd))
 		bench_note("P3 linux: could not remove %s", root);

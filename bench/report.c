@@ -69,14 +69,14 @@ static void table(const struct bench_opts *o, const struct bench_results *r)
 		       "sched_fairness_index", v, ">= 0.85", met(r->sched_fairness >= 0.85), r->sched_quanta[0],
 		       r->sched_quanta[1], r->sched_quanta[2],
 		       r->sched_rr_ptes ? (double)r->sched_ptes / (double)r->sched_rr_ptes : 0);
-		snprintf(v, sizeof(v), "%.3f", r->p3_ratio);
+		snprintf(v, sizeof(v), "%.3f", r->p3.ratio);
 		printf(ROW "memcpy %.3f ns per 8 bytes / switch %.3f ns per PTE (%llu PTEs), medians; each repetition's %.3f-%.3f\n",
-		       "p3_memcpy_ratio", v, ">= 0.5", met(r->p3_ratio >= 0.5), r->p3_memcpy_ns_per_8b, r->p3_switch_ns_per_pte,
-		       (unsigned long long)r->p3_ptes, r->p3_lo, r->p3_hi);
-		snprintf(v, sizeof(v), "%.3f", r->p3_linux_ratio);
+		       "p3_memcpy_ratio", v, ">= 0.5", met(r->p3.ratio >= 0.5), r->p3.memcpy_ns_per_8b, r->p3.switch_ns_per_pte,
+		       (unsigned long long)r->p3.ptes, r->p3.ratio_lo, r->p3.ratio_hi);
+		snprintf(v, sizeof(v), "%.3f", r->p3_linux.ratio);
 		printf(ROW "the same through the linux backend (fake device, BARs on tmpfs): memcpy %.3f ns / switch %.3f ns per PTE; each repetition's %.3f-%.3f\n",
-		       "p3_linux_memcpy_ratio", v, ">= 0.5", met(r->p3_linux_ratio >= 0.5), r->p3_linux_memcpy_ns_per_8b,
-		       r->p3_linux_switch_ns_per_pte, r->p3_linux_lo, r->p3_linux_hi);
+		       "p3_linux_memcpy_ratio", v, ">= 0.5", met(r->p3_linux.ratio >= 0.5), r->p3_linux.memcpy_ns_per_8b,
+		       r->p3_linux.switch_ns_per_pte, r->p3_linux.ratio_lo, r->p3_linux.ratio_hi);
 	}
 	if (r->ran[PART_SCALE]) {
 		snprintf(v, sizeof(v), "%u", r->p4_max_vgpus);
@@ -173,17 +173,17 @@ static void json(const struct bench_opts *o, const struct bench_results *r)
 		bench_json_knum(&j, "p2_copy_share_pct", r->p2_share_pct);
 		bench_json_knum(&j, "p2_one_slot_share_pct", r->p2_one_slot_pct);
 		bench_json_knum(&j, "p2_copy_share_cold_pct", r->p2_cold_pct);
-		bench_json_knum(&j, "p3_linux_memcpy_ratio", r->p3_linux_ratio);
-		bench_json_knum(&j, "p3_linux_memcpy_ratio_lo", r->p3_linux_lo);
-		bench_json_knum(&j, "p3_linux_memcpy_ratio_hi", r->p3_linux_hi);
-		bench_json_knum(&j, "p3_memcpy_ratio_lo", r->p3_lo);
-		bench_json_knum(&j, "p3_memcpy_ratio_hi", r->p3_hi);
+		bench_json_knum(&j, "p3_linux_memcpy_ratio", r->p3_linux.ratio);
+		bench_json_knum(&j, "p3_linux_memcpy_ratio_lo", r->p3_linux.ratio_lo);
+		bench_json_knum(&j, "p3_linux_memcpy_ratio_hi", r->p3_linux.ratio_hi);
+		bench_json_knum(&j, "p3_memcpy_ratio_lo", r->p3.ratio_lo);
+		bench_json_knum(&j, "p3_memcpy_ratio_hi", r->p3.ratio_hi);
 		bench_json_knum(&j, "p2_one_slot_cold_ratio", r->p2_one_slot_cold_ratio);
 		bench_json_kint(&j, "sched_worst_wait_quanta", r->sched_worst_wait);
 		bench_json_knum(&j, "sched_fairness_index", r->sched_fairness);
 		bench_json_kint(&j, "sched_ptes_written", r->sched_ptes);
 		bench_json_kint(&j, "sched_rr_ptes_written", r->sched_rr_ptes);
-		bench_json_knum(&j, "p3_memcpy_ratio", r->p3_ratio);
+		bench_json_knum(&j, "p3_memcpy_ratio", r->p3.ratio);
 	}
 	if (r->ran[PART_SCALE]) {
 		bench_json_kint(&j, "p4_max_vgpus", r->p4_max_vgpus);
@@ -256,9 +256,9 @@ static void json(const struct bench_opts *o, const struct bench_results *r)
 		bench_json_knum(&j, "p2_one_slot_switch_ns", r->p2_one_slot_ns);
 		bench_json_kint(&j, "p2_ptes", r->p2_ptes);
 		bench_json_kint(&j, "p2_one_slot_ptes", r->p2_one_slot_ptes);
-		bench_json_knum(&j, "p3_memcpy_ns_per_8_bytes", r->p3_memcpy_ns_per_8b);
-		bench_json_knum(&j, "p3_switch_ns_per_pte", r->p3_switch_ns_per_pte);
-		bench_json_kint(&j, "p3_ptes", r->p3_ptes);
+		bench_json_knum(&j, "p3_memcpy_ns_per_8_bytes", r->p3.memcpy_ns_per_8b);
+		bench_json_knum(&j, "p3_switch_ns_per_pte", r->p3.switch_ns_per_pte);
+		bench_json_kint(&j, "p3_ptes", r->p3.ptes);
 	}
 	if (r->ran[PART_SCALE]) {
 		bench_json_key(&j, "p4_capped");

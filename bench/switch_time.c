@@ -225,17 +225,10 @@ void bench_p3_measure(struct bench_dev *b, unsigned reps, struct bench_p3 *out)
 static void p3(const struct bench_opts *o, struct bench_results *r)
 {
 	struct bench_dev b;
-	struct bench_p3 m;
 
 	bench_open(&b, "sim:skl", NULL);
-	bench_p3_measure(&b, o->quick ? 9 : 41, &m);
+	bench_p3_measure(&b, o->quick ? 9 : 41, &r->p3);
 	bench_close(&b);
-	r->p3_ptes = m.ptes;
-	r->p3_memcpy_ns_per_8b = m.memcpy_ns_per_8b;
-	r->p3_switch_ns_per_pte = m.switch_ns_per_pte;
-	r->p3_ratio = m.ratio;
-	r->p3_lo = m.ratio_lo;
-	r->p3_hi = m.ratio_hi;
 }
 
 void bench_switch_time(const struct bench_opts *o, struct bench_results *r)
