@@ -104,6 +104,9 @@ static int runs_rules(const char *arg, struct gd_opts *o, bool migrate_given, st
 	if ((migrate_given && o->migrate) || o->move || o->hog)
 		return gtt_err_set(err, GTT_EINVAL, "vgpu:%s: runs= with %s: %s", arg, o->hog ? "hog=" : "migrate= or move=",
 				   o->hog ? "hog='s tenants sit beside one run of the guest's" : "a migration moves one run of slots");
+	if (o->high < 2)
+		return gtt_err_set(err, GTT_EINVAL, "vgpu:%s: runs= splits the guest's slots in two: it needs high=2 or more, not %u",
+				   arg, o->high);
 	o->migrate = 0;
 	return GTT_OK;
 }
@@ -172,6 +175,10 @@ static int check_fit(const struct guest_dev *g, const struct dom0_layout *l, str
 	if (g->o.fences + g->o.peers > l->guest_fences)
 		return gtt_err_set(err, GTT_EINVAL, "vgpu: option 'fences=%u': a %s leaves %u physical fences to vGPUs and the %u peers hold one each",
 				   g->o.fences, plat, l->guest_fences, g->o.peers);
+	/* runs=: the guest's slots and the tenant between its two runs */
+	if (g->o.runs && g->o.high + 1 > l->num_slots)
+		return gtt_err_set(err, GTT_EINVAL, "vgpu: option 'runs=%u': high=%u and the tenant in slot 1 need more than the %u slots of a %s",
+				   g->o.runs, g->o.high, l->num_slots, plat);
 	/* hog= makes every slot one vGPU's: the guest's, each peer's and the tenants' must fit side by side */
 	if (g->o.hog && g->o.high + g->o.peers + GD_HOGS > l->num_slots)
 		return gtt_err_set(err, GTT_EINVAL, "vgpu: option 'hog=%u': slots are exclusive then, and high=%u, %u peers and %u tenants need more than the %u slots of a %s",
@@ -279,7 +286,7 @@ static int make_vgpus(struct guest_dev *g, const struct dom0_layout *l, struct g
 	uint64_t peer_low = p.low_size < GD_PEER_LOW_MAX ? p.low_size : GD_PEER_LOW_MAX;
 	int rc = GTT_OK;
 
-	if (g->o.runs && p.high_slots >= 2 && l->num_slots > p.high_slots + 1) {
+	if (g->o.runs) {
 		/*
 		 * A tenant in slot 1 and the guest in slot 0, grown by the rest:
 		 * the generalised Algorithm 1 passes over the tenant's slot, so the

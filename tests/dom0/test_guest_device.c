@@ -499,6 +499,12 @@ Test(guest_device, bad_options_name_the_token)
 		{ "vgpu:sim:xyz", "xyz" },
 		{ "vgpu:sim:skl,move=x", "'move=x'" },
 		{ "vgpu:sim:skl,hog=8,move=2", "hog= and move= together" },
+		{ "vgpu:sim:skl,runs=1,high=3", "runs=1 is one run" },
+		{ "vgpu:sim:skl,runs=9,high=3", "'runs=9'" },
+		{ "vgpu:sim:skl,runs=2", "needs high=2 or more, not 1" },
+		{ "vgpu:sim:skl,runs=2,high=3,migrate=4", "a migration moves one run" },
+		{ "vgpu:sim:skl,runs=2,high=3,hog=8", "runs= with hog=" },
+		{ "vgpu:sim:skl,runs=2,high=59", "'runs=2': high=59 and the tenant" },
 	};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
