@@ -80,8 +80,8 @@ static int sim_alloc(const struct gtt_env *env, const struct gtt_platform *plat,
 	sim->regs = env->alloc(env, GTT_MMIO_SIZE);
 	sim->gsm = env->alloc(env, gsm);
 	sim->tlb = env->alloc(env, gsm);
-	sim->dirty = gtt_calloc(env, sim->n_ptes, sizeof(*sim->dirty));
-	sim->dirty_map = env->alloc(env, sim->n_ptes / 8 + 1);
+	sim->dirty = gtt_calloc(env, gsm / SIM_DIRTY_BLOCK + 1, sizeof(*sim->dirty));
+	sim->dirty_map = gtt_calloc(env, gsm / SIM_DIRTY_BLOCK / 8 + 1, 1);
 	sim->next_page = SIM_TEST_PAGES_BASE;
 	if (!sim->regs || !sim->gsm || !sim->tlb || !sim->dirty || !sim->dirty_map ||
 	    sim_memory_init(sim)) {

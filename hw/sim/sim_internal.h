@@ -25,6 +25,13 @@ struct sim_memory {
 	size_t used;
 };
 
+/*
+ * Dirty tracking is per block of SIM_DIRTY_BLOCK GSM bytes: an entry not
+ * written since the last flush reads the same in the GSM and the TLB, so a
+ * flush that copies a written entry's whole block copies the same TLB.
+ */
+#define SIM_DIRTY_BLOCK	512u
+
 struct sim_device {
 	const struct gtt_env *env;
 	const struct gtt_platform *plat;
@@ -39,9 +46,9 @@ struct sim_device {
 	uint32_t *regs;			/* 2 MiB register file, indexed by offset / 4 */
 	uint8_t *gsm;			/* what BAR0's PTE window reads back */
 	uint8_t *tlb;			/* what translation uses: the GSM as of the last flush */
-	uint64_t *dirty;		/* PTE indices written since the last flush */
+	uint64_t *dirty;		/* GSM blocks written since the last flush */
 	size_t n_dirty;
-	uint8_t *dirty_map;		/* one bit per PTE, to keep `dirty` unique */
+	uint8_t *dirty_map;		/* one bit per block, to keep `dirty` unique */
 
 	struct sim_memory mem;
 	uint64_t next_page;

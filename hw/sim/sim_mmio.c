@@ -30,26 +30,25 @@ struct sim_fault *sim_fault_find(struct sim_device *sim, uint32_t off)
 	return NULL;
 }
 
-static void mark_dirty(struct sim_device *sim, uint64_t index)
+/* GSM bytes [g, g + len) written: their blocks are copied into the TLB at the next flush. */
+static void mark_dirty(struct sim_device *sim, uint64_t g, uint64_t len)
 {
-	if (sim->dirty_map[index / 8] & (1u << (index % 8)))
-		return;
-	sim->dirty_map[index / 8] |= (uint8_t)(1u << (index % 8));
-	sim->dirty[sim->n_dirty++] = index;
+	for (uint64_t b = g / SIM_DIRTY_BLOCK; len && b <= (g + len - 1) / SIM_DIRTY_BLOCK; b++) {
+		if (sim->dirty_map[b / 8] & (1u << (b % 8)))
+			continue;
+		sim->dirty_map[b / 8] |= (uint8_t)(1u << (b % 8));
+		sim->dirty[sim->n_dirty++] = b;
+	}
 }
 
 /* The GGTT invalidate: the TLB picks up every PTE written since the last one. */
 static void ggtt_flush(struct sim_device *sim)
 {
-	unsigned sz = sim->pte_fmt->entry_bytes;
-
 	for (size_t i = 0; i < sim->n_dirty; i++) {
-		uint64_t idx = sim->dirty[i];
-		if (sz == 8)
-			gtt_memcpy(sim->tlb + idx * 8, sim->gsm + idx * 8, 8);
-		else
-			gtt_memcpy(sim->tlb + idx * 4, sim->gsm + idx * 4, 4);
-		sim->dirty_map[idx / 8] = 0;
+		uint64_t b = sim->dirty[i], at = b * SIM_DIRTY_BLOCK;
+		uint64_t len = sim->gsm_size - at < SIM_DIRTY_BLOCK ? sim->gsm_size - at : SIM_DIRTY_BLOCK;
+		gtt_memcpy(sim->tlb + at, sim->gsm + at, (size_t)len);
+		sim->dirty_map[b / 8] = 0;
 	}
 	sim->n_dirty = 0;
 	sim_trace_record(sim, SIM_GGTT_FLUSH, 0, GFX_FLSH_CNTL_GEN6, 0);
@@ -139,7 +138,7 @@ void sim_mmio_write32(struct sim_device *sim, uint32_t off, uint32_t val)
 	} else if (in_gsm(sim, off, &g)) {
 		for (unsigned b = 0; b < 4; b++)
 			sim->gsm[g + b] = (uint8_t)(val >> (8 * b));
-		mark_dirty(sim, g / sim->pte_fmt->entry_bytes);
+		mark_dirty(sim, g, 4);
 	}
 }
 
@@ -206,7 +205,6 @@ void sim_gsm_write_run(struct sim_device *sim, uint32_t off, const uint64_t *pte
 	uint64_t g;
 
 	if (run_fast(sim, off, n, size, &g)) {
-		unsigned sz = sim->pte_fmt->entry_bytes;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 		if (size == 8) {
 			gtt_memcpy(sim->gsm + g, ptes, n * 8);	/* the GSM is little-endian bytes, as the host's words */
@@ -222,8 +220,7 @@ void sim_gsm_write_run(struct sim_device *sim, uint32_t off, const uint64_t *pte
 			for (unsigned b = 0; b < size; b++)
 				p[b] = (uint8_t)(ptes[i] >> (8 * b));
 		}
-		for (uint64_t idx = g / sz; idx <= (g + n * size - 1) / sz; idx++)
-			mark_dirty(sim, idx);
+		mark_dirty(sim, g, n * size);
 		sim->counts[SIM_MMIO_WRITE] += n * (size / 4);
 		sim->seq += n * (size / 4);
 		return;
@@ -278,7 +275,7 @@ int sim_fault_stick(struct sim_device *sim, uint32_t off, uint32_t value)
 	else if (in_gsm(sim, off, &g)) {
 		for (unsigned b = 0; b < 4; b++)
 			sim->gsm[g + b] = (uint8_t)(value >> (8 * b));
-		mark_dirty(sim, g / sim->pte_fmt->entry_bytes);
+		mark_dirty(sim, g, 4);
 	}
 	return GTT_OK;
 }

@@ -78,3 +78,47 @@ Test(tlb, gpu_reaches_high_graphics_memory)
 	cr_expect_eq(hw_gpu_read(dev, 4ull << 30, &b, 1, &err), GTT_ERANGE);
 	hw_close(dev);
 }
+
+/*
+ * A run written in one bulk call (the model's fast path marks it dirty at
+ * once): every entry of it, first, middle and last, stays stale until the
+ * invalidate, and all of it is fresh after; the entry before it, which
+ * shares its first dirty block, keeps its own translation.
+ */
+static void bulk_run_stale_then_fresh(const char *spec)
+{
+	struct hw_device *dev = t_open(spec);
+	struct hw_page pg[3];
+	struct gtt_err err = { 0 };
+	uint64_t pte[3], run[200], first = 1001, at[3] = { first, first + 97, first + 199 };
+	uint8_t b = 0;
+
+	cr_assert_eq(hw_alloc_test_pages(dev, 3, pg, &err), 0);
+	for (int k = 0; k < 3; k++) {
+		memset(pg[k].cpu, 0xa0 + k, 4096);
+		cr_assert_eq(hw_pte_encode(dev->info.plat, pg[k].phys, HW_CACHE_NONE, &pte[k], &err), 0);
+	}
+	cr_assert_eq(hw_ggtt_write_pte(dev, first - 1, pte[2], &err), 0);
+	for (int i = 0; i < 200; i++)
+		run[i] = pte[0];
+	cr_assert_eq(hw_ggtt_write_range(dev, first, 200, run, &err), 0, "%s", err.msg);
+	hw_ggtt_invalidate(dev);
+	for (int i = 0; i < 200; i++)
+		run[i] = pte[1];
+	cr_assert_eq(hw_ggtt_write_range(dev, first, 200, run, &err), 0, "%s", err.msg);
+	for (int k = 0; k < 3; k++) {
+		cr_assert_eq(hw_gpu_read(dev, at[k] * 4096, &b, 1, &err), 0, "%s", err.msg);
+		cr_expect_eq(b, 0xa0, "%s: PTE %llu of a bulk run seen before the invalidate", spec, (unsigned long long)at[k]);
+	}
+	hw_ggtt_invalidate(dev);
+	for (int k = 0; k < 3; k++) {
+		cr_assert_eq(hw_gpu_read(dev, at[k] * 4096, &b, 1, &err), 0, "%s", err.msg);
+		cr_expect_eq(b, 0xa1, "%s: PTE %llu of a bulk run still stale after the invalidate", spec, (unsigned long long)at[k]);
+	}
+	cr_assert_eq(hw_gpu_read(dev, (first - 1) * 4096, &b, 1, &err), 0, "%s", err.msg);
+	cr_expect_eq(b, 0xa2, "%s: PTE %llu beside the run lost its translation", spec, (unsigned long long)first - 1);
+	hw_close(dev);
+}
+
+Test(tlb, bulk_run_stale_before_invalidate_skl) { bulk_run_stale_then_fresh("sim:skl"); }
+Test(tlb, bulk_run_stale_before_invalidate_hsw) { bulk_run_stale_then_fresh("sim:hsw"); }
