@@ -73,23 +73,6 @@ static bool managed(const struct dom0_runtime *rt, uint64_t first, uint64_t n)
 	return false;
 }
 
-/*
- * How many entries from the first differ from the mirror, up to n: four
- * compared at a time, one branch per four (every entry of a switch between
- * two vGPUs differs, so this runs to the chunk's end).
- */
-static size_t differing(const uint64_t *cur, const uint64_t *ptes, size_t n)
-{
-	size_t k = 0;
-
-	for (; k + 4 <= n; k += 4)
-		if ((cur[k] == ptes[k]) | (cur[k + 1] == ptes[k + 1]) | (cur[k + 2] == ptes[k + 2]) | (cur[k + 3] == ptes[k + 3]))
-			break;
-	while (k < n && cur[k] != ptes[k])
-		k++;
-	return k;
-}
-
 int dom0_phys_write(struct dom0_runtime *rt, uint64_t first, size_t n, const uint64_t *ptes, int owner,
 		    uint64_t *written, struct gtt_err *err)
 {
@@ -102,22 +85,14 @@ int dom0_phys_write(struct dom0_runtime *rt, uint64_t first, size_t n, const uin
 	if ((rc = load(rt, first, n, err)))
 		return rc;
 	while (i < n) {
-		/* within one chunk at a time: its mirror is one array */
-		uint64_t *cur = snap(rt, first + i) + DOM0_CHUNK;
+		/* within one chunk at a time: its mirror is one array, and hw writes what differs from it */
 		size_t end = i + (DOM0_CHUNK - (first + i) % DOM0_CHUNK);
 		if (end > n)
 			end = n;
-		if (cur[0] == ptes[i]) {
-			i++;
-			continue;
-		}
-		size_t run = differing(cur, ptes + i, end - i) + i;
-		if ((rc = hw_ggtt_write_range_unlogged(rt->dev, first + i, run - i, ptes + i, err)))
+		if ((rc = hw_ggtt_write_changed(rt->dev, first + i, end - i, ptes + i, snap(rt, first + i) + DOM0_CHUNK,
+						written, err)))
 			break;
-		gtt_memcpy(cur, ptes + i, (run - i) * sizeof(*ptes));
-		if (written)
-			*written += run - i;
-		i = run;
+		i = end;
 	}
 	/* what was written (all of it, or up to a failure) is the owner's */
 	set_owner(rt, first, rc ? i : n, owner);

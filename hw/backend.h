@@ -43,6 +43,14 @@ struct hw_backend_ops {
 	/* Optional: write or read n consecutive PTEs in one call; NULL means one MMIO access each. */
 	void (*pte_write_bulk)(void *ctx, uint32_t off, const uint64_t *ptes, size_t n, unsigned pte_size);
 	void (*pte_read_bulk)(void *ctx, uint32_t off, uint64_t *ptes, size_t n, unsigned pte_size);
+	/*
+	 * Optional: of n PTEs at off, store only those that differ from held[],
+	 * copy each stored one into held[], and return how many were stored: one
+	 * pass over the arrays (hw_ggtt_write_changed). Every store is one access
+	 * of pte_size bytes, as pte_write_bulk's.
+	 */
+	size_t (*pte_write_changed)(void *ctx, uint32_t off, const uint64_t *ptes, uint64_t *held, size_t n,
+				    unsigned pte_size);
 	/* BAR2 (GMADR) at a byte offset. */
 	int (*aperture_read)(void *ctx, uint64_t off, void *buf, size_t len);
 	int (*aperture_write)(void *ctx, uint64_t off, const void *buf, size_t len);

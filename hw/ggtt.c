@@ -124,6 +124,22 @@ int hw_ggtt_write_range(struct hw_device *dev, uint64_t first, size_t n, const u
 	return GTT_OK;
 }
 
+/* The stores of a run, in one bulk call where the backend has one. */
+static void unlogged_store(struct hw_device *dev, uint64_t first, size_t n, const uint64_t *ptes)
+{
+	if (dev->ops->pte_write_bulk) {
+		dev->ops->pte_write_bulk(dev->ctx, hw_ggtt_pte_offset(dev, first), ptes, n, dev->info.pte_size);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint32_t off = hw_ggtt_pte_offset(dev, first + i);
+		if (dev->info.pte_size == 8)
+			dev->ops->mmio_write64(dev->ctx, off, ptes[i]);
+		else
+			dev->ops->mmio_write32(dev->ctx, off, (uint32_t)ptes[i]);
+	}
+}
+
 int hw_ggtt_write_range_unlogged(struct hw_device *dev, uint64_t first, size_t n, const uint64_t *ptes,
 				 struct gtt_err *err)
 {
@@ -134,17 +150,64 @@ int hw_ggtt_write_range_unlogged(struct hw_device *dev, uint64_t first, size_t n
 	dev->ptes_unflushed = true;
 	dev->counters.pte_writes += n;
 	dev->counters.mmio_writes += n;
-	if (dev->ops->pte_write_bulk) {
-		dev->ops->pte_write_bulk(dev->ctx, hw_ggtt_pte_offset(dev, first), ptes, n, dev->info.pte_size);
-		return GTT_OK;
+	unlogged_store(dev, first, n, ptes);
+	return GTT_OK;
+}
+
+/*
+ * How many entries from the first differ from held, up to n: four compared a
+ * branch (between two vGPUs every entry differs, so this runs to the end).
+ */
+static size_t differing(const uint64_t *held, const uint64_t *ptes, size_t n)
+{
+	size_t k = 0;
+
+	for (; k + 4 <= n; k += 4)
+		if ((held[k] == ptes[k]) | (held[k + 1] == ptes[k + 1]) | (held[k + 2] == ptes[k + 2]) |
+		    (held[k + 3] == ptes[k + 3]))
+			break;
+	while (k < n && held[k] != ptes[k])
+		k++;
+	return k;
+}
+
+int hw_ggtt_write_changed(struct hw_device *dev, uint64_t first, size_t n, const uint64_t *ptes, uint64_t *held,
+			  uint64_t *written, struct gtt_err *err)
+{
+	size_t w = 0, same = 0;
+	int rc = check_range(dev, first, n, err);
+
+	/* nothing journaled or checked for the entries before the first that differs */
+	while (!rc && same < n && held[same] == ptes[same])
+		same++;
+	if (rc || same == n)
+		return rc;
+	first += same, n -= same, ptes += same, held += same;
+	if ((rc = range_ready(dev, first, n, ptes, err)))
+		return rc;
+	if (dev->ops->pte_write_changed) {
+		w = dev->ops->pte_write_changed(dev->ctx, hw_ggtt_pte_offset(dev, first), ptes, held, n,
+						dev->info.pte_size);
+	} else {
+		for (size_t i = 0; i < n;) {
+			if (held[i] == ptes[i]) {
+				i++;
+				continue;
+			}
+			size_t run = i + differing(held + i, ptes + i, n - i);
+			unlogged_store(dev, first + i, run - i, ptes + i);
+			gtt_memcpy(held + i, ptes + i, (run - i) * sizeof(*ptes));
+			w += run - i;
+			i = run;
+		}
 	}
-	for (size_t i = 0; i < n; i++) {
-		uint32_t off = hw_ggtt_pte_offset(dev, first + i);
-		if (dev->info.pte_size == 8)
-			dev->ops->mmio_write64(dev->ctx, off, ptes[i]);
-		else
-			dev->ops->mmio_write32(dev->ctx, off, (uint32_t)ptes[i]);
+	if (w) {
+		dev->ptes_unflushed = true;
+		dev->counters.pte_writes += w;
+		dev->counters.mmio_writes += w;
 	}
+	if (written)
+		*written += w;
 	return GTT_OK;
 }
 

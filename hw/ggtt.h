@@ -26,6 +26,16 @@ int hw_ggtt_write_range_unlogged(struct hw_device *dev, uint64_t first, size_t n
 				 struct gtt_err *err);
 
 /*
+ * The same for a caller that knows what the GTT holds (`held`, its mirror of
+ * PTEs [first, first + n)): only the entries of ptes that differ from held
+ * are stored, held is brought up to date, and *written (when not NULL) grows
+ * by the entries stored. One pass where the backend offers one
+ * (pte_write_changed), else runs of differing entries, one bulk write each.
+ */
+int hw_ggtt_write_changed(struct hw_device *dev, uint64_t first, size_t n, const uint64_t *ptes, uint64_t *held,
+			  uint64_t *written, struct gtt_err *err);
+
+/*
  * Make the translation hardware see the PTEs written so far
  * (hw_ggtt_invalidate_unlogged, hw/raw_access.h). A command, not state: the
  * undo log only notes where it happened.
