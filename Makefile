@@ -169,6 +169,7 @@ $(BUILD)/efi/obj/%.o: %.c
 
 $(BUILD)/efi/gttlab.so: $(EFI_OBJS)
 	$(LD) -nostdlib -znocombreloc -T $(EFI_LIB)/elf_x86_64_efi.lds -shared -Bsymbolic -z defs -L$(EFI_LIB) \
+		--wrap=memcpy --wrap=memset \
 		$(EFI_LIB)/crt0-efi-x86_64.o $(EFI_OBJS) -lefi -lgnuefi -o $@
 
 $(EFI_APP): $(BUILD)/efi/gttlab.so
@@ -389,6 +390,7 @@ $(BENCH): $(BENCH_OBJS) $(LIB)
 
 $(BUILD)/bench/efi-floor.so: $(BUILD)/efi/obj/bench/efi/floor.o
 	$(LD) -nostdlib -znocombreloc -T $(EFI_LIB)/elf_x86_64_efi.lds -shared -Bsymbolic -z defs -L$(EFI_LIB) \
+		--wrap=memcpy --wrap=memset \
 		$(EFI_LIB)/crt0-efi-x86_64.o $< -lefi -lgnuefi -o $@
 
 $(BENCH_FLOOR): $(BUILD)/bench/efi-floor.so

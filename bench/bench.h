@@ -72,6 +72,7 @@ enum bench_part {
 struct bench_p3 {
 	double ratio, memcpy_ns_per_8b, switch_ns_per_pte;
 	double ratio_lo, ratio_hi;		/* the per-repetition ratios' range (`ratio` is the medians' ratio) */
+	double store_ns_per_pte;		/* the same bytes as 8-byte stores alone, each a volatile store: the floor */
 	uint64_t ptes;
 };
 

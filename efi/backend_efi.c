@@ -119,37 +119,45 @@ static void x_write64(void *ctx, uint32_t off, uint64_t v)
 	x->io->Mem.Write(x->io, EfiPciIoWidthUint64, GTTMMADR_BAR, off, 1, &v);
 }
 
-/* A run of PTEs in one Mem.Write / Mem.Read with a count, packed as the GSM holds them. */
+/*
+ * A run of PTEs in one Mem.Write / Mem.Read with a count, as the GSM holds
+ * them: 8-byte entries are the caller's words as they lie (x86 is
+ * little-endian), 4-byte ones packed through a page-sized buffer. A read that
+ * fails leaves all-ones, as a bus read of a missing device.
+ */
 static void x_pte_bulk(void *ctx, uint32_t off, const uint64_t *ptes, size_t n, unsigned pte_size)
 {
 	struct ex *x = ctx;
-	uint8_t buf[4096];
-	size_t per = sizeof(buf) / pte_size;
+	uint32_t buf[1024];
 
-	for (size_t i = 0; i < n; i += per) {
-		size_t k = n - i < per ? n - i : per;
+	if (pte_size == 8) {
+		x->io->Mem.Write(x->io, EfiPciIoWidthUint64, GTTMMADR_BAR, off, n, (void *)ptes);
+		return;
+	}
+	for (size_t i = 0; i < n; i += 1024) {
+		size_t k = n - i < 1024 ? n - i : 1024;
 		for (size_t j = 0; j < k; j++)
-			gtt_memcpy(buf + j * pte_size, &ptes[i + j], pte_size);	/* little-endian */
-		x->io->Mem.Write(x->io, pte_size == 8 ? EfiPciIoWidthUint64 : EfiPciIoWidthUint32, GTTMMADR_BAR,
-				 off + i * pte_size, k, buf);
+			buf[j] = (uint32_t)ptes[i + j];
+		x->io->Mem.Write(x->io, EfiPciIoWidthUint32, GTTMMADR_BAR, off + i * 4, k, buf);
 	}
 }
 
 static void x_pte_read_bulk(void *ctx, uint32_t off, uint64_t *ptes, size_t n, unsigned pte_size)
 {
 	struct ex *x = ctx;
-	uint8_t buf[4096];
-	size_t per = sizeof(buf) / pte_size;
+	uint32_t buf[1024];
 
-	for (size_t i = 0; i < n; i += per) {
-		size_t k = n - i < per ? n - i : per;
-		gtt_memset(buf, 0xff, k * pte_size);
-		x->io->Mem.Read(x->io, pte_size == 8 ? EfiPciIoWidthUint64 : EfiPciIoWidthUint32, GTTMMADR_BAR,
-				off + i * pte_size, k, buf);
-		for (size_t j = 0; j < k; j++) {
-			ptes[i + j] = 0;
-			gtt_memcpy(&ptes[i + j], buf + j * pte_size, pte_size);
-		}
+	if (pte_size == 8) {
+		if (x->io->Mem.Read(x->io, EfiPciIoWidthUint64, GTTMMADR_BAR, off, n, ptes) != EFI_SUCCESS)
+			gtt_memset(ptes, 0xff, n * 8);
+		return;
+	}
+	for (size_t i = 0; i < n; i += 1024) {
+		size_t k = n - i < 1024 ? n - i : 1024;
+		if (x->io->Mem.Read(x->io, EfiPciIoWidthUint32, GTTMMADR_BAR, off + i * 4, k, buf) != EFI_SUCCESS)
+			gtt_memset(buf, 0xff, k * 4);
+		for (size_t j = 0; j < k; j++)
+			ptes[i + j] = buf[j];
 	}
 }
 

@@ -37,6 +37,11 @@ static EFI_STATUS EFIAPI mem_read(EFI_PCI_IO_PROTOCOL *p, EFI_PCI_IO_PROTOCOL_WI
 		sim_aperture_read(me(p), off, buf, count * b);
 		return EFI_SUCCESS;
 	}
+	if (b == 8 && (uintptr_t)out % 8 == 0) {
+		/* qwords into aligned words: the model's run access, straight into the buffer */
+		sim_gsm_read_run(me(p), (uint32_t)off, (uint64_t *)out, count, 8);
+		return EFI_SUCCESS;
+	}
 	if (b >= 4) {
 		/* a run of dwords or qwords: the model's run access (one copy inside the GSM) */
 		uint64_t tmp[256];
@@ -72,6 +77,10 @@ static EFI_STATUS EFIAPI mem_write(EFI_PCI_IO_PROTOCOL *p, EFI_PCI_IO_PROTOCOL_W
 	}
 	if (b < 4)
 		return EFI_UNSUPPORTED;	/* the GPU's registers are 32-bit */
+	if (b == 8 && (uintptr_t)in % 8 == 0) {
+		sim_gsm_write_run(me(p), (uint32_t)off, (const uint64_t *)in, count, 8);
+		return EFI_SUCCESS;
+	}
 	uint64_t tmp[256];
 	for (UINTN i = 0; i < count;) {
 		size_t k = count - i < 256 ? (size_t)(count - i) : 256;
