@@ -175,3 +175,23 @@ int dom0_shadow_pte(const struct dom0_runtime *rt, int id, uint64_t index, uint6
 	*pte = w.low ? v->shadow_low[w.off] : v->shadow_high[w.off];
 	return GTT_OK;
 }
+
+int dom0_entries_range(const struct dom0_runtime *rt, int id, uint64_t first, uint64_t n, uint64_t *shadow,
+		       uint64_t *guest, struct gtt_err *err)
+{
+	struct where a, b;
+
+	if (!dom0_vgpu_exists(rt, id))
+		return gtt_err_set(err, GTT_EINVAL, "vGPU %d does not exist", id);
+	const struct vgpu *v = rt->v[id];
+	if (!n)
+		return GTT_OK;
+	if (!locate(rt, v, first, &a) || !locate(rt, v, first + n - 1, &b) || a.low != b.low || b.off - a.off != n - 1)
+		return gtt_err_set(err, GTT_ERANGE, "vGPU %d: PTEs %llu+%llu are not inside one of its ranges", id,
+				   (unsigned long long)first, (unsigned long long)n);
+	if (shadow)
+		gtt_memcpy(shadow, (a.low ? v->shadow_low : v->shadow_high) + a.off, n * sizeof(*shadow));
+	if (guest)
+		gtt_memcpy(guest, (a.low ? v->guest_low : v->guest_high) + a.off, n * sizeof(*guest));
+	return GTT_OK;
+}

@@ -67,13 +67,13 @@ int dom0_alloc_high(struct dom0_runtime *rt, unsigned slots, uint64_t scratch_pt
 	uint64_t n = (uint64_t)slots * rt->lay.slot_size / 4096;
 
 	*guest = gtt_calloc(rt->env, n + 1, sizeof(uint64_t));
-	*shadow = gtt_calloc(rt->env, n + 1, sizeof(uint64_t));
+	*shadow = gtt_alloc_uninit(rt->env, n + 1, sizeof(uint64_t));	/* filled below */
 	if (!*guest || !*shadow) {
 		rt->env->free(rt->env, *guest);
 		rt->env->free(rt->env, *shadow);
 		return GTT_ENOMEM;
 	}
-	for (uint64_t i = 0; i < n; i++)
+	for (uint64_t i = 0; i <= n; i++)
 		(*shadow)[i] = scratch_pte;
 	return GTT_OK;
 }

@@ -29,6 +29,14 @@ static void *e_alloc(const struct gtt_env *e, size_t size)
 	return p;
 }
 
+static void *e_alloc_raw(const struct gtt_env *e, size_t size)
+{
+	void *p = NULL;
+
+	(void)e;
+	return BS->AllocatePool(EfiLoaderData, size ? size : 1, &p) == EFI_SUCCESS ? p : NULL;
+}
+
 static void e_free(const struct gtt_env *e, void *p)
 {
 	(void)e;
@@ -119,6 +127,6 @@ const struct gtt_env *efi_env_init(void)
 	/* write the serial port directly only where no console already mirrors onto it (OVMF does) */
 	if (console_on_uart() || BS->LocateProtocol(&SerialIoProtocol, NULL, (void **)&serial) != EFI_SUCCESS)
 		serial = NULL;
-	env = (struct gtt_env){ e_alloc, e_free, e_log, e_now_ns, NULL };
+	env = (struct gtt_env){ .alloc = e_alloc, .free = e_free, .log = e_log, .now_ns = e_now_ns, .alloc_raw = e_alloc_raw };
 	return &env;
 }

@@ -19,23 +19,38 @@ void *__wrap_memset(void *d, int c, size_t n);
 
 void *__wrap_memcpy(void *d, const void *s, size_t n)
 {
-	void *o = d;
-	size_t q = n / 8, r = n % 8;
+	unsigned char *o = d;
+	const unsigned char *i = s;
 
-	__asm__ volatile("rep movsq" : "+D"(d), "+S"(s), "+c"(q) : : "memory");
-	__asm__ volatile("rep movsb" : "+D"(d), "+S"(s), "+c"(r) : : "memory");
-	return o;
+	if (((uintptr_t)o | (uintptr_t)i) % 8 == 0) {
+		uint64_t *ow = (uint64_t *)o;
+		const uint64_t *iw = (const uint64_t *)i;
+		for (; n >= 32; n -= 32, ow += 4, iw += 4)
+			ow[0] = iw[0], ow[1] = iw[1], ow[2] = iw[2], ow[3] = iw[3];
+		for (; n >= 8; n -= 8)
+			*ow++ = *iw++;
+		o = (unsigned char *)ow, i = (const unsigned char *)iw;
+	}
+	while (n--)
+		*o++ = *i++;
+	return d;
 }
 
 void *__wrap_memset(void *d, int c, size_t n)
 {
-	void *o = d;
+	unsigned char *o = d;
 	uint64_t v = (uint8_t)c * 0x0101010101010101ull;
-	size_t q = n / 8, r = n % 8;
 
-	__asm__ volatile("rep stosq" : "+D"(d), "+c"(q) : "a"(v) : "memory");
-	__asm__ volatile("rep stosb" : "+D"(d), "+c"(r) : "a"(v) : "memory");
-	return o;
+	for (; n && (uintptr_t)o % 8; n--)
+		*o++ = (unsigned char)c;
+	uint64_t *ow = (uint64_t *)o;
+	for (; n >= 32; n -= 32, ow += 4)
+		ow[0] = v, ow[1] = v, ow[2] = v, ow[3] = v;
+	for (; n >= 8; n -= 8)
+		*ow++ = v;
+	for (o = (unsigned char *)ow; n; n--)
+		*o++ = (unsigned char)c;
+	return d;
 }
 
 void *memmove(void *d, const void *s, size_t n)

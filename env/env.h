@@ -22,6 +22,13 @@ struct gtt_env {
 	/* Monotonic time in nanoseconds. */
 	uint64_t (*now_ns)(const struct gtt_env *env);
 	void *priv;
+	/*
+	 * Optional: an allocation whose bytes are left as they were, for an
+	 * array the caller fills whole before it reads any of it (zeroing
+	 * megabytes the caller overwrites at once cost most of a run under
+	 * QEMU's TCG); NULL means alloc.
+	 */
+	void *(*alloc_raw)(const struct gtt_env *env, size_t size);
 };
 
 /* Log a formatted line through env->log (format as in env/fmt.h). */
@@ -30,6 +37,8 @@ void gtt_log(const struct gtt_env *env, enum gtt_log_level level, const char *fm
 
 /* Allocate an array of n elements of the given size, zeroed, with overflow check. */
 void *gtt_calloc(const struct gtt_env *env, size_t n, size_t size);
+/* The same, not zeroed where the environment can skip it: for an array the caller fills whole first. */
+void *gtt_alloc_uninit(const struct gtt_env *env, size_t n, size_t size);
 
 #define gtt_memcpy(d, s, n)	__builtin_memcpy((d), (s), (n))
 #define gtt_memset(d, c, n)	__builtin_memset((d), (c), (n))

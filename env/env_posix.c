@@ -15,6 +15,12 @@ static void *posix_alloc(const struct gtt_env *env, size_t size)
 	return calloc(1, size ? size : 1);
 }
 
+static void *posix_alloc_raw(const struct gtt_env *env, size_t size)
+{
+	(void)env;
+	return malloc(size ? size : 1);
+}
+
 static void posix_free(const struct gtt_env *env, void *ptr)
 {
 	(void)env;
@@ -63,6 +69,7 @@ const struct gtt_env *gtt_env_posix(enum gtt_log_level max_level)
 
 	struct gtt_env *e = &envs[max_level];
 	e->alloc = posix_alloc;
+	e->alloc_raw = posix_alloc_raw;
 	e->free = posix_free;
 	e->log = posix_log;
 	e->now_ns = posix_now_ns;

@@ -51,3 +51,10 @@ void *gtt_calloc(const struct gtt_env *env, size_t n, size_t size)
 		return 0;
 	return env->alloc(env, n * size);
 }
+
+void *gtt_alloc_uninit(const struct gtt_env *env, size_t n, size_t size)
+{
+	if (size && n > (size_t)-1 / size)
+		return 0;
+	return env->alloc_raw ? env->alloc_raw(env, n * size) : env->alloc(env, n * size);
+}

@@ -66,7 +66,8 @@ uint32_t dck_pv(struct dck_rt *r, int id, uint32_t reg)
 static enum check_status range_agrees(struct check_ctx *c, struct hw_device *dev, struct dck_rt *r, int id, uint64_t first,
 					  uint64_t n)
 {
-	uint64_t frames[32], *ph = gtt_calloc(dev->env, (size_t)n + 1, sizeof(uint64_t));
+	uint64_t frames[32], *ph = gtt_alloc_uninit(dev->env, 3 * ((size_t)n + 1), sizeof(uint64_t));	/* read whole */
+	uint64_t *sh = ph + n + 1, *gu = sh + n + 1;
 	enum check_status st = CHECK_PASS;
 
 	if (!ph)
@@ -78,17 +79,18 @@ static enum check_status range_agrees(struct check_ctx *c, struct hw_device *dev
 	}
 	if (n && hw_ggtt_read_range(dev, first, (size_t)n, ph, &r->err))
 		st = ck_error(c, "reading the GTT", &r->err);
+	else if (dom0_entries_range(r->rt, id, first, n, sh, gu, &r->err))
+		st = ck_error(c, "reading the shadow", &r->err);
 	for (uint64_t i = 0; i < n && !st; i++) {
-		uint64_t sh = 0, g = 0;
 		struct hw_pte d, p;
-		dom0_shadow_pte(r->rt, id, first + i, &sh, NULL);
-		if (ph[i] != sh) {
+		if (ph[i] != sh[i]) {
 			st = ck_fail(c, "vGPU %d after its switch: PTE %llu is 0x%llx, its shadow entry 0x%llx", id,
-				     (unsigned long long)(first + i), (unsigned long long)ph[i], (unsigned long long)sh);
+				     (unsigned long long)(first + i), (unsigned long long)ph[i], (unsigned long long)sh[i]);
 			break;
 		}
-		dom0_guest_pte_read(r->rt, id, first + i, &g, NULL);
-		hw_pte_decode(dev->info.plat, g, &d);
+		if (!gu[i])
+			continue;	/* an empty guest entry: its valid bit (bit 0 in every format) is clear */
+		hw_pte_decode(dev->info.plat, gu[i], &d);
 		hw_pte_decode(dev->info.plat, ph[i], &p);
 		if (d.valid && (d.addr >> 12) < 32 && p.addr != frames[d.addr >> 12])
 			st = ck_fail(c, "vGPU %d: PTE %llu maps 0x%llx; its guest frame %llu is host page 0x%llx", id,

@@ -140,6 +140,7 @@ mutants=(
 "dom0/sched.c~s/uint64_t wait = rt->quantum - v->ran_q;/uint64_t wait = 0;/~scheduler: slot awareness forgets how long each has waited (gScale's, which starves)~dom0_slots/slot_aware_never_starves_a_busy_vgpu"
 "hw/ggtt.c~s/(held\[k\] == ptes\[k\]) | (held\[k + 1\] == ptes\[k + 1\])/(held[k + 1] == ptes[k + 1])/~switch: an equal entry at the start of four is written anyway~dom0_switch/a_switch_writes_exactly_the_entries_whose_value_differs"
 "dom0/phys.c~s/__builtin_memcpy(o + k, \&four, sizeof(four));/(void)four;/~switch: the owners of four entries at a time are not recorded~dom0_isolation/random_sequences_skl"
+"dom0/phys.c~s/		if (rt->chunk_owner\\[c\\] \\&\\& rt->chunk_owner\\[c\\] != owner) {/		if (rt->chunk_owner[c] != owner) {/~a release passes over a chunk the vGPU holds part of~dom0_isolation/random_sequences_skl"
 "dom0/slots_pick.c~s/if (in != INF \&\& in <= out)/if (in != INF \&\& in < out)/~slot runs: the picker prefers the highest slots among equals~dom0_slot_runs/picker_matches_an_exhaustive_search"
 "dom0/slots_pick.c~s/\*in = rest + opens + /*in = rest + /~slot runs: a new run costs nothing, so fewer runs do not win~dom0_slot_runs/picker_matches_an_exhaustive_search"
 "dom0/slots_runs.c~s/cost\[s\] = rt->slot_occ\[s\] - mine\[s\];/cost[s] = 0;/~slot runs: a reduction gives back any slots, not those shared most~dom0_slot_runs/random_operations_match_the_oracle_shared"
