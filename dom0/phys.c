@@ -99,8 +99,7 @@ int dom0_phys_write(struct dom0_runtime *rt, uint64_t first, size_t n, const uin
 	return rc;
 }
 
-/* How many entries from the first are not id's, up to n: four owners a load, an id lane found as a zero lane of their XOR. */
-static uint64_t not_owned(const uint16_t *o, uint64_t n, uint16_t id)
+uint64_t dom0_not_held(const uint16_t *o, uint64_t n, uint16_t id)
 {
 	const uint64_t ones = 0x0001000100010001ull, highs = 0x8000800080008000ull, four = id * ones;
 	uint64_t k = 0;
@@ -131,7 +130,7 @@ uint64_t dom0_phys_release(struct dom0_runtime *rt, uint64_t first, uint64_t n, 
 			i = end;	/* the whole chunk is another's */
 			continue;
 		}
-		if ((i += not_owned(rt->owner + i, end - i, (uint16_t)owner)) == end)
+		if ((i += dom0_not_held(rt->owner + i, end - i, (uint16_t)owner)) == end)
 			continue;
 		/* a run of owned entries within one chunk (owned: written, so loaded): back to its boot values */
 		uint64_t run = i;

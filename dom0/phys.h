@@ -18,6 +18,11 @@ int dom0_phys_write(struct dom0_runtime *rt, uint64_t first, size_t n, const uin
 		    uint64_t *written, struct gtt_err *err);
 /* Whether vGPU `id` holds every entry of the chunk starting at `first` (a chunk boundary). */
 bool dom0_chunk_held(const struct dom0_runtime *rt, uint64_t first, int id);
+/*
+ * How many owners from o[0] are not id, up to n: four owners a load, a lane
+ * equal to id found as a zero lane of their XOR.
+ */
+uint64_t dom0_not_held(const uint16_t *o, uint64_t n, uint16_t id);
 /* Put physical PTEs back to their boot values where `owner` holds them (writing only those that differ); returns how many it held. */
 uint64_t dom0_phys_release(struct dom0_runtime *rt, uint64_t first, uint64_t n, int owner);
 void dom0_invalidate(struct dom0_runtime *rt);

@@ -16,27 +16,6 @@
  * shadow, in runs; of those, only the ones whose physical value differs are
  * written (dom0_phys_write compares with the mirror, never reads the device).
  */
-/*
- * How many entries from the first another than id holds, up to n: four
- * owners a load, a lane equal to id found as a zero lane of their XOR.
- */
-static uint64_t not_held(const uint16_t *owner, uint64_t n, uint16_t id)
-{
-	const uint64_t ones = 0x0001000100010001ull, highs = 0x8000800080008000ull, four = id * ones;
-	uint64_t k = 0;
-
-	for (; k + 4 <= n; k += 4) {
-		uint64_t x;
-		__builtin_memcpy(&x, owner + k, sizeof(x));
-		x ^= four;
-		if ((x - ones) & ~x & highs)
-			break;
-	}
-	while (k < n && owner[k] != id)
-		k++;
-	return k;
-}
-
 static int copy_range(struct dom0_runtime *rt, int id, uint64_t first, uint64_t n, const uint64_t *shadow,
 		      struct dom0_switch_stats *s, struct gtt_err *err)
 {
@@ -52,7 +31,7 @@ static int copy_range(struct dom0_runtime *rt, int id, uint64_t first, uint64_t 
 			i++;
 			continue;
 		}
-		uint64_t run = i + not_held(rt->owner + first + i, n - i, (uint16_t)id);
+		uint64_t run = i + dom0_not_held(rt->owner + first + i, n - i, (uint16_t)id);
 		if (rt->cfg.faults.swap_copy_pair && run - i >= 2 && !s->ptes_written && !written) {
 			uint64_t pair[2] = { shadow[i + 1], shadow[i] };
 			rc = dom0_phys_write(rt, first + i, 2, pair, id, &written, err);
