@@ -24,17 +24,12 @@ for t in lava-run qemu-system-x86_64 mformat mcopy mmd timeout; do
 done
 rm -rf "$work" && mkdir -p "$work"
 
-# make_esp IMAGE CFG-TEXT
-make_esp() {
-	truncate -s 64M "$1" && mformat -i "$1" -F -v GTTLAB :: >/dev/null && mmd -i "$1" ::/EFI ::/EFI/BOOT &&
-		mcopy -i "$1" "$app" ::/EFI/BOOT/BOOTX64.EFI && printf -- '%s\n' "$2" > "$work/gttlab.cfg" &&
-		mcopy -i "$1" "$work/gttlab.cfg" ::/EFI/BOOT/gttlab.cfg
-}
+. "$here/esp.sh"
 esp=$work/esp.img vgpu_esp=$work/esp-vgpu.img guest_esp=$work/esp-gvtg-guest.img pv_esp=$work/esp-pv.img
-make_esp "$esp" "--device sim:skl --debug-exit${extra:+ $extra}" &&
-	make_esp "$vgpu_esp" "--device vgpu:sim:skl --run guest --debug-exit" &&
-	make_esp "$guest_esp" "--device auto --run guest" &&
-	make_esp "$pv_esp" "--device pv --run guest --debug-exit" ||
+make_esp "$esp" "$app" "--device sim:skl --debug-exit${extra:+ $extra}" &&
+	make_esp "$vgpu_esp" "$app" "--device vgpu:sim:skl --run guest --debug-exit" &&
+	make_esp "$guest_esp" "$app" "--device auto --run guest" &&
+	make_esp "$pv_esp" "$app" "--device pv --run guest --debug-exit" ||
 	{ echo "lava: cannot make the ESP images"; exit 2; }
 cp /usr/share/OVMF/OVMF_VARS_4M.fd "$work/vars.fd"
 "$here/make-jobs.sh" "$work/jobs" "$app" "$esp" "$work/vars.fd" "gttlab.efi on sim:skl${extra:+ with $extra}" "$guest_esp" \
