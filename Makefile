@@ -23,7 +23,7 @@ ALL_CFLAGS := -std=c11 $(WARN) $(CFLAGS)
 # What building and running gttlab needs (make run); make test wants all of DEB_PACKAGES.
 BUILD_PACKAGES := libpci-dev
 DEB_PACKAGES := libcriterion-dev libpci-dev pciutils gnu-efi qemu-system-x86 ovmf mtools intel-gpu-tools \
-	clang libclang-rt-14-dev chromium zlib1g-dev lava-dispatcher tftpd-hpa telnet
+	clang libclang-rt-14-dev chromium zlib1g-dev lava-dispatcher tftpd-hpa telnet lava-server lavacli postgresql curl
 
 # The freestanding core: no libc beyond stdint/stddef/stdbool/stdarg (design.md).
 CORE_SRCS := env/fmt.c env/err.c env/num.c regs/platform.c regs/reg_names.c \
@@ -67,7 +67,7 @@ GTTLAB  := $(BUILD)/gttlab
 UNIT    := $(BUILD)/tests/unit
 LDLIBS  := -lpci -pthread
 
-.PHONY: vms asan asan-build all run test test-lane-mutants test-lane-vm deps deps-build deps-efi install-packages check-freestanding mutants efi qemu qemu-selftest igt install clean lava structure guest-fake-tree
+.PHONY: vms asan asan-build all run test test-lane-mutants test-lane-vm deps deps-build deps-efi install-packages check-freestanding mutants efi qemu qemu-selftest igt install clean lava lava-lab structure guest-fake-tree
 all: $(GTTLAB) $(UNIT) igt
 
 $(BUILD)/%.o: %.c
@@ -197,6 +197,16 @@ vms: deps
 # ---- LAVA (lava/, docs/lava.md): every job template validated, the QEMU job run under lava-run with
 # the gate, and the gate proven on a run with the application's test-only fault ----
 LAVA_PACKAGES := lava-dispatcher tftpd-hpa telnet qemu-system-x86 ovmf mtools gnu-efi
+# A whole LAVA lab on this machine (lava/lab.sh, docs/lava.md): lava-server with its PostgreSQL
+# database, scheduler and API, lava-worker, three devices; four jobs at once through lavacli, gated
+# from the API (one with the application's test-only fault must fail, naming its cases), its results
+# page screenshot in Chromium. About two minutes; everything it started is stopped at the end.
+LAVA_LAB_PACKAGES := lava-server lavacli postgresql lava-dispatcher curl chromium zlib1g-dev qemu-system-x86 ovmf mtools gnu-efi
+lava-lab:
+	@$(MAKE) --no-print-directory install-packages PACKAGES="$(LAVA_LAB_PACKAGES)"
+	@$(MAKE) --no-print-directory $(EFI_APP) $(BUILD)/tests/png_stats
+	lava/lab.sh $(EFI_APP) $(BUILD)/lava-lab
+
 lava: $(EFI_APP) $(GTTLAB)
 	@$(MAKE) --no-print-directory install-packages PACKAGES="$(LAVA_PACKAGES)"
 	lava/run-qemu.sh $(EFI_APP) $(BUILD)/lava
@@ -277,6 +287,7 @@ test-lane-vm:
 	$(PHASE) vm tests/guest-fake-tree.sh $(BUILD)
 	$(PHASE) vm tests/svg-render.sh $(BUILD)
 	$(PHASE) vm $(MAKE) --no-print-directory lava
+	$(PHASE) vm $(MAKE) --no-print-directory lava-lab
 	$(PHASE) vm tests/bad-input.sh $(BUILD)
 
 # ---- fuzzing (libFuzzer) ----
