@@ -78,7 +78,9 @@ has() { local l; l=$(manage "$1" list --all 2>/dev/null); grep -qw -- "$2" <<<"$
 has users gttlab-lab ||
 	manage users add --superuser --staff --passwd "$(head -c 12 /dev/urandom | base64)" gttlab-lab >/dev/null ||
 	die "cannot add the lab's user"
-token=$(manage tokens add --user gttlab-lab 2>/dev/null | tail -1)
+# the user's first token, made once
+token=$(manage tokens list --user gttlab-lab 2>/dev/null | sed -n 's/^\* \([0-9a-z]*\) .*/\1/p' | head -1)
+[ -n "$token" ] || token=$(manage tokens add --user gttlab-lab 2>/dev/null | tail -1)
 [ -n "$token" ] || die "cannot make a token for gttlab-lab"
 has workers gttlab-worker || manage workers add gttlab-worker >/dev/null ||
 	die "cannot add the worker"
