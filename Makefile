@@ -38,13 +38,13 @@ CORE_SRCS := env/fmt.c env/err.c env/num.c regs/platform.c regs/reg_names.c \
 	dom0/guest_device.c dom0/guest_device_mmio.c dom0/guest_device_host.c dom0/guest_device_audit.c \
 	harness/check_ctx.c harness/check_table.c harness/checks_ggtt.c harness/checks_fence.c \
 	harness/checks_dom0.c harness/checks_dom0_common.c harness/checks_policy.c harness/checks_admission.c harness/checks_slot_runs.c harness/checks_migration.c \
-	harness/checks_guest.c harness/checks_guest_common.c harness/checks_guest_outside.c harness/checks_guest_resize.c harness/checks_guest_migrate.c harness/runner.c harness/report.c harness/report_igt.c harness/test_faults.c hw/backend_pv.c
+	harness/checks_guest.c harness/checks_guest_common.c harness/checks_guest_outside.c harness/checks_guest_resize.c harness/checks_guest_migrate.c harness/runner.c harness/report.c harness/report_igt.c harness/firmware_policy.c harness/test_faults.c hw/backend_pv.c
 # Hosted pieces: the POSIX environment and the linux backend.
 POSIX_SRCS := env/env_posix.c hw/linux/backend_linux.c hw/linux/backend_pv_client.c hw/linux/linux_discover.c hw/linux/linux_sysfs.c hw/linux/linux_map.c hw/linux/linux_pages.c \
 	harness/backends.c \
 	harness/scenario_run.c harness/scenario_args.c harness/scenario_exec.c harness/scenario_guest.c harness/scenario_policy.c harness/scenario_admission.c harness/scenario_migrate.c \
 	harness/scenario_expect.c harness/scenario_report.c harness/scenario_parse.c \
-	harness/journal_file.c harness/text_escape.c harness/json.c harness/picture.c harness/picture_build.c dom0/host/serve.c dom0/host/steal.c dom0/host/ivshmem_server.c dom0/host/pv_answer.c dom0/host/pv_serve.c
+	harness/firmware_efivarfs.c harness/journal_file.c harness/text_escape.c harness/json.c harness/picture.c harness/picture_build.c dom0/host/serve.c dom0/host/steal.c dom0/host/ivshmem_server.c dom0/host/pv_answer.c dom0/host/pv_serve.c
 CLI_SRCS := harness/main.c harness/cli_util.c \
 	harness/cmd_info.c harness/cmd_codec.c harness/cmd_dump.c harness/cmd_snapshot.c \
 	harness/cmd_dom0.c harness/cmd_serve.c harness/cmd_check.c harness/cmd_restore.c
@@ -159,7 +159,7 @@ EFI_LIB    := /usr/lib
 EFI_CFLAGS := -std=c11 $(WARN) -O2 -fpic -ffreestanding -fno-stack-protector -fno-stack-check -fshort-wchar \
 	-mno-red-zone -maccumulate-outgoing-args -fno-tree-loop-distribute-patterns -DGNU_EFI_USE_MS_ABI \
 	-MMD -MP -I. -I$(EFI_INC) -I$(EFI_INC)/x86_64
-EFI_SRCS   := efi/main.c efi/efi_env.c efi/efi_files.c efi/efi_journal.c efi/backend_efi.c efi/pciio_sim.c efi/ivshmem_check.c efi/backend_pv_efi.c efi/shim.c
+EFI_SRCS   := efi/main.c efi/efi_env.c efi/efi_files.c efi/efi_journal.c efi/backend_efi.c efi/pciio_sim.c efi/ivshmem_check.c efi/backend_pv_efi.c efi/secure_boot.c efi/shim.c
 EFI_OBJS   := $(CORE_SRCS:%.c=$(BUILD)/efi/obj/%.o) $(EFI_SRCS:%.c=$(BUILD)/efi/obj/%.o)
 EFI_APP    := $(BUILD)/efi/gttlab.efi
 

@@ -19,6 +19,7 @@
 #include "efi/efi_journal.h"
 #include "efi/ivshmem_check.h"
 #include "efi/pciio_sim.h"
+#include "efi/secure_boot.h"
 #include "dom0/guest_device.h"
 #include "env/fmt.h"
 #include "env/num.h"
@@ -43,6 +44,7 @@ struct args {
 	const char *fault;		/* test only: a model fault, to prove a failing run is seen */
 	bool journal_model;		/* test only: journal the model too, as a real device is */
 	unsigned crash_before;		/* test only: reset the machine before check N runs (1-based; 0 never) */
+	struct fw_policy firmware;	/* the Secure Boot policy found at start */
 };
 
 static const char usage[] =
@@ -52,7 +54,8 @@ static const char usage[] =
 	"A real device is journaled in \\gttlab\\journal.bin; a journal left there is restored at the\n"
 	"next boot, before anything else (\\gttlab\\restore.txt says what went back).\n"
 	"Arguments come from the load options, or from gttlab.cfg beside the application.\n"
-	"Results: \\gttlab\\summary.txt, results.tap and results.json on this volume.\n";
+	"Results: \\gttlab\\summary.txt, results.tap, results.xml (JUnit) and results.json on this volume,\n"
+	"each saying the firmware's Secure Boot policy (SecureBoot and SetupMode).\n";
 
 static void outb(uint16_t port, uint8_t v)
 {
@@ -449,7 +452,7 @@ static void announce(const struct args *a, const struct hw_device *dev, size_t n
 		   (unsigned long long)(dev->info.aperture_size >> 20), dev->info.num_fences, n);
 }
 
-/* Runs the checks, writes the reports (console, summary.txt, results.tap, results.json), says the verdict. */
+/* Runs the checks, writes the reports (console, summary.txt, results.tap, results.xml, results.json), says the verdict. */
 static void run_checks(EFI_HANDLE image, const struct gtt_env *env, const struct args *a, struct hw_device *dev,
 		       const struct runner_opts *o, const struct check *const *sel, size_t n, struct run_totals *t)
 {
@@ -459,11 +462,12 @@ static void run_checks(EFI_HANDLE image, const struct gtt_env *env, const struct
 	uint64_t t0 = env->now_ns(env);
 	size_t ran = runner_run(dev, sel, n, o, res);
 	runner_totals(res, n, ran, t);
-	struct report_info info = { a->device, dev->info.plat->name, a->seed, 0, 0 };
+	struct report_info info = { a->device, dev->info.plat->name, a->seed, 0, 0, &a->firmware };
 	struct report_sink con = { console_write, NULL };
 	report_write(REPORT_HUMAN, &con, res, n, ran, &info);
 	save(image, env, REPORT_HUMAN, "summary.txt", res, n, ran, &info);
 	save(image, env, REPORT_TAP, "results.tap", res, n, ran, &info);
+	save(image, env, REPORT_JUNIT, "results.xml", res, n, ran, &info);
 	save(image, env, REPORT_IGT_JSON, "results.json", res, n, ran, &info);
 	efi_printf("gttlab: verdict %s, %u passed, %u failed, %u skipped, %u aborted, checks took %llu ms; ",
 		   report_verdict(t), t->pass, t->fail, t->skip, t->abort, (unsigned long long)((env->now_ns(env) - t0) / 1000000u));
@@ -516,6 +520,11 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		finish(&a, EXIT_ERROR);
 		return EFI_INVALID_PARAMETER;
 	}
+	/* under what firmware policy the results are taken: said first, and in every report */
+	char fw[96];
+	efi_secure_boot_read(&a.firmware);
+	fw_policy_text(&a.firmware, fw, sizeof(fw));
+	efi_printf("gttlab: firmware: %s\n", fw);
 	if (a.ivshmem)
 		return run_ivshmem(image, &a);
 

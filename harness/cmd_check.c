@@ -7,6 +7,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "harness/cli.h"
+#include "harness/firmware_efivarfs.h"
 #include "harness/report.h"
 #include "harness/runner.h"
 #include "harness/test_faults.h"
@@ -191,7 +192,9 @@ static size_t run_and_report(struct hw_device *dev, const struct check *const *s
 		res[i].check = sel[i];
 	time_t t0 = time(NULL);
 	size_t ran = runner_run(dev, sel, n, &o, res);
-	struct report_info info = { dev->name, dev->info.plat->name, seed, (uint64_t)t0, (uint64_t)time(NULL) };
+	struct fw_policy fw;
+	fw_policy_read_efivarfs(EFIVARFS_DIR, &fw);
+	struct report_info info = { dev->name, dev->info.plat->name, seed, (uint64_t)t0, (uint64_t)time(NULL), &fw };
 	struct report_sink sink = { file_write, out };
 	report_write((enum report_format)fmt, &sink, res, n, ran, &info);
 	runner_totals(res, n, ran, t);

@@ -92,12 +92,22 @@ static void human(struct report_sink *s, const struct check_result *r, size_t n,
 	sink_printf(s, " in ");
 	seconds(s, t->ns);
 	sink_printf(s, " s\n");
+	if (in->firmware) {
+		char fw[96];
+		fw_policy_text(in->firmware, fw, sizeof(fw));
+		sink_printf(s, "firmware: %s\n", fw);
+	}
 }
 
 static void tap(struct report_sink *s, const struct check_result *r, size_t n, size_t ran, const struct report_info *in)
 {
 	sink_printf(s, "TAP version 13\n1..%zu\n# seed %llu: --run NAME --seed %llu repeats any check\n", n,
 		    (unsigned long long)in->seed, (unsigned long long)in->seed);
+	if (in->firmware) {
+		char fw[96];
+		fw_policy_text(in->firmware, fw, sizeof(fw));
+		sink_printf(s, "# firmware: %s\n", fw);
+	}
 	for (size_t i = 0; i < n; i++) {
 		const char *name = r[i].check->name;
 		if (i >= ran) {
@@ -146,7 +156,15 @@ static void junit(struct report_sink *s, const struct check_result *r, size_t n,
 	seconds(s, t->ns);
 	sink_printf(s, "\">\n    <properties><property name=\"device\" value=\"");
 	report_escape(s, in->device, REPORT_JUNIT);
-	sink_printf(s, "\"/><property name=\"seed\" value=\"%llu\"/></properties>\n", (unsigned long long)in->seed);
+	sink_printf(s, "\"/><property name=\"seed\" value=\"%llu\"/>", (unsigned long long)in->seed);
+	if (in->firmware) {
+		char sb[16], sm[16];
+		fw_var_text(in->firmware->secure_boot, sb, sizeof(sb));
+		fw_var_text(in->firmware->setup_mode, sm, sizeof(sm));
+		sink_printf(s, "<property name=\"firmware\" value=\"%s\"/><property name=\"firmware.SecureBoot\" value=\"%s\"/>"
+			    "<property name=\"firmware.SetupMode\" value=\"%s\"/>", fw_policy_word(in->firmware), sb, sm);
+	}
+	sink_printf(s, "</properties>\n");
 	for (size_t i = 0; i < n; i++) {
 		sink_printf(s, "    <testcase classname=\"gttlab.%s\" name=\"%s\" time=\"", r[i].check->suite, r[i].check->name);
 		seconds(s, i < ran ? r[i].ns : 0);

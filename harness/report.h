@@ -7,6 +7,7 @@
 #ifndef HARNESS_REPORT_H
 #define HARNESS_REPORT_H
 
+#include "harness/firmware_policy.h"
 #include "harness/runner.h"
 
 struct report_sink {
@@ -21,6 +22,7 @@ struct report_info {
 	const char *platform;		/* short platform name */
 	uint64_t seed;
 	uint64_t start_s, end_s;	/* wall-clock seconds of the run, 0 when unknown */
+	const struct fw_policy *firmware;	/* the Secure Boot policy the run was taken under; NULL: not read */
 };
 
 enum report_format { REPORT_HUMAN, REPORT_TAP, REPORT_JUNIT, REPORT_IGT_JSON };

@@ -81,7 +81,16 @@ void report_igt_json(struct report_sink *s, const struct check_result *r, size_t
 	sink_printf(s, "\"],\"time_elapsed\":{\"__type__\":\"TimeAttribute\"");
 	if (in->start_s)
 		sink_printf(s, ",\"start\":%llu.0,\"end\":%llu.0", (unsigned long long)in->start_s, (unsigned long long)in->end_s);
-	sink_printf(s, "},\n\"tests\":{");
+	sink_printf(s, "}");
+	if (in->firmware) {
+		/* not igt_runner's: piglit and igt_results read the keys they know and leave the rest */
+		char sb[16], sm[16];
+		fw_var_text(in->firmware->secure_boot, sb, sizeof(sb));
+		fw_var_text(in->firmware->setup_mode, sm, sizeof(sm));
+		sink_printf(s, ",\"firmware\":{\"secure_boot\":\"%s\",\"SecureBoot\":\"%s\",\"SetupMode\":\"%s\"}",
+			    fw_policy_word(in->firmware), sb, sm);
+	}
+	sink_printf(s, ",\n\"tests\":{");
 	for (size_t i = 0; i < n; i++) {
 		const struct check_result *t = &r[i];
 		bool did = i < ran;

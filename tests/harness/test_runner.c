@@ -471,14 +471,19 @@ static const char *value(const char *p)
 	return q;
 }
 
-static struct buf report(enum report_format f, struct check_result *r, size_t n)
+static struct buf report_fw(enum report_format f, struct check_result *r, size_t n, const struct fw_policy *fw)
 {
 	struct buf b = { 0 };
 	struct report_sink s = { buf_write, &b };
-	struct report_info in = { "sim:skl", "skl", 7, 1700000000, 1700000001 };
+	struct report_info in = { "sim:skl", "skl", 7, 1700000000, 1700000001, fw };
 
 	report_write(f, &s, r, n, n, &in);
 	return b;
+}
+
+static struct buf report(enum report_format f, struct check_result *r, size_t n)
+{
+	return report_fw(f, r, n, NULL);
 }
 
 Test(runner, reports_are_well_formed)
@@ -520,6 +525,29 @@ Test(runner, reports_are_well_formed)
 	free(j.s);
 	free(t.s);
 	free(x.s);
+}
+
+/* Every report says the Secure Boot policy it was given, and none says one it was not given. */
+Test(runner, reports_say_the_firmware_policy)
+{
+	struct check_result r[1] = { { .check = &gtt_checks[0], .status = CHECK_PASS, .reason = "", .ns = 1000 } };
+	struct fw_policy on = { 1, 0 };
+
+	struct buf h = report_fw(REPORT_HUMAN, r, 1, &on), t = report_fw(REPORT_TAP, r, 1, &on);
+	struct buf x = report_fw(REPORT_JUNIT, r, 1, &on), j = report_fw(REPORT_IGT_JSON, r, 1, &on);
+	cr_expect(strstr(h.s, "\nfirmware: Secure Boot enforcing (SecureBoot=1, SetupMode=0)\n"), "%s", h.s);
+	cr_expect(strstr(t.s, "\n# firmware: Secure Boot enforcing (SecureBoot=1, SetupMode=0)\nok 1 - "), "%s", t.s);
+	cr_expect(strstr(x.s, "<property name=\"firmware\" value=\"enforcing\"/><property name=\"firmware.SecureBoot\" "
+			      "value=\"1\"/><property name=\"firmware.SetupMode\" value=\"0\"/></properties>"), "%s", x.s);
+	cr_expect(strstr(j.s, ",\"firmware\":{\"secure_boot\":\"enforcing\",\"SecureBoot\":\"1\",\"SetupMode\":\"0\"},"), "%s", j.s);
+	const char *end = value(j.s);
+	cr_expect(end && !*ws(end), "results.json is not valid JSON near: %.80s", end ? end : j.s);
+	free(h.s), free(t.s), free(x.s), free(j.s);
+	for (int f = REPORT_HUMAN; f <= REPORT_IGT_JSON; f++) {
+		struct buf b = report(f, r, 1);
+		cr_expect(!strstr(b.s, "irmware"), "format %d names a policy it was not given: %s", f, b.s);
+		free(b.s);
+	}
 }
 
 Test(runner, the_json_checker_itself_rejects_bad_json)
@@ -668,7 +696,7 @@ Test(runner, a_restore_that_does_not_read_back_is_an_abort_that_ends_the_run)
 	runner_totals(r, 2, 1, &t);
 	cr_expect(t.abort == 1 && t.notrun == 1 && t.fail == 0, "abort %u notrun %u fail %u", t.abort, t.notrun, t.fail);
 	/* what a user reads: ABORT in the verdict, TAP's Bail out!, JUnit's error, IGT's abort */
-	struct report_info in = { "sim:skl", "skl", 0, 0, 0 };
+	struct report_info in = { "sim:skl", "skl", 0, 0, 0, NULL };
 	struct buf b = { 0 };
 	struct report_sink s = { buf_write, &b };
 	report_write(REPORT_HUMAN, &s, r, 2, 1, &in);
