@@ -7,6 +7,7 @@
 #   make mutants              every mutant of tests/mutants.sh makes the tests fail
 #   make igt     build/igt/: the IGT-protocol binaries and test-list.txt; make install PREFIX=...
 #   make efi     build/efi/gttlab.efi;  make qemu: boot it in QEMU/OVMF and judge the results
+#   make efi-signed  build/efi/signed/gttlab.efi for Secure Boot (SB_KEY, SB_CERT; the snakeoil TEST pair by default)
 #   make asan    the suite, the CLI and the IGT binaries under ASan+UBSan, with the bad-input corpus
 #   make fuzz    every libFuzzer harness for FUZZ_SECONDS (default 30)
 #   make tsan    the hosted request service's tests under ThreadSanitizer, and the proof it reports a race
@@ -23,7 +24,8 @@ ALL_CFLAGS := -std=c11 $(WARN) $(CFLAGS)
 # What building and running gttlab needs (make run); make test wants all of DEB_PACKAGES.
 BUILD_PACKAGES := libpci-dev
 DEB_PACKAGES := libcriterion-dev libpci-dev pciutils gnu-efi qemu-system-x86 ovmf mtools intel-gpu-tools \
-	clang libclang-rt-14-dev chromium zlib1g-dev lava-dispatcher tftpd-hpa telnet lava-server lavacli postgresql curl
+	clang libclang-rt-14-dev chromium zlib1g-dev lava-dispatcher tftpd-hpa telnet lava-server lavacli postgresql curl \
+	sbsigntool openssl
 
 # The freestanding core: no libc beyond stdint/stddef/stdbool/stdarg (design.md).
 CORE_SRCS := env/fmt.c env/err.c env/num.c regs/platform.c regs/reg_names.c \
@@ -67,7 +69,7 @@ GTTLAB  := $(BUILD)/gttlab
 UNIT    := $(BUILD)/tests/unit
 LDLIBS  := -lpci -pthread
 
-.PHONY: vms asan asan-build all run test test-lane-mutants test-lane-vm deps deps-build deps-efi install-packages check-freestanding mutants efi qemu qemu-selftest igt install clean lava lava-lab structure guest-fake-tree
+.PHONY: efi-signed qemu-secure-boot vms asan asan-build all run test test-lane-mutants test-lane-vm deps deps-build deps-efi install-packages check-freestanding mutants efi qemu qemu-selftest igt install clean lava lava-lab structure guest-fake-tree
 all: $(GTTLAB) $(UNIT) igt
 
 $(BUILD)/%.o: %.c
@@ -182,11 +184,38 @@ efi: deps-efi
 deps-efi:
 	@$(MAKE) --no-print-directory install-packages PACKAGES="gnu-efi"
 
+# ---- Secure Boot (docs/secure-boot.md): gttlab.efi signed with sbsign, the signature proven with
+# sbverify. SB_KEY and SB_CERT are the signing pair; SB_KEY_PASS an encrypted key's passphrase
+# (passed in the environment, never on a command line); SB_ENGINE an OpenSSL engine (pkcs11) whose
+# key id SB_KEY then is. The default pair is Debian OVMF's snakeoil TEST key: its private half is
+# public, only OVMF_VARS_4M.snakeoil.fd trusts it, and no real machine may ever enroll it.
+SNAKEOIL    := /usr/share/ovmf/PkKek-1-snakeoil
+SB_KEY      ?= $(SNAKEOIL).key
+SB_CERT     ?= $(SNAKEOIL).pem
+SB_KEY_PASS ?= $(if $(filter $(SNAKEOIL).key,$(SB_KEY)),snakeoil)
+SB_ENGINE   ?=
+export SB_KEY_PASS SB_ENGINE
+EFI_SIGNED  := $(BUILD)/efi/signed/gttlab.efi
+SB_PACKAGES := sbsigntool openssl ovmf gnu-efi
+
+# Signed every time it is asked for (a second of work): a changed key or certificate is never missed.
+efi-signed:
+	@$(MAKE) --no-print-directory install-packages PACKAGES="$(SB_PACKAGES)"
+	@$(MAKE) --no-print-directory $(EFI_APP)
+	efi/sign.sh $(EFI_APP) $(EFI_SIGNED) '$(SB_KEY)' '$(SB_CERT)'
+
+# Under OVMF with Secure Boot enforced and the snakeoil key enrolled: the signed application runs
+# on sim:skl and in guest mode, its reports saying "enforcing"; the unsigned one must be refused.
+qemu-secure-boot: efi-signed
+	harness/qemu-run.sh --secure-boot $(EFI_SIGNED) $(BUILD)/qemu-secure-boot skl vgpu-skl
+	harness/qemu-run.sh --secure-boot $(EFI_APP) $(BUILD)/qemu-secure-boot-unsigned refused
+
 # Boot it in QEMU/OVMF for sim:skl, sim:hsw and sim:tgl, in guest mode for vgpu:sim:skl and
 # vgpu:sim:hsw (the guest suite), and once with ivshmem (harness/qemu-run.sh).
 qemu: deps
 	$(MAKE) --no-print-directory $(EFI_APP)
 	harness/qemu-run.sh $(EFI_APP) $(BUILD)/qemu skl hsw tgl hsw-edram vgpu-skl vgpu-hsw
+	$(MAKE) --no-print-directory qemu-secure-boot
 
 # The real VM boundary (docs/transport.md): dom0 serve in this host, QEMU guests booting gttlab.efi
 # with an ivshmem-doorbell device; three at once (one killed), then a host killed under a guest.
@@ -207,9 +236,9 @@ lava-lab:
 	@$(MAKE) --no-print-directory $(EFI_APP) $(BUILD)/tests/png_stats
 	lava/lab.sh $(EFI_APP) $(BUILD)/lava-lab
 
-lava: $(EFI_APP) $(GTTLAB)
+lava: $(EFI_APP) $(GTTLAB) efi-signed
 	@$(MAKE) --no-print-directory install-packages PACKAGES="$(LAVA_PACKAGES)"
-	lava/run-qemu.sh $(EFI_APP) $(BUILD)/lava
+	lava/run-qemu.sh $(EFI_APP) $(BUILD)/lava --secure-boot $(EFI_SIGNED)
 	@if lava/run-qemu.sh $(EFI_APP) $(BUILD)/lava-fault --fault drop-flush > $(BUILD)/lava-fault.out 2>&1; then \
 		cat $(BUILD)/lava-fault.out; echo "lava: the gate passed a run whose checks failed"; exit 1; \
 	elif ! grep -q 'failing test cases: .*ggtt-invalidate' $(BUILD)/lava-fault.out; then \
@@ -227,8 +256,8 @@ guest-fake-tree: $(GTTLAB)
 	tests/guest-fake-tree.sh $(BUILD)
 
 # The QEMU pipeline's own failure modes must be caught (tests/qemu-selftest.sh).
-qemu-selftest: $(EFI_APP)
-	tests/qemu-selftest.sh $(EFI_APP) $(BUILD)/qemu-selftest
+qemu-selftest: efi-signed
+	tests/qemu-selftest.sh $(EFI_APP) $(BUILD)/qemu-selftest $(EFI_SIGNED)
 
 # ---- sanitizers: the CLI, the IGT binaries and the Criterion suite under ASan+UBSan ----
 # The same sources and rules in build/asan/ with gcc's AddressSanitizer (leak checking on)
@@ -279,6 +308,7 @@ test-lane-mutants:
 
 test-lane-vm:
 	$(PHASE) vm harness/qemu-run.sh $(EFI_APP) $(BUILD)/qemu skl hsw tgl hsw-edram vgpu-skl vgpu-hsw
+	$(PHASE) vm $(MAKE) --no-print-directory qemu-secure-boot
 	$(PHASE) vm $(MAKE) --no-print-directory qemu-selftest
 	$(PHASE) vm tests/vms.sh $(BUILD)
 	$(PHASE) vm tests/igt-conformance.sh $(IGT_DIR)

@@ -13,9 +13,20 @@
 # its BAR through the efi backend's BAR path, and this script finds those bytes in the file. Then a
 # pair of boots on one image: a journaled run reset in its middle, and the boot that restores it.
 # Exit 0 only when every check passed, every results file is well formed and the bytes match.
+#
+# --secure-boot: the firmware is OVMF with Secure Boot enforced and Debian's snakeoil test key in
+# PK, KEK and db (OVMF_CODE_4M.snakeoil.fd with SMM, OVMF_VARS_4M.snakeoil.fd), so EFI_APP must be
+# signed with that key (make efi-signed); only the named platforms boot (no ivshmem or journal
+# boots). The platform word `refused` boots EFI_APP and requires the firmware to refuse it: the
+# serial log must show the firmware's refusal of the disk's boot option and never the
+# application's banner; the run is stopped as soon as either shows, or fails at the timeout.
+# Every boot's serial log and reports must state the Secure Boot policy the firmware has:
+# enforcing (SecureBoot=1, SetupMode=0) with --secure-boot, setup mode (no keys) without.
 set -u
-app=${1:?usage: qemu-run.sh EFI_APP WORKDIR [PLATFORM ...]}
-work=${2:?usage: qemu-run.sh EFI_APP WORKDIR [PLATFORM ...]}
+secure=""
+[ "${1:-}" = --secure-boot ] && { secure=1; shift; }
+app=${1:?usage: qemu-run.sh [--secure-boot] EFI_APP WORKDIR [PLATFORM ...]}
+work=${2:?usage: qemu-run.sh [--secure-boot] EFI_APP WORKDIR [PLATFORM ...]}
 shift 2
 platforms=("$@")
 [ ${#platforms[@]} -gt 0 ] || platforms=(skl hsw)
@@ -29,12 +40,26 @@ inject=${GTTLAB_QEMU_INJECT:-}
 
 OVMF_CODE=/usr/share/OVMF/OVMF_CODE_4M.fd
 OVMF_VARS=/usr/share/OVMF/OVMF_VARS_4M.fd
+machine=(-machine q35,accel=tcg)
+want_word=setup-mode want_sb=0 want_sm=1
+if [ -n "$secure" ]; then
+	no_ivshmem=1 GTTLAB_QEMU_NO_JOURNAL=1
+	want_word=enforcing want_sb=1 want_sm=0
+	# the self-test's fault: the enforcing firmware replaced by the plain one
+	if [ "$inject" != plain-firmware ]; then
+		OVMF_CODE=/usr/share/OVMF/OVMF_CODE_4M.snakeoil.fd
+		OVMF_VARS=/usr/share/OVMF/OVMF_VARS_4M.snakeoil.fd
+		# the Secure Boot build keeps its variables behind SMM: the flash is writable only from SMM
+		machine=(-machine q35,accel=tcg,smm=on -global driver=cfi.pflash01,property=secure,value=on)
+	fi
+fi
 for f in "$OVMF_CODE" "$OVMF_VARS" "$app"; do
 	[ -f "$f" ] || { echo "qemu-run: $f is missing (make efi; apt-get install ovmf)"; exit 2; }
 done
-for t in qemu-system-x86_64 mformat mcopy mmd mdel timeout; do
+for t in qemu-system-x86_64 mformat mcopy mmd mdel mdir timeout; do
 	command -v "$t" >/dev/null || { echo "qemu-run: $t is not installed (make deps)"; exit 2; }
 done
+want_fw="Secure Boot $want_word (SecureBoot=$want_sb, SetupMode=$want_sm)"
 mkdir -p "$work"
 failures=0
 
@@ -51,29 +76,52 @@ make_esp() {
 	mcopy -i "$1" "$work/gttlab.cfg" ::/EFI/BOOT/gttlab.cfg
 }
 
-# boot IMAGE SERIAL-LOG [extra qemu args...]; sets $status and $elapsed
+# boot IMAGE SERIAL-LOG [extra qemu args...]; sets $status and $elapsed. QEMU runs in the
+# background while the serial log is watched: when OVMF's boot manager has no boot option left
+# (BdsDxe's "No bootable option or device was found": the application was refused, or the
+# image holds none), QEMU is stopped there and $status is 200 instead of waiting for the timeout.
 boot() {
 	local img=$1 log=$2
 	shift 2
 	cp "$OVMF_VARS" "$work/vars.fd"
-	local t0
+	: > "$log"
+	local t0 pid stopped=""
 	t0=$(date +%s%N)
-	timeout "$timeout_s" qemu-system-x86_64 -machine q35,accel=tcg -m 1024 -smp 1 \
+	timeout "$timeout_s" qemu-system-x86_64 "${machine[@]}" -m 1024 -smp 1 \
 		-drive if=pflash,format=raw,unit=0,readonly=on,file="$OVMF_CODE" \
 		-drive if=pflash,format=raw,unit=1,file="$work/vars.fd" \
 		-drive format=raw,file="$img" \
 		-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
-		-serial file:"$log" -display none -monitor none -net none -no-reboot "$@" </dev/null
+		-serial file:"$log" -display none -monitor none -net none -no-reboot "$@" </dev/null 2>"$log.stderr" &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null; do
+		if grep -q 'BdsDxe: No bootable option or device was found' "$log"; then
+			stopped=1
+			kill "$pid" 2>/dev/null
+			break
+		fi
+		sleep 0.2
+	done
+	wait "$pid"
 	status=$?
+	[ -n "$stopped" ] && status=200
+	[ "$status" != 200 ] && [ -s "$log.stderr" ] && sed 's/^/    qemu: /' "$log.stderr"
 	local ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 	elapsed=$(printf '%d.%03d' $((ms / 1000)) $((ms % 1000)))
+}
+
+# refusal_line SERIAL-LOG: OVMF's line saying it would not load or start the disk's boot option
+refusal_line() {
+	tr -d '\r' < "$1" | grep -m1 -E 'BdsDxe: failed to (load|start) Boot[0-9A-F]+ "UEFI QEMU HARDDISK.*: (Access Denied|Security Violation)$'
 }
 
 verdict_of() {
 	case $1 in
 	33) echo pass ;; 35) echo "checks failed" ;; 37) echo "usage or device error" ;;
 	39) echo "ABORT: the device could not be restored" ;;
-	124) echo "timed out after ${timeout_s}s" ;; *) echo "no verdict (QEMU exit $1)" ;;
+	124) echo "timed out after ${timeout_s}s" ;;
+	200) echo "never ran: the firmware found no boot option to start${refused_by:+ (refused: $refused_by)}" ;;
+	*) echo "no verdict (QEMU exit $1)" ;;
 	esac
 }
 
@@ -93,6 +141,45 @@ after_reset() {
 	fi
 	mcopy -n -i "$img" ::/gttlab/journal.bin "$work/journal-after.bin" 2>/dev/null &&
 		fail "$label: \\gttlab\\journal.bin is still there after the boot"
+}
+
+# fw_stated LABEL DIR: the serial log and each report in DIR state the firmware's policy, $want_fw
+fw_stated() {
+	local label=$1 dir=$2 f want
+	grep -qF "gttlab: firmware: $want_fw" "$dir/serial.log" ||
+		fail "$label: the serial log does not say '$want_fw' but: $(grep -m1 'gttlab: firmware:' "$dir/serial.log")"
+	for f in summary.txt results.tap results.xml results.json; do
+		[ -f "$dir/$f" ] || continue	# already failed: not written to the ESP
+		case $f in
+		summary.txt) want="firmware: $want_fw" ;;
+		results.tap) want="# firmware: $want_fw" ;;
+		results.xml) want="<property name=\"firmware\" value=\"$want_word\"/><property name=\"firmware.SecureBoot\" value=\"$want_sb\"/><property name=\"firmware.SetupMode\" value=\"$want_sm\"/>" ;;
+		results.json) want="\"firmware\":{\"secure_boot\":\"$want_word\",\"SecureBoot\":\"$want_sb\",\"SetupMode\":\"$want_sm\"}" ;;
+		esac
+		grep -qF -- "$want" "$dir/$f" || fail "$label: $f does not state the firmware policy $want_fw"
+	done
+}
+
+# refused_boot: EFI_APP must be refused by the firmware before it runs: its banner never on the
+# serial log, the firmware's refusal of the disk's boot option on it, nothing written to the ESP.
+refused_boot() {
+	local img=$work/esp-refused.img out=$work/refused line
+	rm -rf "$out" && mkdir -p "$out"
+	make_esp "$img" "--device sim:skl --debug-exit" || { fail "refused: cannot build the FAT image"; return; }
+	echo "qemu-run: booting gttlab.efi where the firmware must refuse it"
+	boot "$img" "$out/serial.log"
+	line=$(refusal_line "$out/serial.log")
+	if grep -q 'gttlab.efi: register-level checks' "$out/serial.log"; then
+		fail "refused: the firmware ran the application: Secure Boot is not enforced; serial log: $out/serial.log"
+	elif [ "$status" != 200 ]; then
+		fail "refused: neither the firmware's refusal nor the application: $(verdict_of "$status"); serial log: $out/serial.log"
+	elif [ -z "$line" ]; then
+		fail "refused: the firmware found no boot option, but did not refuse the application's; serial log: $out/serial.log"
+	elif mdir -i "$img" ::/gttlab >/dev/null 2>&1; then
+		fail "refused: \\gttlab exists on the ESP: something ran; serial log: $out/serial.log"
+	else
+		echo "qemu-run: refused in ${elapsed}s, as it must be: ${line#BdsDxe: }"
+	fi
 }
 
 # The guest suite, in the order of the check table: a guest-mode boot must report exactly these.
@@ -120,6 +207,7 @@ guest_results() {
 }
 
 for p in ${platforms[@]+"${platforms[@]}"}; do
+	[ "$p" = refused ] && { refused_boot; continue; }
 	img="$work/esp-$p.img"
 	out="$work/$p"
 	rm -rf "$out"
@@ -132,8 +220,10 @@ for p in ${platforms[@]+"${platforms[@]}"}; do
 	make_esp "$img" "$cfg" || { fail "$p: cannot build the FAT image"; continue; }
 	echo "qemu-run: booting gttlab.efi for $dev"
 	boot "$img" "$out/serial.log"
+	refused_by=$(refusal_line "$out/serial.log")
+	refused_by=${refused_by#BdsDxe: }
 	echo "qemu-run: $dev: $(verdict_of $status), boot to verdict ${elapsed}s"
-	for f in summary.txt results.tap results.json; do
+	for f in summary.txt results.tap results.xml results.json; do
 		mcopy -n -i "$img" "::/gttlab/$f" "$out/$f" 2>/dev/null || fail "$p: $f was not written to the ESP"
 	done
 	[ -f "$out/summary.txt" ] && sed 's/^/    /' "$out/summary.txt"
@@ -153,6 +243,11 @@ for p in ${platforms[@]+"${platforms[@]}"}; do
 				fail "$p: results.json is not valid JSON"
 		fi
 	fi
+	if [ -f "$out/results.xml" ] && command -v python3 >/dev/null; then
+		python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' "$out/results.xml" 2>/dev/null ||
+			fail "$p: results.xml is not well-formed XML"
+	fi
+	fw_stated "$p" "$out"
 	case $p in vgpu-*) guest_results "$p" "$out" ;; esac
 done
 
@@ -224,4 +319,6 @@ fi
 ivshmem_note=", ivshmem"
 [ -n "$no_ivshmem" ] && ivshmem_note=""
 [ -z "${GTTLAB_QEMU_NO_JOURNAL:-}" ] && ivshmem_note="$ivshmem_note, journal across a reset"
-echo "qemu-run: every boot passed (${platforms[*]:-no platform}$ivshmem_note)"
+stated=""
+[ "${platforms[*]}" != refused ] && stated=", each stating the firmware's policy: $want_fw"
+echo "qemu-run: every boot passed (${platforms[*]:-no platform}$ivshmem_note)$stated"

@@ -3,13 +3,15 @@
 # device that cannot be restored (verdict ABORT, isa-debug-exit 0x13), a
 # run that never reaches a verdict (timeout), results that are never written, and ivshmem bytes
 # that differ from what the application wrote, a journal lost between a reset and the next
-# boot, and a guest-mode boot whose guest suite skipped (the device was no vGPU). Each case runs
-# harness/qemu-run.sh and requires
-# a non-zero exit with the reason.
-#   tests/qemu-selftest.sh EFI_APP WORKDIR
+# boot, a guest-mode boot whose guest suite skipped (the device was no vGPU), and under
+# --secure-boot: firmware that does not enforce (it runs the unsigned application, and its policy
+# is not the one the results must state) and an unsigned application where a signed one must run.
+# Each case runs harness/qemu-run.sh and requires a non-zero exit with the reason.
+#   tests/qemu-selftest.sh EFI_APP WORKDIR SIGNED_EFI_APP
 set -u
-app=${1:?usage: qemu-selftest.sh EFI_APP WORKDIR}
-work=${2:?usage: qemu-selftest.sh EFI_APP WORKDIR}
+app=${1:?usage: qemu-selftest.sh EFI_APP WORKDIR SIGNED_EFI_APP}
+work=${2:?usage: qemu-selftest.sh EFI_APP WORKDIR SIGNED_EFI_APP}
+signed=${3:?usage: qemu-selftest.sh EFI_APP WORKDIR SIGNED_EFI_APP}
 passed=0
 failed=0
 
@@ -17,7 +19,8 @@ expect_failure() {
 	local name=$1 needle=$2
 	shift 2
 	local out
-	out=$(env GTTLAB_QEMU_NO_JOURNAL=1 "$@" harness/qemu-run.sh "$app" "$work/$name" ${PLATFORMS:-hsw} 2>&1)
+	out=$(env GTTLAB_QEMU_NO_JOURNAL=1 "$@" harness/qemu-run.sh ${SECURE:+--secure-boot} "${APP:-$app}" "$work/$name" \
+		${PLATFORMS:-hsw} 2>&1)
 	local rc=$?
 	if [ "$rc" -ne 0 ] && grep -q -- "$needle" <<<"$out"; then
 		echo "qemu-selftest: $name: caught ($needle)"
@@ -40,5 +43,10 @@ PLATFORMS=none expect_failure journal-lost "restore.txt missing" GTTLAB_QEMU_NO_
 # the later --device in gttlab.cfg wins: the application opens sim:skl and every guest check skips
 PLATFORMS=vgpu-skl expect_failure guest-skipped "so guest mode did not happen" GTTLAB_QEMU_NO_IVSHMEM=1 \
 	"GTTLAB_QEMU_ARGS=--device sim:skl"
+# Secure Boot: the enforcing firmware swapped for the plain one, then an unsigned application
+SECURE=1 PLATFORMS=refused expect_failure sb-not-enforced "the firmware ran the application" GTTLAB_QEMU_INJECT=plain-firmware
+SECURE=1 PLATFORMS=skl APP=$signed expect_failure sb-policy "does not say 'Secure Boot enforcing" \
+	GTTLAB_QEMU_INJECT=plain-firmware "GTTLAB_QEMU_ARGS=--run ggtt-pte-readback"
+SECURE=1 PLATFORMS=skl expect_failure sb-unsigned "never ran: the firmware found no boot option to start (refused: failed to load"
 echo "qemu-selftest: $passed of $((passed + failed)) failure modes caught"
 [ "$failed" -eq 0 ]
