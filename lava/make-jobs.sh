@@ -7,19 +7,38 @@
 # OUTDIR/gvtg-guest.yaml (booting GUEST_ESP, default ESP, in a GVT-g guest whose vGPU is the mdev
 # MDEV_UUID, default the all-zero placeholder a lab replaces with the UUID its host created),
 # OUTDIR/pv-guest.yaml (booting PV_ESP, default ESP, as a guest of `gttlab dom0 serve`).
+# lava/make-jobs.sh --secure-boot OUTDIR APP ESP VARS [NAME]: the Secure Boot variants of the x86 UEFI
+# templates from the same files, for a signed APP (make efi-signed) and an ESP holding it:
+# OUTDIR/qemu-secure-boot.yaml (OVMF's snakeoil firmware, VARS a copy of OVMF_VARS_4M.snakeoil.fd,
+# on a device with SMM: lava/devices/gttlab-qemu-secure-boot.jinja2), x86-ipxe-secure-boot.yaml,
+# x86-grub-secure-boot.yaml and x86-flasher-secure-boot.yaml (a machine whose firmware enforces
+# Secure Boot with the lab's key enrolled: docs/secure-boot.md). Their monitor starts at the
+# application's line "gttlab: firmware: Secure Boot enforcing", not at its banner: under firmware
+# that does not enforce, no check is recorded and the job fails.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+secure=""
+[ "${1:-}" = --secure-boot ] && { secure=1; shift; }
 out=$1 app=$(realpath "$2") esp=$(realpath "$3") vars=$(realpath "$4") name=${5:-gttlab.efi}
 guest_esp=$(realpath "${6:-$3}") uuid=${7:-00000000-0000-0000-0000-000000000000} pv_esp=$(realpath "${8:-$3}")
 [[ $uuid =~ ^[0-9a-fA-F]{8}-([0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}$ ]] ||
 	{ echo "make-jobs: MDEV_UUID '$uuid' is not a UUID (8-4-4-4-12 hex digits)" >&2; exit 2; }
 mkdir -p "$out"
-sed -e '/^#/d' -e 's/^/    /' "$here/monitors.yaml" > "$out/.monitors"
-for t in qemu x86-ipxe x86-grub x86-flasher gvtg-guest pv-guest; do
-	image=$esp
-	[ "$t" = gvtg-guest ] && image=$guest_esp
-	[ "$t" = pv-guest ] && image=$pv_esp
+templates=(qemu x86-ipxe x86-grub x86-flasher gvtg-guest pv-guest) suffix="" code=/usr/share/OVMF/OVMF_CODE_4M.fd
+start="gttlab.efi: register-level checks"
+if [ -n "$secure" ]; then
+	templates=(qemu x86-ipxe x86-grub x86-flasher) suffix=-secure-boot code=/usr/share/OVMF/OVMF_CODE_4M.snakeoil.fd
+	start="gttlab: firmware: Secure Boot enforcing"
+fi
+grep -q "^  start: '$(printf '%s' "gttlab.efi: register-level checks" | sed 's/\./\\./g')'$" "$here/monitors.yaml" ||
+	{ echo "make-jobs: lava/monitors.yaml no longer starts at the banner this script replaces" >&2; exit 2; }
+sed -e '/^#/d' -e "s|^  start: '.*'\$|  start: '$start'|" -e 's/^/    /' "$here/monitors.yaml" > "$out/.monitors"
+# render TEMPLATE IMAGE: one job, the template's own comments (which name its placeholders) left out
+render() {
+	local t=$1 image=$2 line
+	echo "# Made by lava/make-jobs.sh${secure:+ --secure-boot} from lava/$t-job.yaml.in (see there); do not edit."
 	while IFS= read -r line; do
+		[[ $line == '#'* ]] && continue
 		if [ "$line" = "@MONITORS@" ]; then
 			cat "$out/.monitors"
 			continue
@@ -28,8 +47,15 @@ for t in qemu x86-ipxe x86-grub x86-flasher gvtg-guest pv-guest; do
 		line=${line//@ESP@/$image}
 		line=${line//@VARS@/$vars}
 		line=${line//@MDEV_UUID@/$uuid}
-		line=${line//@NAME@/$name ($t)}
+		line=${line//@OVMF_CODE@/$code}
+		line=${line//@NAME@/$name ($t$suffix)}
 		printf '%s\n' "$line"
-	done < "$here/$t-job.yaml.in" > "$out/$t.yaml"
+	done < "$here/$t-job.yaml.in"
+}
+for t in "${templates[@]}"; do
+	image=$esp
+	[ "$t" = gvtg-guest ] && image=$guest_esp
+	[ "$t" = pv-guest ] && image=$pv_esp
+	render "$t" "$image" > "$out/$t$suffix.yaml"
 done
 rm -f "$out/.monitors"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# lava/run-qemu.sh EFI_APP WORKDIR [--fault NAME]: the QEMU jobs under lava-run, standalone (no
+# lava/run-qemu.sh EFI_APP WORKDIR [--fault NAME | --secure-boot SIGNED_APP]: the QEMU jobs under lava-run, standalone (no
 # server, no network), judged by lava/gate.sh. The ESPs are made with mtools (EFI/BOOT/BOOTX64.EFI
 # and a gttlab.cfg): esp.img with --device sim:skl --debug-exit, plus --fault NAME, the application's
 # test-only fault, when given; esp-vgpu.img with --device vgpu:sim:skl --run guest --debug-exit (a vGPU
@@ -11,14 +11,19 @@
 # gated the same way and also failed when a guest check skipped (guest mode did not happen); then
 # the two pv-guest jobs at once, one per guest slot of one `gttlab dom0 serve` that the first job's
 # user command starts (esp-pv.img: --device pv --run guest --debug-exit), each gated the same way,
-# and the service must have seen no guest read another's stamp.
+# and the service must have seen no guest read another's stamp. With --secure-boot: the Secure Boot
+# variants are made too (esp-signed.img holds SIGNED_APP), validated, and qemu-secure-boot.yaml runs
+# on the SMM device (lava/devices/gttlab-qemu-secure-boot.yaml) under OVMF's snakeoil firmware: its
+# monitor starts only at "Secure Boot enforcing", and it is gated as the others are; then the same job
+# on plain OVMF (no keys: setup mode) must fail the gate with no check recorded.
 # Exit: 0 when every gate passed.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 app=$1 work=$2
 shift 2
-extra="" fault=""
+extra="" fault="" signed=""
 [ "${1:-}" = --fault ] && extra="--fault $2" fault=$2
+[ "${1:-}" = --secure-boot ] && signed=${2:?--secure-boot needs the signed application}
 for t in lava-run qemu-system-x86_64 mformat mcopy mmd timeout; do
 	command -v "$t" >/dev/null || { echo "lava: $t is not installed (make deps)"; exit 2; }
 done
@@ -36,8 +41,19 @@ cp /usr/share/OVMF/OVMF_VARS_4M.fd "$work/vars.fd"
 	00000000-0000-0000-0000-000000000000 "$pv_esp" &&
 	"$here/make-jobs.sh" "$work/jobs-vgpu" "$app" "$vgpu_esp" "$work/vars.fd" "gttlab.efi on vgpu:sim:skl" ||
 	{ echo "lava: cannot make the jobs"; exit 2; }
-for t in qemu x86-ipxe x86-grub x86-flasher gvtg-guest; do
-	dict=$here/devices/gttlab-$t.yaml
+sb_jobs=()
+if [ -n "$signed" ]; then
+	[ -f "$signed" ] || { echo "lava: $signed is missing (make efi-signed)"; exit 2; }
+	make_esp "$work/esp-signed.img" "$signed" "--device sim:skl --debug-exit" &&
+		cp /usr/share/OVMF/OVMF_VARS_4M.snakeoil.fd "$work/vars-snakeoil.fd" &&
+		"$here/make-jobs.sh" --secure-boot "$work/jobs" "$signed" "$work/esp-signed.img" "$work/vars-snakeoil.fd" \
+			"gttlab.efi on sim:skl under Secure Boot" || { echo "lava: cannot make the Secure Boot jobs"; exit 2; }
+	sb_jobs=(qemu-secure-boot x86-ipxe-secure-boot x86-grub-secure-boot x86-flasher-secure-boot)
+fi
+for t in qemu x86-ipxe x86-grub x86-flasher gvtg-guest "${sb_jobs[@]}"; do
+	# a Secure Boot variant runs on its template's device, the QEMU one on the device with SMM
+	dict=$here/devices/gttlab-${t%-secure-boot}.yaml
+	[ "$t" = qemu-secure-boot ] && dict=$here/devices/gttlab-qemu-secure-boot.yaml
 	note=""
 	# the GVT-g host's dictionary boots with KVM, and lava-run refuses -enable-kvm where there is none
 	if [ "$t" = gvtg-guest ] && [ ! -e /sys/class/misc/kvm ]; then
@@ -51,7 +67,7 @@ for t in qemu x86-ipxe x86-grub x86-flasher gvtg-guest; do
 		echo "lava: $t.yaml does not validate: $(grep -m1 '"error_msg"' "$work/validate-$t.log" | cut -c1-300)"
 		exit 1
 	fi
-	echo "lava: $t.yaml validates against lava/devices/gttlab-$t.yaml$note"
+	echo "lava: $t.yaml validates against lava/devices/${dict##*/}$note"
 done
 for k in 1 2; do
 	if ! timeout 300 lava-run --job-id 1 --output-dir "$work/validate-pv$k" --validate "$work/jobs/pv-guest.yaml" \
@@ -108,6 +124,36 @@ guest_cases() {
 	echo "lava: $1: all 7 guest checks passed in guest mode"
 }
 guest_cases "vgpu:sim:skl guest job" "$work/lava-run-vgpu.log" || rc=1
+
+# the Secure Boot job: the signed application on the device with SMM, under the snakeoil firmware
+if [ -n "$signed" ]; then
+	t0=$(date +%s)
+	timeout 600 lava-run --job-id 5 --output-dir "$work/out-sb" "$work/jobs/qemu-secure-boot.yaml" \
+		--device "$here/devices/gttlab-qemu-secure-boot.yaml" > "$work/lava-run-sb.log" 2>&1
+	echo "lava: Secure Boot job: lava-run exited $? after $(( $(date +%s) - t0 )) s (log: $work/lava-run-sb.log)"
+	"$here/gate.sh" "$work/lava-run-sb.log" "$work/out-sb" || rc=1
+	if grep '"lvl": "target"' "$work/lava-run-sb.log" | grep -q 'gttlab: firmware: Secure Boot enforcing (SecureBoot=1, SetupMode=0)'; then
+		echo "lava: Secure Boot job: the application ran under enforcing Secure Boot (SecureBoot=1, SetupMode=0)"
+	else
+		echo "lava: Secure Boot job: the log does not say the firmware enforced Secure Boot"
+		rc=1
+	fi
+	# the variant must fail where the firmware does not enforce: the same job on plain OVMF
+	sed -e 's|OVMF_CODE_4M.snakeoil.fd|OVMF_CODE_4M.fd|' -e "s|file://$work/vars-snakeoil.fd|file:///usr/share/OVMF/OVMF_VARS_4M.fd|" \
+		"$work/jobs/qemu-secure-boot.yaml" > "$work/qemu-secure-boot-plain.yaml"
+	timeout 600 lava-run --job-id 6 --output-dir "$work/out-sb-plain" "$work/qemu-secure-boot-plain.yaml" \
+		--device "$here/devices/gttlab-qemu.yaml" > "$work/lava-run-sb-plain.log" 2>&1
+	if "$here/gate.sh" "$work/lava-run-sb-plain.log" "$work/out-sb-plain" > "$work/gate-sb-plain.out"; then
+		echo "lava: the Secure Boot job passed on firmware that does not enforce Secure Boot"
+		rc=1
+	elif grep -q '0 test cases recorded' "$work/gate-sb-plain.out"; then
+		echo "lava: the Secure Boot job on plain OVMF fails as it must: $(grep -m1 'test cases recorded' "$work/gate-sb-plain.out")"
+	else
+		echo "lava: the Secure Boot job on plain OVMF failed for another reason:"
+		sed 's/^/    /' "$work/gate-sb-plain.out"
+		rc=1
+	fi
+fi
 
 # the pv-guest jobs: two at once, each one guest slot of one dom0 serve that the jobs' user command
 # starts; the dictionaries as a lab would set them for this dispatcher: its socket directory, its CLI
