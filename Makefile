@@ -130,10 +130,12 @@ check-freestanding: $(FREE_OBJS)
 
 # The structure of the tree (tests/check-structure.sh): includes only down the layers of
 # design.md, no circle of includes inside a room, no product file over 600 lines and no
-# product function over 80. The checker proves itself first on a planted tree.
+# product function over 80. The checker proves itself first on a planted tree. Then every
+# citation of docs/hardware.md names one of its sections (tests/check-citations.sh, self-tested too).
 structure:
 	tests/check-structure.sh --self-test
 	tests/check-structure.sh
+	tests/check-citations.sh --self-test
 
 # Install what is missing; a no-op when everything is there. Needs root to install.
 deps:
