@@ -4,6 +4,7 @@
 #   make test    install missing Debian packages (as root), build, run every test
 #   make check-freestanding   the core compiles with no libc headers and links to nothing
 #   make structure            the include layers, include circles, file and function sizes (tests/check-structure.sh)
+#   make docs    the docs' tables of checks and platforms, generated from gttlab (make docs-check: are they?)
 #   make mutants              every mutant of tests/mutants.sh makes the tests fail
 #   make igt     build/igt/: the IGT-protocol binaries and test-list.txt; make install PREFIX=...
 #   make efi     build/efi/gttlab.efi;  make qemu: boot it in QEMU/OVMF and judge the results
@@ -25,7 +26,7 @@ ALL_CFLAGS := -std=c11 $(WARN) $(CFLAGS)
 BUILD_PACKAGES := libpci-dev
 DEB_PACKAGES := libcriterion-dev libpci-dev pciutils gnu-efi qemu-system-x86 ovmf mtools intel-gpu-tools \
 	clang libclang-rt-14-dev chromium zlib1g-dev lava-dispatcher tftpd-hpa telnet lava-server lavacli postgresql curl \
-	sbsigntool openssl
+	sbsigntool openssl python3
 
 # The freestanding core: no libc beyond stdint/stddef/stdbool/stdarg (design.md).
 CORE_SRCS := env/fmt.c env/err.c env/num.c regs/platform.c regs/reg_names.c \
@@ -69,7 +70,7 @@ GTTLAB  := $(BUILD)/gttlab
 UNIT    := $(BUILD)/tests/unit
 LDLIBS  := -lpci -pthread
 
-.PHONY: efi-signed qemu-secure-boot vms asan asan-build all run test test-lane-mutants test-lane-vm deps deps-build deps-efi install-packages check-freestanding mutants efi qemu qemu-selftest igt install clean lava lava-lab structure guest-fake-tree
+.PHONY: docs docs-check efi-signed qemu-secure-boot vms asan asan-build all run test test-lane-mutants test-lane-vm deps deps-build deps-efi install-packages check-freestanding mutants efi qemu qemu-selftest igt install clean lava lava-lab structure guest-fake-tree
 all: $(GTTLAB) $(UNIT) igt
 
 $(BUILD)/%.o: %.c
@@ -136,6 +137,13 @@ structure:
 	tests/check-structure.sh --self-test
 	tests/check-structure.sh
 	tests/check-citations.sh --self-test
+
+# The tables the code owns (checks, platforms and their ids), generated into docs/ from the program
+# (tests/doc-tables.sh): make docs writes them, make docs-check fails where a document differs.
+docs: $(GTTLAB)
+	tests/doc-tables.sh $(GTTLAB) --write
+docs-check: $(GTTLAB)
+	tests/doc-tables.sh $(GTTLAB)
 
 # Install what is missing; a no-op when everything is there. Needs root to install.
 deps:
@@ -296,6 +304,7 @@ PHASE := tests/phase.sh
 test: deps
 	$(PHASE) host $(MAKE) --no-print-directory structure
 	$(MAKE) --no-print-directory all check-freestanding $(EFI_APP)
+	$(PHASE) host $(MAKE) --no-print-directory docs-check
 	$(MAKE) --no-print-directory -j2 test-lane-mutants test-lane-vm
 	$(PHASE) host tests/kill-restore.sh $(BUILD) 100
 	$(PHASE) host tests/serve-kill-restore.sh $(BUILD) 8

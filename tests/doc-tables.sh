@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# tests/doc-tables.sh GTTLAB [--write]: the tables the code owns, generated into the docs from the
+# program itself, never copied by hand:
+#   docs/checks.md     the checks (`gttlab --json check --list`: suite, name, description), and every
+#                      check named by exactly one bullet of its "In detail" list, which names no other
+#   docs/platforms.md  the platforms (`gttlab --json info --platforms`: name, family, generation,
+#                      every device id, the model, GVT-g)
+# Each table sits between "<!-- generated: COMMAND -->" and "<!-- end generated -->". Without
+# --write: exit 1 naming each document whose table differs from what the program says now (make
+# docs writes them). With --write: the tables are rewritten in place.
+set -euo pipefail
+gttlab=${1:?usage: tests/doc-tables.sh GTTLAB [--write]}
+mode=${2:-check}
+[ -x "$gttlab" ] || { echo "doc-tables: $gttlab is not built (make all)"; exit 2; }
+command -v python3 >/dev/null || { echo "doc-tables: python3 is not installed (make deps)"; exit 2; }
+checks=$("$gttlab" --json check --list)
+platforms=$("$gttlab" --json info --platforms)
+CHECKS=$checks PLATFORMS=$platforms MODE=$mode python3 - <<'PY'
+import json, os, re, sys
+
+def checks_table(cs):
+    rows = ["| suite | check | what it proves |", "|---|---|---|"]
+    rows += ["| %s | `%s` | %s |" % (c["suite"], c["name"], c["description"]) for c in cs]
+    return rows
+
+def platforms_table(ps):
+    rows = ["| platform | family | gen | device ids | model | GVT-g |", "|---|---|---|---|---|---|"]
+    for p in ps:
+        rows.append("| `%s` | %s | %s | %s | %s | %s |" % (p["name"], p["family"], p["gen"], ", ".join(p["devids"]),
+                    "`sim:%s`" % p["name"] if p["simulated"] else "-", "yes" if p["gvt"] else "no"))
+    return rows
+
+def replace(path, command, rows):
+    text = open(path).read()
+    begin, end = "<!-- generated: %s -->" % command, "<!-- end generated -->"
+    m = re.search(re.escape(begin) + r"\n(.*?)" + re.escape(end), text, re.S)
+    if not m:
+        sys.exit("doc-tables: %s has no table marked '%s' ... '%s'" % (path, begin, end))
+    new = text[:m.start(1)] + "\n".join(rows) + "\n" + text[m.end(1):]
+    return text, new
+
+def details(text, names):
+    # the "In detail" bullets: each starts with the check names it explains, in backquotes
+    bad = []
+    seen = {}
+    for line in text.splitlines():
+        m = re.match(r"- ((?:`[a-z0-9-]+`(?:, | and )?)+):", line)
+        if not m:
+            continue
+        for n in re.findall(r"`([a-z0-9-]+)`", m.group(1)):
+            seen[n] = seen.get(n, 0) + 1
+    for n in names:
+        if seen.get(n, 0) != 1:
+            bad.append("docs/checks.md: check %s is explained by %d bullets of 'In detail', not one" % (n, seen.get(n, 0)))
+    for n in seen:
+        if n not in names:
+            bad.append("docs/checks.md: 'In detail' explains %s, which is no check" % n)
+    return bad
+
+cs, ps = json.loads(os.environ["CHECKS"]), json.loads(os.environ["PLATFORMS"])
+stale = []
+for path, command, rows in (("docs/checks.md", "gttlab check --list", checks_table(cs)),
+                            ("docs/platforms.md", "gttlab info --platforms", platforms_table(ps))):
+    old, new = replace(path, command, rows)
+    if os.environ["MODE"] == "--write":
+        if new != old:
+            open(path, "w").write(new)
+            print("doc-tables: %s rewritten from `%s`" % (path, command))
+    elif new != old:
+        stale.append("doc-tables: %s: the table differs from `%s` (make docs rewrites it)" % (path, command))
+bad = stale + details(open("docs/checks.md").read(), [c["name"] for c in cs])
+for b in bad:
+    print(b)
+if bad:
+    sys.exit(1)
+if os.environ["MODE"] != "--write":
+    print("doc-tables: docs/checks.md (%d checks) and docs/platforms.md (%d platforms) are the program's own" % (len(cs), len(ps)))
+PY
