@@ -30,7 +30,7 @@ DEB_PACKAGES := libcriterion-dev libpci-dev pciutils gnu-efi qemu-system-x86 ovm
 
 # The freestanding core: no libc beyond stdint/stddef/stdbool/stdarg (design.md).
 CORE_SRCS := env/fmt.c env/err.c env/num.c regs/platform.c regs/reg_names.c \
-	hw/raw_access.c hw/restore_faults.c hw/pte.c \
+	hw/raw_access.c hw/restore_failures.c hw/pte.c \
 	hw/journal_format.c hw/journal_write.c hw/journal_scan.c hw/journal_replay.c hw/undo.c hw/write_path.c \
 	hw/ggtt.c hw/fence.c hw/aperture.c hw/scanout.c hw/detect_decode.c hw/detect_pvinfo.c hw/detect.c hw/device.c \
 	hw/backend_sim.c \

@@ -11,7 +11,7 @@
 #include "hw/fence.h"
 #include "hw/ggtt.h"
 #include "hw/pte.h"
-#include "hw/restore_faults.h"
+#include "hw/restore_failures.h"
 
 #define MiB (1ull << 20)
 
@@ -167,7 +167,7 @@ fail:
 static int verify(struct dom0_runtime *rt, struct gtt_err *err)
 {
 	struct hw_device *dev = rt->dev;
-	struct hw_restore_faults f = { 0 };
+	struct hw_restore_failures f = { 0 };
 	uint64_t buf[DOM0_CHUNK], v;
 
 	for (uint64_t c = 0; c < rt->n_chunks; c++) {
@@ -178,12 +178,12 @@ static int verify(struct dom0_runtime *rt, struct gtt_err *err)
 			break;
 		for (uint64_t j = 0; j < k; j++)
 			if (buf[j] != rt->chunk[c][j])
-				hw_restore_fault(&f, "PTE %llu reads 0x%llx, not 0x%llx", (unsigned long long)(a + j),
+				hw_restore_failure(&f, "PTE %llu reads 0x%llx, not 0x%llx", (unsigned long long)(a + j),
 						 (unsigned long long)buf[j], (unsigned long long)rt->chunk[c][j]);
 	}
 	for (unsigned i = 0; i < dev->info.num_fences; i++)
 		if (!hw_fence_read(dev, i, &v, NULL) && v != rt->orig_fence[i])
-			hw_restore_fault(&f, "fence %u reads 0x%llx, not 0x%llx", i, (unsigned long long)v,
+			hw_restore_failure(&f, "fence %u reads 0x%llx, not 0x%llx", i, (unsigned long long)v,
 					 (unsigned long long)rt->orig_fence[i]);
 	return hw_restore_result(&f, err);
 }

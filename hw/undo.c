@@ -4,7 +4,7 @@
 #include "env/fmt.h"
 #include "hw/journal_write.h"
 #include "hw/raw_access.h"
-#include "hw/restore_faults.h"
+#include "hw/restore_failures.h"
 
 static int grow(struct hw_device *dev, void **buf, size_t *cap, size_t need, size_t elem)
 {
@@ -78,21 +78,21 @@ static void mmio_put(struct hw_device *dev, const struct hw_undo_entry *e, uint6
 }
 
 /* Name what did not read back; the rest of the replay goes on. */
-static void fault(struct hw_restore_faults *f, const struct hw_device *dev, const struct hw_undo_entry *e, uint64_t got)
+static void missed(struct hw_restore_failures *f, const struct hw_device *dev, const struct hw_undo_entry *e, uint64_t got)
 {
 	char name[64];
 
 	if (e->kind == HW_UNDO_CFG) {
-		hw_restore_fault(f, "config 0x%02llx reads 0x%llx, not 0x%llx", (unsigned long long)e->off,
+		hw_restore_failure(f, "config 0x%02llx reads 0x%llx, not 0x%llx", (unsigned long long)e->off,
 				 (unsigned long long)got, (unsigned long long)e->old);
 		return;
 	}
 	if (e->kind == HW_UNDO_APERTURE) {
-		hw_restore_fault(f, "aperture bytes 0x%llx+%zu differ after the write", (unsigned long long)e->off, e->len);
+		hw_restore_failure(f, "aperture bytes 0x%llx+%zu differ after the write", (unsigned long long)e->off, e->len);
 		return;
 	}
 	hw_mmio_name(dev, e->off, name, sizeof(name));
-	hw_restore_fault(f, "%s reads 0x%llx, not 0x%llx", name, (unsigned long long)got, (unsigned long long)e->old);
+	hw_restore_failure(f, "%s reads 0x%llx, not 0x%llx", name, (unsigned long long)got, (unsigned long long)e->old);
 }
 
 /* Put aperture bytes back and read them back; false when they differ. */
@@ -149,7 +149,7 @@ int hw_undo_restore_to(struct hw_device *dev, size_t mark, struct gtt_err *err)
 	const struct hw_backend_ops *o = dev->ops;
 	uint32_t gsm_lo = dev->info.gsm_offset;
 	uint64_t gsm_hi = gsm_lo + dev->info.gsm_size;
-	struct hw_restore_faults f = { 0 };
+	struct hw_restore_failures f = { 0 };
 	bool ptes_dirty = false;
 	uint32_t got32;
 
@@ -162,19 +162,19 @@ int hw_undo_restore_to(struct hw_device *dev, size_t mark, struct gtt_err *err)
 		case HW_UNDO_CFG:
 			if (o->cfg_write(dev->ctx, (unsigned)e->off, e->width, (uint32_t)e->old) ||
 			    o->cfg_read(dev->ctx, (unsigned)e->off, e->width, &got32) || got32 != (uint32_t)e->old)
-				fault(&f, dev, e, got32);
+				missed(&f, dev, e, got32);
 			break;
 		case HW_UNDO_MMIO32:
 		case HW_UNDO_MMIO64:
 			mmio_put(dev, e, e->old);
 			if (mmio_get(dev, e) != e->old)
-				fault(&f, dev, e, mmio_get(dev, e));
+				missed(&f, dev, e, mmio_get(dev, e));
 			break;
 		case HW_UNDO_APERTURE:
 			if (e->width) {
 				/* written through a stale TLB: through the translation then in effect */
 				if (!restore_stale(dev, u->n, mark, e))
-					fault(&f, dev, e, 0);
+					missed(&f, dev, e, 0);
 				ptes_dirty = true;
 			} else {
 				/* written through the PTEs as they stand now, once invalidated */
@@ -183,7 +183,7 @@ int hw_undo_restore_to(struct hw_device *dev, size_t mark, struct gtt_err *err)
 					ptes_dirty = false;
 				}
 				if (!put_bytes(dev, e))
-					fault(&f, dev, e, 0);
+					missed(&f, dev, e, 0);
 			}
 			u->data_len = e->old;
 			break;

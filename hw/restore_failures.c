@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* What a restore could not put back, counted and named in one line. */
-#include "hw/restore_faults.h"
+#include "hw/restore_failures.h"
 #include "hw/handle.h"
 #include "env/fmt.h"
 #include "regs/reg_names.h"
@@ -19,7 +19,7 @@ void hw_mmio_name(const struct hw_device *dev, uint64_t off, char *buf, size_t n
 	gtt_snprintf(buf, n, "MMIO 0x%llx", (unsigned long long)off);
 }
 
-void hw_restore_fault(struct hw_restore_faults *f, const char *fmt, ...)
+void hw_restore_failure(struct hw_restore_failures *f, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -36,7 +36,7 @@ void hw_restore_fault(struct hw_restore_faults *f, const char *fmt, ...)
 		f->len = sizeof(f->what) - 1;
 }
 
-int hw_restore_result(const struct hw_restore_faults *f, struct gtt_err *err)
+int hw_restore_result(const struct hw_restore_failures *f, struct gtt_err *err)
 {
 	if (!f->n)
 		return GTT_OK;
