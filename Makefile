@@ -56,7 +56,14 @@ TEST_SRCS := $(wildcard tests/*.c tests/env/*.c tests/regs/*.c tests/hw/*.c test
 CORE_OBJS  := $(CORE_SRCS:%.c=$(BUILD)/%.o)
 POSIX_OBJS := $(POSIX_SRCS:%.c=$(BUILD)/%.o)
 CLI_OBJS   := $(CLI_SRCS:%.c=$(BUILD)/%.o)
-TEST_OBJS  := $(TEST_SRCS:%.c=$(BUILD)/%.o)
+# The test build (dom0/faults.h): the same sources with the deliberate mediator bugs compiled in
+# (-DGTTLAB_FAULTS), in build/faults/: its library and CLI, and the Criterion suite linked with them.
+# The shipped gttlab, IGT binaries and gttlab.efi are built without: they hold no such code.
+FAULTS        := $(BUILD)/faults
+FAULTS_LIB    := $(FAULTS)/libgttlab.a
+FAULTS_GTTLAB := $(FAULTS)/gttlab
+FAULTS_OBJS   := $(CORE_SRCS:%.c=$(FAULTS)/%.o) $(POSIX_SRCS:%.c=$(FAULTS)/%.o)
+TEST_OBJS  := $(TEST_SRCS:%.c=$(FAULTS)/%.o)
 FREE_OBJS  := $(CORE_SRCS:%.c=$(BUILD)/freestanding/%.o)
 
 IGT_BINS := gtt_ggtt gtt_fence gtt_aperture gtt_shadow_copy gtt_fence_pool gtt_slot_resize gtt_slot_policy gtt_admission gtt_migration gtt_guest
@@ -81,6 +88,17 @@ $(LIB): $(CORE_OBJS) $(POSIX_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
+$(FAULTS)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -DGTTLAB_FAULTS $(ALL_CFLAGS) -c $< -o $@
+
+$(FAULTS_LIB): $(FAULTS_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(FAULTS_GTTLAB): $(CLI_SRCS:%.c=$(FAULTS)/%.o) $(FAULTS_LIB)
+	$(CC) $(ALL_CFLAGS) $^ $(LDLIBS) -o $@
+
 $(GTTLAB): $(CLI_OBJS) $(LIB)
 	$(CC) $(ALL_CFLAGS) $(CLI_OBJS) $(LIB) $(LDLIBS) -o $@
 
@@ -89,8 +107,8 @@ $(BUILD)/tests/png_stats: tests/tools/png_stats.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $< -lz -o $@
 
-$(UNIT): $(TEST_OBJS) $(LIB) $(GTTLAB) igt $(BUILD)/tests/png_stats
-	$(CC) $(ALL_CFLAGS) $(TEST_OBJS) $(LIB) $(LDLIBS) -lcriterion -o $@
+$(UNIT): $(TEST_OBJS) $(FAULTS_LIB) $(GTTLAB) $(FAULTS_GTTLAB) igt $(BUILD)/tests/png_stats
+	$(CC) $(ALL_CFLAGS) $(TEST_OBJS) $(FAULTS_LIB) $(LDLIBS) -lcriterion -o $@
 
 # ---- the IGT-protocol binaries: build/igt/ is a test root for igt_runner ----
 $(IGT_DIR)/%: $(BUILD)/igt-tests/%.o $(BUILD)/igt-tests/igt_frontend.o $(LIB)
@@ -305,6 +323,7 @@ test: deps
 	$(PHASE) host $(MAKE) --no-print-directory structure
 	$(MAKE) --no-print-directory all check-freestanding $(EFI_APP)
 	$(PHASE) host $(MAKE) --no-print-directory docs-check
+	$(PHASE) host tests/shipped-has-no-faults.sh $(BUILD)
 	$(MAKE) --no-print-directory -j2 test-lane-mutants test-lane-vm
 	$(PHASE) host tests/kill-restore.sh $(BUILD) 100
 	$(PHASE) host tests/serve-kill-restore.sh $(BUILD) 8
@@ -464,4 +483,4 @@ bench:
 clean:
 	rm -rf $(BUILD)
 
--include $(IGT_OBJS:.o=.d) $(EFI_OBJS:.o=.d) $(CORE_OBJS:.o=.d) $(POSIX_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(FREE_OBJS:.o=.d)
+-include $(IGT_OBJS:.o=.d) $(EFI_OBJS:.o=.d) $(CORE_OBJS:.o=.d) $(POSIX_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(FREE_OBJS:.o=.d) $(FAULTS_OBJS:.o=.d) $(CLI_SRCS:%.c=$(FAULTS)/%.d)

@@ -30,6 +30,7 @@
  * what its earlier choices hold stays theirs against requests further off
  * (the starvation ConVGPU §IV reports for BF comes from there).
  */
+#include "dom0/faults.h"
 #include "dom0/admission.h"
 #include "dom0/fence_pool.h"
 #include "dom0/phys.h"
@@ -140,7 +141,7 @@ static bool room(const struct dom0_runtime *rt, unsigned s, const struct vgpu *v
 
 	if (!lim)
 		return true;
-	if (r && r != v->id && rt->v[r] && !may_take(rt, v, rt->v[r], round) && !rt->cfg.faults.admit_ignore_held)
+	if (r && r != v->id && rt->v[r] && !may_take(rt, v, rt->v[r], round) && !DOM0_FAULT(rt, admit_ignore_held))
 		held++;
 	return held < lim;
 }
@@ -344,7 +345,7 @@ static struct vgpu *choose(struct dom0_runtime *rt, unsigned round)
 	unsigned n = 0, pick = 0;
 	enum dom0_admission a = rt->cfg.admission;
 
-	if (a == DOM0_ADMIT_FIFO && rt->cfg.faults.admit_newest)
+	if (a == DOM0_ADMIT_FIFO && DOM0_FAULT(rt, admit_newest))
 		a = DOM0_ADMIT_RU;
 	if (a == DOM0_ADMIT_RAND) {
 		for (int i = 1; i <= rt->n_ids; i++)
@@ -463,7 +464,7 @@ static int admit(struct dom0_runtime *rt, struct gtt_err *err)
 			ok = fits(rt, h, round);
 		}
 		h->admit_round = round;	/* taken this round: what it holds, later choices leave to it */
-		if (!ok && !rt->cfg.faults.admit_short) {
+		if (!ok && !DOM0_FAULT(rt, admit_short)) {
 			if (!holds_places(rt, h))
 				return GTT_OK;	/* an expansion or fence write: nothing else runs before it */
 			continue;	/* it keeps its places; the next choice may use what it cannot */
@@ -471,7 +472,7 @@ static int admit(struct dom0_runtime *rt, struct gtt_err *err)
 		rt->admitting = true;
 		int rc = run(rt, h, err);
 		rt->admitting = false;
-		if (rc && rt->cfg.faults.admit_short)
+		if (rc && DOM0_FAULT(rt, admit_short))
 			return GTT_OK;
 		if (rc)
 			return rc;

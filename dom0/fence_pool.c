@@ -7,6 +7,7 @@
  * pitch and tiling, and the guest's CPU view of the fenced range goes through
  * the pool. Allocation is first fit over 4 KiB pages.
  */
+#include "dom0/faults.h"
 #include "dom0/fence_pool.h"
 #include "dom0/migrate_queue.h"
 #include "dom0/phys.h"
@@ -178,7 +179,7 @@ int dom0_fence_now(struct dom0_runtime *rt, struct vgpu *v, unsigned fence, uint
 	struct hw_fence pool = f;
 	uint64_t pval = 0;
 	pool.start = nf.pool_gm;
-	if (rt->cfg.faults.corrupt_pool_pitch)
+	if (DOM0_FAULT(rt, corrupt_pool_pitch))
 		pool.stride += pool.tiling == HW_TILING_X ? 512 : 128;
 	/* everything that can fail is done before anything changes */
 	if (at >= 0 && phys != I915_MAX_NUM_FENCES && (rc = hw_fence_encode(p, rt->lay.aperture_size, &pool, &pval, err))) {

@@ -404,8 +404,10 @@ int gd_host_open(struct guest_dev *g, const struct hw_open_opts *opts, struct gt
 	struct dom0_layout lay;
 	int rc;
 
+#ifdef GTTLAB_FAULTS
 	if (opts->host_faults)
 		cfg.faults = *(const struct dom0_faults *)opts->host_faults;
+#endif
 	if (g->o.hog) {
 		cfg.admission = DOM0_ADMIT_FIFO;
 		cfg.share_limit = 1;

@@ -7,6 +7,7 @@
  * entries are the ones in it (gScale gtt_set_entry32: the render owner's
  * writes go to both). Low-range writes update the ladder map.
  */
+#include "dom0/faults.h"
 #include "dom0/fence_pool.h"
 #include "dom0/guest_gtt.h"
 #include "dom0/migrate_queue.h"
@@ -96,7 +97,7 @@ int dom0_guest_pte_write(struct dom0_runtime *rt, int id, uint64_t index, uint64
 		return dom0_no_guest(rt, id);
 	host = v->scratch_pte;
 	if (!locate(rt, v, index, &w))
-		return rt->cfg.faults.accept_pte_outside ? write_outside(rt, v, index, gpte, err) : outside(rt, v, index, err);
+		return DOM0_FAULT(rt, accept_pte_outside) ? write_outside(rt, v, index, gpte, err) : outside(rt, v, index, err);
 	if (p->pte_size == 4 && gpte >> 32) {
 		v->c.rejected++;
 		return gtt_err_set(err, GTT_EINVAL, "vGPU %d: PTE value 0x%llx does not fit a 32-bit %s PTE",

@@ -6,6 +6,7 @@
  * fenced range goes through the real aperture at its fence-pool range, where
  * a physical fence detiles it.
  */
+#include "dom0/faults.h"
 #include "dom0/fence_pool.h"
 #include "dom0/ladder.h"
 #include "dom0/migrate_queue.h"
@@ -31,7 +32,7 @@ static int access(struct dom0_runtime *rt, int id, uint64_t gm, uint8_t *rd, con
 	while (len && !rc) {
 		struct pool_fence *pf = dom0_pool_fence_at(v, gm);
 		size_t run;
-		if (rt->cfg.faults.no_ladder && !pf) {
+		if (DOM0_FAULT(rt, no_ladder) && !pf) {
 			run = len;
 			rc = rd ? hw_aperture_read(rt->dev, gm, rd, run, err) : hw_aperture_write(rt->dev, gm, wr, run, err);
 		} else if (pf) {

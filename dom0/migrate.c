@@ -33,6 +33,7 @@
  * ranges, entries and render ownership as they were. The physical GTT of
  * the target takes the new range at its next switch.
  */
+#include "dom0/faults.h"
 #include "dom0/admission.h"
 #include "dom0/guest_gtt.h"
 #include "dom0/migrate.h"
@@ -100,7 +101,7 @@ static struct dom0_rebase ranges_of(const struct dom0_runtime *rt, const struct 
 static void run_queue(const struct dom0_runtime *rt, struct dom0_queued *q, unsigned n, struct dom0_runtime *home,
 		      int home_id, const struct dom0_rebase *b, struct dom0_migration *m)
 {
-	if (rt->cfg.faults.migrate_drop_queue) {	/* the fault: the queued writes are lost */
+	if (DOM0_FAULT(rt, migrate_drop_queue)) {	/* the fault: the queued writes are lost */
 		dom0_queue_free(rt->env, q, n);
 		q = NULL;
 		n = 0;
@@ -226,7 +227,7 @@ static int migrate(struct dom0_runtime *rt, int id, unsigned to_slot, struct dom
 		goto undrain;
 	}
 	/* release: the source slots' entries go back; nothing of the vGPU stays mapped there */
-	if (!rt->cfg.faults.migrate_no_release)
+	if (!DOM0_FAULT(rt, migrate_no_release))
 		m.ptes_released = dom0_phys_release(rt, GM_PAGE(l->slots_base) + from * pps, n * pps, id);
 	if (m.ptes_released)
 		dom0_invalidate(rt);
@@ -335,7 +336,7 @@ static int move_state(struct dom0_runtime *src, struct vgpu *v, struct dom0_runt
 	for (unsigned i = 0; i < v->mem_pages; i++) {
 		if (!v->mem[i].cpu || !t->mem[i].cpu)
 			return gtt_err_set(err, GTT_EIO, "vGPU %d: guest page %u has no CPU mapping to copy through", v->id, i);
-		if (!src->cfg.faults.migrate_skip_copy)
+		if (!DOM0_FAULT(src, migrate_skip_copy))
 			gtt_memcpy(t->mem[i].cpu, v->mem[i].cpu, 4096);
 		m->bytes_copied += 4096;
 	}
@@ -487,7 +488,7 @@ int dom0_migrate_device_onto(struct dom0_runtime *src, int id, struct dom0_runti
 		*out = m;
 	return GTT_OK;
 drop:
-	if (!src->cfg.faults.migrate_no_rollback)
+	if (!DOM0_FAULT(src, migrate_no_rollback))
 		dom0_vgpu_destroy(dst, tid, NULL);
 undrain:
 	undrain(src, id, was_owner, switches_at_drain);

@@ -7,6 +7,7 @@
  * operation has completed (dom0_op_done), so no admission runs inside an
  * operation half done and none re-enters itself.
  */
+#include "dom0/faults.h"
 #include "dom0/admission.h"
 #include "dom0/fence_pool.h"
 #include "dom0/migrate_queue.h"
@@ -132,7 +133,7 @@ int dom0_guest_fence_write(struct dom0_runtime *rt, int id, unsigned fence, uint
 
 	if (!v)
 		return dom0_no_guest(rt, id);
-	if (fence >= v->fences && v->fences && rt->cfg.faults.honour_high_fence)
+	if (fence >= v->fences && v->fences && DOM0_FAULT(rt, honour_high_fence))
 		fence %= v->fences;
 	if (fence >= v->fences) {
 		v->c.rejected++;

@@ -10,6 +10,7 @@
  * two 64 MiB slots' worth is taken back regardless of utilization. Fixed
  * point throughout (the core has no floating point): milli-percent, millionths.
  */
+#include "dom0/faults.h"
 #include "dom0/ops.h"
 #include "dom0/policy.h"
 #include "dom0/runtime_internal.h"
@@ -83,7 +84,7 @@ int dom0_policy_steal(struct dom0_runtime *rt, int id, uint64_t w_mpct, struct g
 
 bool dom0_policy_approves(const struct dom0_runtime *rt)
 {
-	return !rt->pol.enabled || rt->pol.cls != DOM0_CLASS_HIGH || rt->cfg.faults.policy_ignore_class;
+	return !rt->pol.enabled || rt->pol.cls != DOM0_CLASS_HIGH || DOM0_FAULT(rt, policy_ignore_class);
 }
 
 int dom0_vgpu_utilization(const struct dom0_runtime *rt, int id, uint64_t *mapped, uint64_t *entries)
@@ -123,7 +124,7 @@ static struct vgpu *victim(struct dom0_runtime *rt, bool by_use)
 		}
 		if (v->slots < best->slots || !by_use)
 			continue;
-		bool take = rt->cfg.faults.policy_reduce_busiest ? less_used(rt, best, v) : less_used(rt, v, best);
+		bool take = DOM0_FAULT(rt, policy_reduce_busiest) ? less_used(rt, best, v) : less_used(rt, v, best);
 		if (take)
 			best = v;
 	}

@@ -6,6 +6,7 @@
  * sets. Words and codes: regs/pvinfo.h. The answers themselves are the
  * request channel's (dom0/gm_request.c).
  */
+#include "dom0/faults.h"
 #include "dom0/pvinfo.h"
 #include "dom0/runtime_internal.h"
 #include "dom0/state.h"
@@ -110,7 +111,7 @@ static int notify(struct dom0_runtime *rt, struct vgpu *v, bool *withdraw_paused
 		return gtt_err_set(err, GTT_EINVAL, "vGPU %d: request code %u is unknown (1 expand, 2 reduce, 3 evictions, 4 withdraw)",
 				   v->id, code);
 	}
-	if (code != GTTLAB_GM_REQ_EVICTIONS && (q == 0 || q > rt->lay.num_slots) && !rt->cfg.faults.unchecked_request_count) {
+	if (code != GTTLAB_GM_REQ_EVICTIONS && (q == 0 || q > rt->lay.num_slots) && !DOM0_FAULT(rt, unchecked_request_count)) {
 		refuse(rt, v, GTTLAB_GM_ST_BAD_COUNT);
 		return gtt_err_set(err, GTT_EINVAL, "vGPU %d: a request for %u slots: 1 to %u, the slots of high graphics memory",
 				   v->id, q, rt->lay.num_slots);

@@ -12,6 +12,7 @@
  * first. So each runs within 2N - 1 quanta of its last turn (at most N - 1
  * others are due before it), where plain round robin gives N.
  */
+#include "dom0/faults.h"
 #include "dom0/policy.h"
 #include "dom0/runtime_internal.h"
 #include "dom0/sched.h"
@@ -33,7 +34,7 @@ int dom0_set_busy(struct dom0_runtime *rt, int id, bool busy, struct gtt_err *er
 /* Busy and allowed to run: not idle, waiting for admission, or locked by a migration. */
 static bool runnable(const struct dom0_runtime *rt, const struct vgpu *v)
 {
-	return v && v->busy && (!v->pause.kind || rt->cfg.faults.run_paused) && !v->migrating;
+	return v && v->busy && (!v->pause.kind || DOM0_FAULT(rt, run_paused)) && !v->migrating;
 }
 
 /* Whether v holds another slot than the vGPU cur (or cur is none). */

@@ -8,6 +8,7 @@
  * running), and slots it gives up are put back at once, so they are never
  * written for it again.
  */
+#include "dom0/faults.h"
 #include "dom0/phys.h"
 #include "dom0/slots.h"
 #include "dom0/slots_runs.h"
@@ -87,7 +88,7 @@ static int select(struct dom0_runtime *rt, int id, unsigned q, bool grow, unsign
 		rc = grow ? gballoon_expand(&l, K, q, L, R, err) : gballoon_reduce(&l, K, q, L, R, err);
 	else
 		rc = grow ? occupancy_expand(&l, K, q, L, R, err) : occupancy_reduce(&l, K, q, L, R, err);
-	if (!rc && rt->cfg.faults.swap_resize_sides) {
+	if (!rc && DOM0_FAULT(rt, swap_resize_sides)) {
 		unsigned t = *L;
 		/* only where the swapped choice stays inside high memory */
 		if (grow ? *R <= P[K] && P[K] + S[K] + t <= l.M : true) {
@@ -121,7 +122,7 @@ static int choose_runs(struct dom0_runtime *rt, struct vgpu *v, enum dom0_runs_o
 	bool any[SLOTS_RUNS_MAX];
 	int rc = dom0_runs_choose(rt, v, op, q, NULL, set, err);
 
-	if (rc == GTT_EBUSY && op != DOM0_RUNS_SHRINK && rt->cfg.faults.admit_short && rt->admitting) {
+	if (rc == GTT_EBUSY && op != DOM0_RUNS_SHRINK && DOM0_FAULT(rt, admit_short) && rt->admitting) {
 		for (unsigned s = 0; s < rt->lay.num_slots; s++)
 			any[s] = true;
 		rc = dom0_runs_choose(rt, v, op, q, any, set, err);
@@ -184,7 +185,7 @@ static int reduce_runs(struct dom0_runtime *rt, struct vgpu *v, unsigned q, unsi
 		return rc;
 	dom0_runs_mine(rt, v, mine);
 	/* released slots go back now: nothing of this vGPU stays mapped there */
-	for (unsigned s = 0; s < rt->lay.num_slots && !rt->cfg.faults.keep_released_slots; s++)
+	for (unsigned s = 0; s < rt->lay.num_slots && !DOM0_FAULT(rt, keep_released_slots); s++)
 		if (mine[s] && !set[s])
 			gone += dom0_phys_release(rt, base + s * pps, pps, v->id);
 	if (gone)
@@ -210,7 +211,7 @@ int dom0_expand_now(struct dom0_runtime *rt, struct vgpu *v, unsigned q, unsigne
 		return expand_runs(rt, v, q, left, right, err);
 	if ((rc = select(rt, id, q, true, &L, &R, err)))
 		return rc;
-	if (!limit_sides(rt, v, q, &L, &R) && !(rt->cfg.faults.admit_short && rt->admitting))
+	if (!limit_sides(rt, v, q, &L, &R) && !(DOM0_FAULT(rt, admit_short) && rt->admitting))
 		return gtt_err_set(err, GTT_EBUSY, "vGPU %d: no %u slots next to its slots %u-%u are held by fewer than %u vGPUs (the share limit)",
 				   id, q, v->first_slot, v->first_slot + v->slots - 1, rt->cfg.share_limit);
 	unsigned first = v->first_slot - L, old = v->slots;
@@ -262,7 +263,7 @@ int dom0_reduce_now(struct dom0_runtime *rt, struct vgpu *v, unsigned q, unsigne
 	unsigned old_first = v->first_slot, old = v->slots;
 	uint64_t base = GM_PAGE(rt->lay.slots_base);
 	/* released slots go back now: nothing of this vGPU stays mapped there */
-	if (!rt->cfg.faults.keep_released_slots) {
+	if (!DOM0_FAULT(rt, keep_released_slots)) {
 		gone += dom0_phys_release(rt, base + old_first * pps, L * pps, id);
 		gone += dom0_phys_release(rt, base + (old_first + old - R) * pps, R * pps, id);
 	}
@@ -336,7 +337,7 @@ static bool fences_fit(struct dom0_runtime *rt, const struct vgpu *v, struct gtt
 {
 	const struct dom0_layout *l = &rt->lay;
 
-	if (dom0_admission_on(rt) && rt->fences_reserved + v->fences > l->guest_fences && !(rt->cfg.faults.admit_short && rt->admitting)) {
+	if (dom0_admission_on(rt) && rt->fences_reserved + v->fences > l->guest_fences && !(DOM0_FAULT(rt, admit_short) && rt->admitting)) {
 		gtt_err_set(err, GTT_EBUSY, "vGPU %d: %u fences: %u of the %u guest fence registers are held",
 			    v->id, v->fences, rt->fences_reserved, l->guest_fences);
 		return false;
@@ -383,7 +384,7 @@ int dom0_place_now(struct dom0_runtime *rt, struct vgpu *v, unsigned slots, int 
 	/* the share limit: every slot of the run held by fewer vGPUs than it allows */
 	for (unsigned s = 0; fits && at >= 0 && rt->cfg.share_limit && s < slots; s++)
 		fits = dom0_slot_room(rt, (unsigned)first + s, v->id);
-	if (!fits && (rt->cfg.faults.admit_short && rt->admitting)) {
+	if (!fits && (DOM0_FAULT(rt, admit_short) && rt->admitting)) {
 		first = at >= 0 ? at : slots_place(rt->slot_occ, l->num_slots, slots);
 		fits = first >= 0;
 	}

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* What the runtime holds: lookups and queries every part and every caller uses; nothing here changes it. */
+#include "dom0/faults.h"
 #include "dom0/state.h"
 #include "dom0/runtime_internal.h"
 
@@ -73,7 +74,7 @@ bool dom0_slot_room(const struct dom0_runtime *rt, unsigned s, int self)
 
 	if (!lim)
 		return true;
-	if (rt->slot_resv[s] && rt->slot_resv[s] != self && !rt->cfg.faults.admit_ignore_held)
+	if (rt->slot_resv[s] && rt->slot_resv[s] != self && !DOM0_FAULT(rt, admit_ignore_held))
 		held++;
 	return held < lim;
 }

@@ -7,6 +7,7 @@
  * value differs (the runtime's mirror decides; the device is never read),
  * then one GGTT invalidate.
  */
+#include "dom0/faults.h"
 #include "dom0/phys.h"
 #include "dom0/state.h"
 #include "dom0/switch.h"
@@ -32,7 +33,7 @@ static int copy_range(struct dom0_runtime *rt, int id, uint64_t first, uint64_t 
 			continue;
 		}
 		uint64_t run = i + dom0_not_held(rt->owner + first + i, n - i, (uint16_t)id);
-		if (rt->cfg.faults.swap_copy_pair && run - i >= 2 && !s->ptes_written && !written) {
+		if (DOM0_FAULT(rt, swap_copy_pair) && run - i >= 2 && !s->ptes_written && !written) {
 			uint64_t pair[2] = { shadow[i + 1], shadow[i] };
 			rc = dom0_phys_write(rt, first + i, 2, pair, id, &written, err);
 			if (!rc && run - i > 2)
@@ -57,7 +58,7 @@ int dom0_copy_in(struct dom0_runtime *rt, struct vgpu *v, struct dom0_switch_sta
 
 	if ((rc = copy_range(rt, v->id, GM_PAGE(v->low_base), GM_PAGE(v->low_size), v->shadow_low, s, err)))
 		return rc;
-	if (rt->cfg.faults.runs_copy_first && n > 1)
+	if (DOM0_FAULT(rt, runs_copy_first) && n > 1)
 		n = 1;
 	for (unsigned i = 0; i < n; off += run[i].n * pps, i++)
 		if ((rc = copy_range(rt, v->id, GM_PAGE(rt->lay.slots_base) + run[i].first * pps, run[i].n * pps,
@@ -92,7 +93,7 @@ int dom0_switch(struct dom0_runtime *rt, int to, struct dom0_switch_stats *stats
 		return GTT_EINVAL;
 	if (v->migrating)
 		return gtt_err_set(err, GTT_EBUSY, "vGPU %d is migrating: it is not switched in until the migration unlocks it", to);
-	if (v->pause.kind && !rt->cfg.faults.run_paused)
+	if (v->pause.kind && !DOM0_FAULT(rt, run_paused))
 		return gtt_err_set(err, GTT_EBUSY, "vGPU %d: its %s is paused, waiting for admission; a paused vGPU is never switched in",
 				   to, dom0_pause_name(v->pause.kind));
 	if ((rc = dom0_copy_in_charged(rt, v, &s, err)))

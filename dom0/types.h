@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dom0/faults.h"
 #include "hw/device.h"
 #include "regs/mmio.h"
 #include "regs/pvinfo.h"
@@ -41,36 +42,6 @@ struct dom0_runtime;
 /* A run of slots: [first, first + n). */
 struct dom0_run {
 	unsigned first, n;
-};
-
-/*
- * Deliberate mediator bugs, for tests that prove the checks can fail. Never
- * set outside tests.
- */
-struct dom0_faults {
-	bool swap_copy_pair;		/* a switch writes two PTEs of its copy swapped */
-	bool keep_released_slots;	/* a reduction leaves the released slots mapped */
-	bool corrupt_pool_pitch;	/* the pool fence gets the guest's pitch plus 128 bytes */
-	bool swap_resize_sides;		/* a resize grows/shrinks on the wrong sides */
-	bool no_ladder;			/* guest CPU access goes through the shared aperture, not the ladder map */
-	bool policy_ignore_class;	/* the policy approves expansions whatever its class */
-	bool policy_reduce_busiest;	/* a mid-class reduction takes the vGPU with the highest utilization */
-	bool stale_pvinfo_answer;	/* a resize leaves PVINFO's non-mappable size as it was */
-	bool unchecked_request_count;	/* the trap takes Q = 0 or Q beyond high memory as a valid request */
-	bool admit_newest;		/* FIFO admits the most recently paused request, not the oldest */
-	bool run_paused;		/* the scheduler and dom0_switch run a paused vGPU */
-	bool admit_short;		/* an admission runs the chosen request before what it asked for is free */
-	bool admit_ignore_held;		/* a place held for a paused create is taken by whatever admission runs next */
-	bool migrate_no_release;	/* a slot migration leaves the source slots mapped */
-	bool migrate_skip_copy;		/* a device migration does not copy the guest's pages */
-	bool migrate_no_rollback;	/* a failed device migration leaves its vGPU on the target */
-	bool migrate_drop_queue;	/* the guest writes a migration's lock queued are lost, not forwarded */
-	bool shared_scratch;		/* every vGPU's unmapped entries name the first vGPU's scratch page */
-	bool accept_pte_outside;	/* a guest PTE outside the vGPU's ranges is written to the physical GTT */
-	bool honour_high_fence;		/* a guest fence id at or above its count is taken as id mod count */
-	bool pvinfo_slot_too_large;	/* PVINFO advertises a high range one slot larger than the vGPU holds */
-	bool pvinfo_of_owner;		/* a PVINFO read answers from the render owner's page, not the reader's */
-	bool runs_copy_first;		/* a switch copies only the first run of a vGPU's non-contiguous slots */
 };
 
 /*
@@ -139,7 +110,9 @@ struct dom0_config {
 	uint64_t seed;			/* DOM0_ADMIT_RAND's choices */
 	struct dom0_hooks hooks;
 	struct dom0_migrate_hooks migrate_hooks;
-	struct dom0_faults faults;
+#ifdef GTTLAB_FAULTS
+	struct dom0_faults faults;	/* the test build's deliberate mediator bugs (dom0/faults.h) */
+#endif
 };
 
 /* The layout the runtime derives from the device and the config. */

@@ -3,6 +3,7 @@
  * vGPU life: create (guest memory, ranges, private shadow GTT, PVINFO page)
  * and destroy (every physical entry and fence it held goes back).
  */
+#include "dom0/faults.h"
 #include "dom0/fence_pool.h"
 #include "dom0/migrate_queue.h"
 #include "dom0/phys.h"
@@ -83,9 +84,9 @@ int dom0_alloc_high(struct dom0_runtime *rt, unsigned slots, uint64_t scratch_pt
  * shared_scratch fault, the first vGPU's (its own stays allocated in mem[],
  * freed with it; tests only, so a destroyed first vGPU is not guarded).
  */
-static const struct hw_page *shared_scratch(const struct dom0_runtime *rt, const struct vgpu *v)
+static const struct hw_page *scratch_of(const struct dom0_runtime *rt, const struct vgpu *v)
 {
-	if (rt->cfg.faults.shared_scratch)
+	if (DOM0_FAULT(rt, shared_scratch))
 		for (int id = 1; id <= rt->n_ids; id++)
 			if (rt->v[id] && rt->v[id] != v)
 				return &rt->v[id]->scratch;
@@ -95,7 +96,7 @@ static const struct hw_page *shared_scratch(const struct dom0_runtime *rt, const
 /* What PVINFO says of the high range: its size (one slot more under the pvinfo_slot_too_large fault). */
 static uint64_t advertised_high(const struct dom0_runtime *rt, const struct vgpu *v)
 {
-	return dom0_high_size(rt, v) + (rt->cfg.faults.pvinfo_slot_too_large ? rt->lay.slot_size : 0);
+	return dom0_high_size(rt, v) + (DOM0_FAULT(rt, pvinfo_slot_too_large) ? rt->lay.slot_size : 0);
 }
 
 int dom0_vgpu_new(struct dom0_runtime *rt, const struct dom0_vgpu_params *p, struct vgpu **out, struct gtt_err *err)
@@ -158,7 +159,7 @@ int dom0_vgpu_new(struct dom0_runtime *rt, const struct dom0_vgpu_params *p, str
 	}
 	v->scratch = v->mem[mem_pages];
 	gtt_memset(v->scratch.cpu, 0, 4096);
-	v->scratch = *shared_scratch(rt, v);
+	v->scratch = *scratch_of(rt, v);
 	if ((rc = hw_pte_encode(rt->dev->info.plat, v->scratch.phys, HW_CACHE_NONE, &v->scratch_pte, err)) ||
 	    (rc = dom0_alloc_high(rt, v->slots, v->scratch_pte, &v->guest_high, &v->shadow_high))) {
 		free_mem(rt, v);
@@ -267,7 +268,7 @@ void dom0_pvinfo_ranges(struct dom0_runtime *rt, struct vgpu *v)
 {
 #define W(reg) v->pvinfo[((reg) - VGT_PVINFO_PAGE) / 4]
 	W(VGT_IF_NONMAPPABLE_BASE) = (uint32_t)dom0_high_base(rt, v);
-	if (!rt->cfg.faults.stale_pvinfo_answer)
+	if (!DOM0_FAULT(rt, stale_pvinfo_answer))
 		W(VGT_IF_NONMAPPABLE_SIZE) = (uint32_t)advertised_high(rt, v);
 	W(GTTLAB_IF_GM_SLOTS) = v->slots;
 	/* the extension's run words: run 0 is avail_rs above, runs 1.. here, the rest zero */
@@ -292,7 +293,7 @@ int dom0_pvinfo_read(struct dom0_runtime *rt, int id, uint32_t off, uint32_t *va
 		v->c.rejected++;
 		return gtt_err_set(err, GTT_EINVAL, "PVINFO offset 0x%x: must be a multiple of 4 below 0x%x", off, VGT_PVINFO_SIZE);
 	}
-	if (rt->cfg.faults.pvinfo_of_owner && dom0_vgpu_exists(rt, rt->render_owner))
+	if (DOM0_FAULT(rt, pvinfo_of_owner) && dom0_vgpu_exists(rt, rt->render_owner))
 		v = rt->v[rt->render_owner];
 	*val = v->pvinfo[off / 4];
 	return GTT_OK;

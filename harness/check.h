@@ -36,10 +36,12 @@ enum check_req {
 	/* every check reaches the GGTT through the aperture: a part without one skips them all */
 };
 
-/* Faults a test injects into the Dom0 runtime to prove a check can fail. */
+#ifdef GTTLAB_FAULTS
+/* Faults a test injects into the Dom0 runtime to prove a check can fail (the test build only). */
 struct check_faults {
 	struct dom0_faults dom0;
 };
+#endif
 
 struct check_ctx;
 
@@ -64,7 +66,9 @@ struct check_ctx {
 	struct ck_run { uint64_t gm, pages; } claim_run[GTTLAB_GM_MAX_RUNS - 1];
 	unsigned claim_runs;
 	unsigned claim_fence_first, claim_fences;
+#ifdef GTTLAB_FAULTS
 	const struct check_faults *faults;
+#endif
 	int (*open_peer)(void *peer_ctx, const struct gtt_platform *plat, struct hw_device **out, struct gtt_err *err);
 	void *peer_ctx;
 	char reason[256];

@@ -7,7 +7,9 @@
 
 enum check_status dck_start_on(struct check_ctx *c, struct hw_device *dev, struct dom0_config *cfg, struct dck_rt *r)
 {
+#ifdef GTTLAB_FAULTS
 	cfg->faults = c->faults ? c->faults->dom0 : (struct dom0_faults){ 0 };
+#endif
 	if (dom0_init(dev, cfg, &r->rt, &r->err))
 		return ck_error(c, "starting the Dom0 runtime", &r->err);
 	return CHECK_PASS;

@@ -27,8 +27,11 @@ static const char help[] =
 	"or SIGTERM, or until --exit-after N guests came and went; then the device is\n"
 	"restored. Exit 0; 1 when a guest read another's stamped bytes (a leak, named);\n"
 	"2 for bad input or a device serve cannot use; 3 when the restore did not read back.\n"
-	"--host-fault accept_pte_outside|shared_scratch (tests only) gives the runtime a\n"
-	"mediator bug, to show the leak search catches what it lets through.\n";
+#ifdef GTTLAB_FAULTS
+	"--host-fault accept_pte_outside|shared_scratch (this test build only) gives the\n"
+	"runtime a mediator bug, to show the leak search catches what it lets through.\n"
+#endif
+	;
 
 static volatile sig_atomic_t stop;
 
@@ -72,17 +75,29 @@ static int wait_mode(const char *val, enum dom0_wait_mode *out)
 	return EXIT_OK;
 }
 
-/* --host-fault NAME (tests only): a mediator bug the leak search must catch. */
-static int host_fault(const char *val, struct dom0_faults *f)
+#ifdef GTTLAB_FAULTS
+/*
+ * --host-fault NAME (the test build's gttlab only, dom0/faults.h): a mediator bug the leak search
+ * must catch. 1 when taken, 0 when argv[*i] is not it, or the exit code of the one line printed.
+ */
+static int host_fault(int argc, char **argv, int *i, struct pv_serve_opts *o)
 {
+	static struct dom0_faults f;
+	const char *val;
+	int rc = cli_opt(argc, argv, i, "--host-fault", &val);
+
+	if (rc != 1)
+		return rc < 0 ? EXIT_USAGE : 0;
 	if (!strcmp(val, "accept_pte_outside"))
-		f->accept_pte_outside = true;
+		f.accept_pte_outside = true;
 	else if (!strcmp(val, "shared_scratch"))
-		f->shared_scratch = true;
+		f.shared_scratch = true;
 	else
 		return cli_error("--host-fault %s: accept_pte_outside or shared_scratch (tests only)", val);
-	return EXIT_OK;
+	o->faults = &f;
+	return 1;
 }
+#endif
 
 /* The numeric options: name, range, and where the value goes. */
 static int number_opt(int argc, char **argv, int *i, struct pv_serve_opts *o, bool *took)
@@ -122,7 +137,7 @@ static int number_opt(int argc, char **argv, int *i, struct pv_serve_opts *o, bo
 }
 
 /* The words after 'dom0 serve'; EXIT_OK or the exit code of the one line printed. */
-static int parse_serve(int argc, char **argv, struct pv_serve_opts *o, struct dom0_faults *faults, bool *quiet)
+static int parse_serve(int argc, char **argv, struct pv_serve_opts *o, bool *quiet)
 {
 	for (int i = 2; i < argc; i++) {
 		const char *val;
@@ -142,14 +157,12 @@ static int parse_serve(int argc, char **argv, struct pv_serve_opts *o, struct do
 			o->dir = val;
 			continue;
 		}
-		if ((rc = cli_opt(argc, argv, &i, "--host-fault", &val)) < 0)
-			return EXIT_USAGE;
-		if (rc == 1) {
-			if ((rc = host_fault(val, faults)))
-				return rc;
-			o->faults = faults;
+#ifdef GTTLAB_FAULTS
+		if ((rc = host_fault(argc, argv, &i, o)) == 1)
 			continue;
-		}
+		if (rc)
+			return rc;
+#endif
 		if ((rc = cli_opt(argc, argv, &i, "--wait", &val)) < 0)
 			return EXIT_USAGE;
 		if (rc == 1) {
@@ -170,7 +183,6 @@ int cmd_dom0_serve(struct cli *c, int argc, char **argv)
 				   .wait = DOM0_WAIT_SLEEP, .spin_ns = 1000000, .switch_every = 16, .migrate = 4,
 				   .stop = &stop };
 	struct pv_serve_stats st;
-	struct dom0_faults faults = { 0 };
 	struct gtt_err err = { 0 };
 	struct hw_device *dev;
 	bool quiet = false;
@@ -180,7 +192,7 @@ int cmd_dom0_serve(struct cli *c, int argc, char **argv)
 		fputs(help, stdout);
 		return EXIT_OK;
 	}
-	if ((rc = parse_serve(argc, argv, &o, &faults, &quiet)))
+	if ((rc = parse_serve(argc, argv, &o, &quiet)))
 		return rc;
 	o.say = say;
 	o.ctx = &quiet;

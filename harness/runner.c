@@ -332,7 +332,10 @@ size_t runner_run(struct hw_device *dev, const struct check *const *sel, size_t 
 		const struct check *k = sel[i];
 		struct check_result *r = &results[i];
 		struct check_ctx c = { .dev = dev, .check = k, .seed = runner_check_seed(o->seed, k->name),
-				       .faults = o->faults, .open_peer = o->open_peer, .peer_ctx = o->peer_ctx };
+				       .open_peer = o->open_peer, .peer_ctx = o->peer_ctx };
+#ifdef GTTLAB_FAULTS
+		c.faults = o->faults;
+#endif
 		if (o->cancel && *o->cancel)
 			break;
 		if (o->progress)

@@ -41,7 +41,9 @@ struct runner_exclusion {
 
 struct runner_opts {
 	uint64_t seed;
-	const struct check_faults *faults;	/* tests only */
+#ifdef GTTLAB_FAULTS
+	const struct check_faults *faults;	/* the test build's mediator bugs (dom0/faults.h) */
+#endif
 	/* ranges the front-end knows and the registers do not say (the GOP framebuffer); the
 	 * runner adds the scanout surfaces it reads itself */
 	struct runner_exclusion extra[RUNNER_MAX_EXTRA];

@@ -110,8 +110,10 @@ struct hw_open_opts {
 	size_t sim_mmio_seed_len;
 	/* Journal every write from the start, BAR sizing included (hw/journal.h); NULL: none. */
 	const struct hw_journal_sink *journal;
-	/* vgpu: deliberate mediator bugs for the host runtime, a struct dom0_faults (tests only); NULL: none. */
+#ifdef GTTLAB_FAULTS
+	/* vgpu: deliberate mediator bugs for the host runtime, a struct dom0_faults (the test build only); NULL: none. */
 	const void *host_faults;
+#endif
 };
 
 /*

@@ -200,8 +200,10 @@ int pv_serve(const struct gtt_env *env, struct hw_device *host, const struct pv_
 	struct dom0_config cfg = { 0 };
 	int rc = GTT_OK;
 
+#ifdef GTTLAB_FAULTS
 	if (o->faults)
 		cfg.faults = *o->faults;
+#endif
 	*st = (struct pv_serve_stats){ 0 };
 	if (!o->guests || o->guests > PV_SERVE_MAX_GUESTS)
 		return gtt_err_set(err, GTT_EINVAL, "dom0 serve: %u guests: 1 to %u", o->guests, PV_SERVE_MAX_GUESTS);

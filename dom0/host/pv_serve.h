@@ -36,7 +36,9 @@ struct pv_serve_opts {
 	unsigned migrate;		/* a guest's EPOCH reads between host moves of its high range; 0 never */
 	unsigned exit_after;		/* return once this many guests came and went; 0 never */
 	volatile sig_atomic_t *stop;	/* set (by a signal handler): return */
-	const struct dom0_faults *faults;	/* deliberate mediator bugs (tests: the leak oracle shown to bite); NULL none */
+#ifdef GTTLAB_FAULTS
+	const struct dom0_faults *faults;	/* deliberate mediator bugs (the test build: the leak oracle shown to bite); NULL none */
+#endif
 	void (*say)(void *ctx, const char *line);	/* progress, one line each */
 	void *ctx;
 };
