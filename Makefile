@@ -41,7 +41,7 @@ CORE_SRCS := env/fmt.c env/err.c env/num.c regs/platform.c regs/reg_names.c \
 	dom0/guest_device.c dom0/guest_device_mmio.c dom0/guest_device_host.c dom0/guest_device_audit.c \
 	harness/check_ctx.c harness/check_table.c harness/checks_ggtt.c harness/checks_fence.c \
 	harness/checks_dom0.c harness/checks_dom0_common.c harness/checks_policy.c harness/checks_admission.c harness/checks_slot_runs.c harness/checks_migration.c \
-	harness/checks_guest.c harness/checks_guest_common.c harness/checks_guest_outside.c harness/checks_guest_resize.c harness/checks_guest_migrate.c harness/runner.c harness/report.c harness/report_igt.c harness/firmware_policy.c harness/test_faults.c hw/backend_pv.c
+	harness/checks_guest.c harness/checks_guest_common.c harness/checks_guest_outside.c harness/checks_guest_resize.c harness/checks_guest_migrate.c harness/runner.c harness/session.c harness/report.c harness/report_igt.c harness/firmware_policy.c harness/test_faults.c hw/backend_pv.c
 # Hosted pieces: the POSIX environment and the linux backend.
 POSIX_SRCS := env/env_posix.c hw/linux/backend_linux.c hw/linux/backend_pv_client.c hw/linux/linux_discover.c hw/linux/linux_sysfs.c hw/linux/linux_map.c hw/linux/linux_pages.c \
 	harness/backends.c \

@@ -25,7 +25,7 @@
 #include "env/num.h"
 #include "harness/report.h"
 #include "harness/runner.h"
-#include "harness/test_faults.h"
+#include "harness/session.h"
 #include "hw/backend_sim.h"
 #include "regs/mmio.h"
 #include "regs/pci_config.h"
@@ -397,44 +397,61 @@ static EFI_STATUS run_ivshmem(EFI_HANDLE image, const struct args *a)
 	return EFI_SUCCESS;
 }
 
-/*
- * Selects the checks and opens the device: a journal left by an earlier run goes back first,
- * and a real device (the model too under --journal-model, a test) is journaled from its open on.
- * EFI_SUCCESS, or the status efi_main returns after the reason is said.
- */
-static EFI_STATUS open_device(EFI_HANDLE image, const struct gtt_env *env, const struct args *a,
-			      const struct check **sel, size_t *n, struct efi_journal *ej, struct hw_device **dev)
-{
-	/* a journal names a PCI function (efi:); a device is one, or a vGPU over the model */
-	static const struct hw_backend_factory *const journaled[] = { &hw_efi_backend };
-	static const struct hw_backend_factory *const backends[] = { &hw_efi_backend, &dom0_guest_device_backend,
-								      &hw_efi_pv_backend };
-	struct gtt_err err = { 0 };
-	struct hw_open_opts oo = { 0 };
+/* A run's device: what resolve() made of --device, and its journal on the ESP. */
+struct efi_run {
+	EFI_HANDLE image;
+	const struct gtt_env *env;
+	const struct args *a;
 	char spec[128];
-	bool model = false, restored_at_boot;
+	bool model;
+	struct efi_journal ej;
+};
 
-	if (runner_select(a->run, sel, 64, n, &err) || resolve(env, a->device, spec, sizeof(spec), &model, &err))
-		return refuse(image, a, err.msg, EXIT_ERROR, EFI_DEVICE_ERROR);
-	/* a journal left by a run that did not restore goes back before anything else */
-	if (efi_journal_restore(image, env, journaled, 1, &restored_at_boot, &err)) {
+/*
+ * Before anything touches a device: the checks selected, the device resolved, and a journal
+ * left by an earlier run that did not restore put back. EFI_SUCCESS, or the status efi_main
+ * returns after the reason is said.
+ */
+static EFI_STATUS prepare(struct efi_run *r, const struct check **sel, size_t *n)
+{
+	/* a journal names a PCI function (efi:) */
+	static const struct hw_backend_factory *const journaled[] = { &hw_efi_backend };
+	struct gtt_err err = { 0 };
+	bool restored_at_boot;
+
+	if (runner_select(r->a->run, sel, 64, n, &err) || resolve(r->env, r->a->device, r->spec, sizeof(r->spec), &r->model, &err))
+		return refuse(r->image, r->a, err.msg, EXIT_ERROR, EFI_DEVICE_ERROR);
+	if (efi_journal_restore(r->image, r->env, journaled, 1, &restored_at_boot, &err)) {
 		efi_printf("gttlab: ABORT: %s is left from an earlier run and could not be restored: %s\n", EFI_JOURNAL_PATH,
 			   err.msg);
-		efi_write_file(image, RESULTS_DIR, "error.txt", err.msg, gtt_strlen(err.msg));
-		finish(a, err.code == GTT_EIO ? EXIT_ABORT : EXIT_ERROR);
+		efi_write_file(r->image, RESULTS_DIR, "error.txt", err.msg, gtt_strlen(err.msg));
+		finish(r->a, err.code == GTT_EIO ? EXIT_ABORT : EXIT_ERROR);
 		return EFI_DEVICE_ERROR;
 	}
-	/* a real device (the model too under --journal-model, a test) is journaled from its open on */
-	if (!model || (a->journal_model && !is_vgpu(a->device) && !is_pv(a->device))) {
-		if (efi_journal_create(image, ej, &err))
-			return refuse(image, a, err.msg, EXIT_ERROR, EFI_DEVICE_ERROR);
-		oo.journal = &ej->sink;
-	}
-	if (hw_open(env, spec, backends, sizeof(backends) / sizeof(backends[0]), &oo, dev, &err)) {
-		efi_journal_close(ej, true);
-		return refuse(image, a, err.msg, EXIT_ERROR, EFI_DEVICE_ERROR);
-	}
 	return EFI_SUCCESS;
+}
+
+/*
+ * The session's open: a real device (the model too under --journal-model, a test) is journaled
+ * from its open on, before detection sizes its BARs through config space.
+ */
+static int open_device(void *ctx, struct hw_device **dev, struct gtt_err *err)
+{
+	/* a device is one, or a vGPU over the model, or a vGPU of a host across ivshmem */
+	static const struct hw_backend_factory *const backends[] = { &hw_efi_backend, &dom0_guest_device_backend,
+								      &hw_efi_pv_backend };
+	struct efi_run *r = ctx;
+	struct hw_open_opts oo = { 0 };
+	int rc;
+
+	if (!r->model || (r->a->journal_model && !is_vgpu(r->a->device) && !is_pv(r->a->device))) {
+		if ((rc = efi_journal_create(r->image, &r->ej, err)))
+			return rc;
+		oo.journal = &r->ej.sink;
+	}
+	if ((rc = hw_open(r->env, r->spec, backends, sizeof(backends) / sizeof(backends[0]), &oo, dev, err)) && r->ej.f)
+		efi_journal_close(&r->ej, true);
+	return rc;
 }
 
 /* One line: the device as `gttlab info` names it, its sizes, and how many checks run. */
@@ -453,16 +470,14 @@ static void announce(const struct args *a, const struct hw_device *dev, size_t n
 }
 
 /* Runs the checks, writes the reports (console, summary.txt, results.tap, results.xml, results.json), says the verdict. */
-static void run_checks(EFI_HANDLE image, const struct gtt_env *env, const struct args *a, struct hw_device *dev,
-		       const struct runner_opts *o, const struct check *const *sel, size_t n, struct run_totals *t)
+static void run_checks(EFI_HANDLE image, const struct gtt_env *env, const struct args *a, struct session *s,
+		       const struct runner_opts *o, const struct check *const *sel, size_t n)
 {
 	struct check_result *res = env->alloc(env, sizeof(*res) * (n ? n : 1));
-	for (size_t i = 0; i < n; i++)
-		res[i].check = sel[i];
 	uint64_t t0 = env->now_ns(env);
-	size_t ran = runner_run(dev, sel, n, o, res);
-	runner_totals(res, n, ran, t);
-	struct report_info info = { a->device, dev->info.plat->name, a->seed, 0, 0, &a->firmware };
+	size_t ran = session_run(s, sel, n, o, res);
+	const struct run_totals *t = &s->totals;
+	struct report_info info = { a->device, s->dev->info.plat->name, a->seed, 0, 0, &a->firmware };
 	struct report_sink con = { console_write, NULL };
 	report_write(REPORT_HUMAN, &con, res, n, ran, &info);
 	save(image, env, REPORT_HUMAN, "summary.txt", res, n, ran, &info);
@@ -482,27 +497,33 @@ static void run_checks(EFI_HANDLE image, const struct gtt_env *env, const struct
 }
 
 /*
- * The journal at the end: restored, it is replayed once more (what the undo log does not hold)
- * and deleted; not restored, or a replay that does not read back: kept for the next boot.
+ * The session's journal end: restored, the journal is replayed once more (what the undo log does
+ * not hold) and deleted; not restored, or a replay that does not read back: kept for the next
+ * boot, and an error (the session counts an abort).
  */
-static void end_journal(struct hw_device *dev, struct efi_journal *ej, struct run_totals *t)
+static int end_journal(void *ctx, struct hw_device *dev, bool restored, struct gtt_err *err)
 {
-	struct gtt_err err = { 0 };
-	bool ok = !t->abort;
-	size_t jlen;
-	void *jbuf = ok ? efi_journal_contents(ej, &jlen) : NULL;
+	struct efi_run *r = ctx;
 	struct hw_journal_info ji;
+	size_t jlen;
+	int rc = GTT_OK;
+
+	if (!r->ej.f)
+		return GTT_OK;	/* the model: nothing journaled */
+	void *jbuf = restored ? efi_journal_contents(&r->ej, &jlen) : NULL;
 	hw_journal_detach(dev);
-	if (ok && (!jbuf || hw_journal_replay(dev, jbuf, jlen, &ji, &err))) {
-		efi_printf("gttlab: ABORT: the journal's replay did not read back: %s\n", jbuf ? err.msg : "unreadable");
-		ok = false;
-		t->abort++;
+	if (!restored) {
+		rc = gtt_err_set(err, GTT_EIO, "the device was not restored");
+	} else if (!jbuf || hw_journal_replay(dev, jbuf, jlen, &ji, err)) {
+		efi_printf("gttlab: ABORT: the journal's replay did not read back: %s\n", jbuf ? err->msg : "unreadable");
+		rc = GTT_EIO;
 	}
 	if (jbuf)
 		BS->FreePool(jbuf);
-	efi_journal_close(ej, ok);
-	if (!ok)
+	efi_journal_close(&r->ej, !rc);
+	if (rc)
 		efi_printf("gttlab: %s keeps what the device held; it is restored at the next boot\n", EFI_JOURNAL_PATH);
+	return rc;
 }
 
 /* Called by crt0-efi-x86_64.o with the System V ABI (not EFIAPI). */
@@ -530,35 +551,35 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 
 	const struct check *sel[64];
 	size_t n;
-	struct hw_device *dev = NULL;
-	struct efi_journal ej = { 0 };
-	EFI_STATUS st = open_device(image, env, &a, sel, &n, &ej, &dev);
+	static struct efi_run r;
+	r = (struct efi_run){ .image = image, .env = env, .a = &a };
+	EFI_STATUS st = prepare(&r, sel, &n);
 	if (st != EFI_SUCCESS)
 		return st;
-	announce(&a, dev, n);
+	/* open (journaled from its open on), the test-only model fault (--fault) */
+	struct session s = { .hooks = { open_device, NULL, end_journal, &r }, .fault = a.fault };
+	struct gtt_err err = { 0 };
+	if (session_open(&s, &err)) {
+		char msg[GTT_ERR_MSG_MAX + 16];
+		gtt_snprintf(msg, sizeof(msg), "%s%s", s.stage == SESSION_FAULT_FAILED ? "--fault: " : "", err.msg);
+		if (r.ej.f)	/* opened, then refused before any check: nothing of the journal is needed */
+			efi_journal_close(&r.ej, true);
+		return refuse(image, &a, msg, EXIT_ERROR, EFI_DEVICE_ERROR);
+	}
+	announce(&a, s.dev, n);
+	if (a.fault)
+		efi_printf("gttlab: test fault injected: %s\n", a.fault);
 
 	static struct peer peer;
 	peer.env = env;
 	struct runner_opts o = { .seed = a.seed, .keeping_off = keeping_off, .progress = progress, .ctx = &a,
 				 .open_peer = open_peer, .peer_ctx = &peer };
-	if (a.fault) {
-		/* test only, and only on the model */
-		struct gtt_err ferr = { 0 };
-		if (test_fault_inject(dev, a.fault, &ferr)) {
-			efi_printf("gttlab: --fault: %s\n", ferr.msg);
-			finish(&a, EXIT_ERROR);
-			return EFI_INVALID_PARAMETER;
-		}
-		efi_printf("gttlab: test fault injected: %s\n", a.fault);
-	}
 	/* the runner keeps every check off the scanout surfaces; the GOP framebuffer is this front-end's to add */
-	if (!hw_sim_model(dev) && !is_vgpu(a.device))
-		gop_exclusion(dev, &o);
-	struct run_totals t;
-	run_checks(image, env, &a, dev, &o, sel, n, &t);
-	if (ej.f)
-		end_journal(dev, &ej, &t);
-	hw_close(dev);
-	finish(&a, t.abort ? EXIT_ABORT : t.fail ? EXIT_FAIL : EXIT_PASS);
-	return t.abort || t.fail ? EFI_ABORTED : EFI_SUCCESS;
+	if (!hw_sim_model(s.dev) && !is_vgpu(a.device))
+		gop_exclusion(s.dev, &o);
+	run_checks(image, env, &a, &s, &o, sel, n);
+	session_close(&s, &err);	/* a journal kept is said by end_journal and counted an abort */
+	const struct run_totals *t = &s.totals;
+	finish(&a, t->abort ? EXIT_ABORT : t->fail ? EXIT_FAIL : EXIT_PASS);
+	return t->abort || t->fail ? EFI_ABORTED : EFI_SUCCESS;
 }

@@ -15,6 +15,7 @@
 #include "hw/device.h"
 #include "harness/json.h"
 #include "harness/journal_file.h"
+#include "harness/session.h"
 
 #define EXIT_OK		0
 #define EXIT_FAIL	1
@@ -87,6 +88,18 @@ int cli_journal_begin(struct cli *c, struct hw_device *dev, struct journal_file 
  * failed replay) or EXIT_USAGE (it could not be removed).
  */
 int cli_journal_end(struct hw_device *dev, struct journal_file *jf, bool restored);
+
+/*
+ * A check run's session (harness/session.h) on c's device: opened as cli_open does, journaled
+ * as cli_journal_begin does, with the model fault `fault` (tests only; NULL none). The errors
+ * are the session's, said by the caller.
+ */
+struct cli_session {
+	struct session s;
+	struct cli *c;
+	struct journal_file jf;
+};
+void cli_session_init(struct cli_session *cs, struct cli *c, const char *fault);
 
 /* "4 GiB", "256 MiB", "12 KiB", "100 bytes". */
 const char *cli_size(uint64_t bytes, char *buf, size_t n);

@@ -96,19 +96,23 @@ void cli_close(struct hw_device *dev)
 	hw_close(dev);
 }
 
+/* Root, and the crash journal of a device that is not the model; the error unsaid. */
+static int journal_start(struct cli *c, struct hw_device *dev, struct journal_file *jf, struct gtt_err *err)
+{
+	jf->fd = -1;
+	if (c->journal && !c->journal[0])
+		return gtt_err_set(err, GTT_EINVAL, "--journal: the file name is empty");
+	if (!dev->ops->in_process && geteuid() != 0)
+		return gtt_err_set(err, GTT_EPERM, "writing the real device %s needs root (it writes the GGTT, fences and config space)",
+				   dev->name);
+	return journal_begin(dev, c->journal, &c->opts, jf, err);
+}
+
 int cli_journal_begin(struct cli *c, struct hw_device *dev, struct journal_file *jf)
 {
 	struct gtt_err err = { 0 };
 
-	jf->fd = -1;
-	if (c->journal && !c->journal[0])
-		return cli_error("--journal: the file name is empty");
-	if (!dev->ops->in_process && geteuid() != 0)
-		return cli_error("writing the real device %s needs root (it writes the GGTT, fences and config space)",
-				 dev->name);
-	if (journal_begin(dev, c->journal, &c->opts, jf, &err))
-		return cli_report(&err);
-	return 0;
+	return journal_start(c, dev, jf, &err) ? cli_report(&err) : 0;
 }
 
 int cli_journal_end(struct hw_device *dev, struct journal_file *jf, bool restored)
@@ -120,6 +124,33 @@ int cli_journal_end(struct hw_device *dev, struct journal_file *jf, bool restore
 		return 0;
 	cli_error("%s", err.msg);
 	return kept ? EXIT_ABORT : EXIT_USAGE;
+}
+
+static int session_open_hook(void *ctx, struct hw_device **dev, struct gtt_err *err)
+{
+	struct cli_session *cs = ctx;
+
+	return hw_open(cs->c->env, cs->c->device, gtt_posix_backends, gtt_num_posix_backends, &cs->c->opts, dev, err);
+}
+
+static int session_journal_begin(void *ctx, struct hw_device *dev, struct gtt_err *err)
+{
+	struct cli_session *cs = ctx;
+
+	return journal_start(cs->c, dev, &cs->jf, err);
+}
+
+static int session_journal_end(void *ctx, struct hw_device *dev, bool restored, struct gtt_err *err)
+{
+	struct cli_session *cs = ctx;
+
+	return journal_end(dev, &cs->jf, restored, NULL, err);
+}
+
+void cli_session_init(struct cli_session *cs, struct cli *c, const char *fault)
+{
+	*cs = (struct cli_session){ .c = c, .jf = { .fd = -1 } };
+	cs->s = (struct session){ .hooks = { session_open_hook, session_journal_begin, session_journal_end, cs }, .fault = fault };
 }
 
 const char *cli_size(uint64_t b, char *buf, size_t n)

@@ -10,7 +10,6 @@
 #include "harness/firmware_efivarfs.h"
 #include "harness/report.h"
 #include "harness/runner.h"
-#include "harness/test_faults.h"
 #include "harness/text_escape.h"
 #include "hw/backend_sim.h"
 
@@ -171,12 +170,12 @@ static void drop_outputs(FILE *out, struct check_result *res)
 }
 
 /*
- * Runs the selected checks on the open device with progress on stderr (stopped early by
+ * Runs the selected checks in the open session with progress on stderr (stopped early by
  * SIGINT or SIGTERM), writes the report, and says every abort on its own line whatever the
- * format: the device is not as it was found. Returns how many ran; their totals in *t.
+ * format: the device is not as it was found. Returns how many ran.
  */
-static size_t run_and_report(struct hw_device *dev, const struct check *const *sel, size_t n, int fmt, uint64_t seed,
-			     FILE *out, struct check_result *res, struct run_totals *t)
+static size_t run_and_report(struct session *s, const struct check *const *sel, size_t n, int fmt, uint64_t seed,
+			     FILE *out, struct check_result *res)
 {
 	struct runner_opts o = { .seed = seed, .cancel = &cancelled };
 	struct sigaction sa = { .sa_handler = on_signal };
@@ -188,16 +187,14 @@ static size_t run_and_report(struct hw_device *dev, const struct check *const *s
 	o.progress = progress;
 	o.ctx = &pr;
 
-	for (size_t i = 0; i < n; i++)
-		res[i].check = sel[i];
 	time_t t0 = time(NULL);
-	size_t ran = runner_run(dev, sel, n, &o, res);
+	size_t ran = session_run(s, sel, n, &o, res);
+	const struct hw_device *dev = s->dev;
 	struct fw_policy fw;
 	fw_policy_read_efivarfs(EFIVARFS_DIR, &fw);
 	struct report_info info = { dev->name, dev->info.plat->name, seed, (uint64_t)t0, (uint64_t)time(NULL), &fw };
 	struct report_sink sink = { file_write, out };
 	report_write((enum report_format)fmt, &sink, res, n, ran, &info);
-	runner_totals(res, n, ran, t);
 	for (size_t i = 0; i < ran; i++)
 		if (res[i].status == CHECK_ABORT)
 			cli_error("ABORT after %s: %s", res[i].check->name, res[i].reason);	/* escaped, as every gttlab: line */
@@ -240,41 +237,27 @@ int cmd_check(struct cli *c, int argc, char **argv)
 		free(res);
 		return cli_error("-o '%s': cannot create it: %s", a.out_path, strerror(errno));
 	}
-	struct hw_device *dev;
-	if (cli_open(c, &dev)) {
+	/* open, the test-only model fault (GTTLAB_TEST_FAULT), a real device's crash journal */
+	struct cli_session cs;
+	cli_session_init(&cs, c, getenv("GTTLAB_TEST_FAULT"));
+	if (session_open(&cs.s, &err)) {
 		drop_outputs(out, res);
-		return EXIT_USAGE;
+		return cs.s.stage == SESSION_FAULT_FAILED ? cli_error("GTTLAB_TEST_FAULT: %s", err.msg) : cli_report(&err);
 	}
-	/* tests only, on the model only: prove that a failing or unrestorable device is reported */
-	const char *fault = getenv("GTTLAB_TEST_FAULT");
-	struct gtt_err ferr = { 0 };
-	if (fault && *fault && test_fault_inject(dev, fault, &ferr)) {
-		cli_close(dev);
-		drop_outputs(out, res);
-		return cli_error("GTTLAB_TEST_FAULT: %s", ferr.msg);
-	}
-	/* a real device gets its crash journal before the first write */
-	struct journal_file jf;
-	if (cli_journal_begin(c, dev, &jf)) {
-		cli_close(dev);
-		drop_outputs(out, res);
-		return EXIT_USAGE;
-	}
-	struct run_totals t;
-	size_t ran = run_and_report(dev, sel, n, fmt, seed, out, res, &t);
+	size_t ran = run_and_report(&cs.s, sel, n, fmt, seed, out, res);
 	free(res);
-	int jrc = cli_journal_end(dev, &jf, !t.abort);
-	cli_close(dev);
+	/* a journal that does not end restored keeps what the device held: an abort */
+	if (session_close(&cs.s, &err))
+		cli_report(&err);
+	const struct run_totals *t = &cs.s.totals;
 	/* stdout is main's to close and judge; a report file is judged here */
 	if (out != stdout && output_close(out))
 		return cli_error("-o '%s': cannot write the report: %s", a.out_path, strerror(errno));
-	if (t.abort || jrc == EXIT_ABORT)
+	if (t->abort)
 		return EXIT_ABORT;
-	if (jrc)
-		return jrc;
 	if (ran < n) {
 		fprintf(stderr, "gttlab: interrupted after %zu of %zu checks; the device is restored\n", ran, n);
 		return EXIT_FAIL;
 	}
-	return t.fail ? EXIT_FAIL : EXIT_OK;
+	return t->fail ? EXIT_FAIL : EXIT_OK;
 }

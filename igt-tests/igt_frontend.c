@@ -5,7 +5,7 @@
 #include "harness/backends.h"
 #include "harness/journal_file.h"
 #include "harness/runner.h"
-#include "harness/test_faults.h"
+#include "harness/session.h"
 #include "harness/text_escape.h"
 #include "hw/backend_sim.h"
 
@@ -23,7 +23,7 @@ struct fe {
 	bool sentinel;			/* IGT_SENTINEL_ON_STDERR */
 	const struct check *checks[MAX_SUBTESTS];
 	size_t n_checks;
-	struct hw_device *dev;		/* opened on first need, never for listing */
+	struct session s;		/* the device's: opened on first need, never for listing */
 	struct journal_file jf;		/* a real device's crash journal (GTTLAB_JOURNAL or the default) */
 	struct hw_open_opts opts;	/* GTTLAB_SYSFS_ROOT: where sysfs is (tests use a fake tree) */
 	bool dev_tried;
@@ -107,7 +107,7 @@ static void access_log(struct fe *f)
 	if (!f->opened) {
 		fprintf(o, "device not opened\n");
 	} else {
-		struct sim_device *s = f->dev ? hw_sim_model(f->dev) : NULL;
+		struct sim_device *s = f->s.dev ? hw_sim_model(f->s.dev) : NULL;
 		fprintf(o, "devices opened %d\n", f->opened);
 		for (int k = 0; s && k < SIM_ACCESS_KINDS; k++)
 			fprintf(o, "%s %llu\n", sim_access_name((enum sim_access)k),
@@ -116,47 +116,57 @@ static void access_log(struct fe *f)
 	fclose(o);
 }
 
+/* The session's hooks: the device string with the POSIX backends, and its crash journal. */
+static int open_device(void *ctx, struct hw_device **dev, struct gtt_err *err)
+{
+	struct fe *f = ctx;
+	int rc = hw_open(gtt_env_posix(GTT_LOG_ERROR), f->device, gtt_posix_backends, gtt_num_posix_backends, &f->opts, dev,
+			 err);
+
+	f->opened += !rc;
+	return rc;
+}
+
+static int journal_open(void *ctx, struct hw_device *dev, struct gtt_err *err)
+{
+	struct fe *f = ctx;
+	const char *journal = getenv("GTTLAB_JOURNAL");
+
+	return journal_begin(dev, journal && *journal ? journal : NULL, &f->opts, &f->jf, err);
+}
+
+static int journal_close(void *ctx, struct hw_device *dev, bool restored, struct gtt_err *err)
+{
+	struct fe *f = ctx;
+
+	return journal_end(dev, &f->jf, restored, NULL, err);
+}
+
+/* The device of every subtest but the platforms', opened once, on the first that needs it. */
 static struct hw_device *device(struct fe *f)
 {
 	struct gtt_err err = { 0 };
 
 	if (f->dev_tried)
-		return f->dev;
+		return f->s.dev;
 	f->dev_tried = true;
-	if (hw_open(gtt_env_posix(GTT_LOG_ERROR), f->device, gtt_posix_backends, gtt_num_posix_backends, &f->opts, &f->dev,
-		    &err)) {
-		/*
-		 * A device string that names no device (a typo in GTTLAB_DEVICE or --device) is the
-		 * lab's configuration error: every subtest fails saying so. A valid one whose device
-		 * is absent, busy or needs root is a requirement not met: skip.
-		 */
-		f->dev_config_error = err.code == GTT_EINVAL;
-		if (f->dev_config_error)
-			snprintf(f->dev_error, sizeof(f->dev_error), "%s '%s' names no device: %s",
-				 f->device_from_env ? "GTTLAB_DEVICE" : "--device", f->device, err.msg);
-		else
-			snprintf(f->dev_error, sizeof(f->dev_error), "no usable device %s: %s", f->device, err.msg);
-		f->dev = NULL;
-		return NULL;
-	}
-	f->opened++;
-	/* tests only: prove that a failing or unrestorable device is reported as such */
-	const char *fault = getenv("GTTLAB_TEST_FAULT");
-	if (fault && *fault && test_fault_inject(f->dev, fault, &err)) {
+	if (!session_open(&f->s, &err))
+		return f->s.dev;
+	/*
+	 * A device string that names no device (a typo in GTTLAB_DEVICE or --device) is the lab's
+	 * configuration error: every subtest fails saying so. A valid one whose device is absent,
+	 * busy or needs root is a requirement not met: skip. So is one whose journal cannot start
+	 * (an unrestored journal makes the device unusable).
+	 */
+	f->dev_config_error = f->s.stage == SESSION_OPEN_FAILED && err.code == GTT_EINVAL;
+	if (f->dev_config_error)
+		snprintf(f->dev_error, sizeof(f->dev_error), "%s '%s' names no device: %s",
+			 f->device_from_env ? "GTTLAB_DEVICE" : "--device", f->device, err.msg);
+	else if (f->s.stage == SESSION_FAULT_FAILED)
 		snprintf(f->dev_error, sizeof(f->dev_error), "GTTLAB_TEST_FAULT: %s", err.msg);
-		hw_close(f->dev);
-		f->dev = NULL;
-		return NULL;
-	}
-	/* a real device is journaled before its first write; an unrestored journal makes it unusable */
-	const char *journal = getenv("GTTLAB_JOURNAL");
-	if (journal_begin(f->dev, journal && *journal ? journal : NULL, &f->opts, &f->jf, &err)) {
+	else
 		snprintf(f->dev_error, sizeof(f->dev_error), "no usable device %s: %s", f->device, err.msg);
-		hw_close(f->dev);
-		f->dev = NULL;
-		return NULL;
-	}
-	return f->dev;
+	return NULL;
 }
 
 /*
@@ -206,7 +216,7 @@ static void run_check(struct fe *f, const struct check *c)
 		r.status = CHECK_SKIP;
 	} else {
 		struct runner_opts o = { .keeping_off = keeping_off, .ctx = f };
-		runner_run(dev, &c, 1, &o, &r);
+		session_run(&f->s, &c, 1, &o, &r);
 		if (r.status == CHECK_FAIL || r.status == CHECK_ABORT) {
 			report_failure(c->name, r.reason);
 		} else if (r.status == CHECK_SKIP) {
@@ -222,6 +232,21 @@ static void run_check(struct fe *f, const struct check *c)
  * The suite on every simulated platform, one dynamic subtest each: on the
  * model, or for the guest suite inside a vGPU of the Dom0 runtime on it.
  */
+/* A platforms subtest's session: the model of one platform, or a vGPU on it; no fault, no journal. */
+struct model_run {
+	struct fe *f;
+	const char *spec;
+};
+
+static int open_model(void *ctx, struct hw_device **dev, struct gtt_err *err)
+{
+	struct model_run *m = ctx;
+	int rc = hw_open(gtt_env_posix(GTT_LOG_ERROR), m->spec, gtt_posix_backends, gtt_num_posix_backends, NULL, dev, err);
+
+	m->f->opened += !rc;
+	return rc;
+}
+
 static void run_platforms(struct fe *f, const char *dyn)
 {
 	unsigned p = 0, fl = 0, ran = 0;
@@ -246,19 +271,19 @@ static void run_platforms(struct fe *f, const char *dyn)
 		marker(f, "Starting dynamic subtest: %s", pl->name);
 		char spec[32];
 		const char *host = strcmp(f->suite, "guest") ? "" : "vgpu:";
-		struct hw_device *dev = NULL;
 		struct gtt_err err = { 0 };
 		enum check_status st = CHECK_SKIP;
 		uint64_t ns = 0;
 		snprintf(spec, sizeof(spec), "%ssim:%s", host, pl->name);
-		if (hw_open(gtt_env_posix(GTT_LOG_ERROR), spec, gtt_posix_backends, gtt_num_posix_backends, NULL, &dev, &err)) {
+		struct model_run m = { f, spec };
+		struct session s = { .hooks = { open_model, NULL, NULL, &m } };
+		if (session_open(&s, &err)) {
 			report_failure(pl->name, err.msg);
 			st = CHECK_FAIL;
 		} else {
-			f->opened++;
 			struct check_result r[MAX_SUBTESTS];
 			struct runner_opts o = { 0 };
-			runner_run(dev, f->checks, f->n_checks, &o, r);
+			session_run(&s, f->checks, f->n_checks, &o, r);
 			for (size_t k = 0; k < f->n_checks; k++) {
 				ns += r[k].ns;
 				if (r[k].status == CHECK_PASS && st == CHECK_SKIP)
@@ -271,7 +296,7 @@ static void run_platforms(struct fe *f, const char *dyn)
 						st = r[k].status;
 				}
 			}
-			hw_close(dev);
+			session_close(&s, &err);	/* no journal: nothing it can refuse */
 		}
 		total += ns;
 		p += st == CHECK_PASS;
@@ -392,6 +417,7 @@ static int select_subtests(const struct fe *f, const char *argv0, const struct i
 int igt_frontend_main(const char *suite, int argc, char **argv)
 {
 	struct fe f = { .suite = suite, .jf = { .fd = -1 } };
+	f.s = (struct session){ .hooks = { open_device, journal_open, journal_close, &f }, .fault = getenv("GTTLAB_TEST_FAULT") };
 	const char *sysfs = getenv("GTTLAB_SYSFS_ROOT");
 	struct igt_args x = { 0 };
 	int rc;
@@ -431,13 +457,10 @@ int igt_frontend_main(const char *suite, int argc, char **argv)
 	if (want[f.n_checks] && !f.aborted)
 		run_platforms(&f, x.dyn);
 	access_log(&f);
-	if (f.dev) {
-		struct gtt_err err = { 0 };
-		if (journal_end(f.dev, &f.jf, !f.aborted, NULL, &err)) {
-			say(stderr, "%s: %s", argv[0], err.msg);
-			f.aborted++;
-		}
-		hw_close(f.dev);
+	struct gtt_err err = { 0 };
+	if (session_close(&f.s, &err)) {
+		say(stderr, "%s: %s", argv[0], err.msg);
+		f.aborted++;
 	}
 	if (f.aborted)
 		return IGT_EXIT_ABORT;

@@ -149,6 +149,8 @@ mutants=(
 "dom0/vgpu.c~s/	W(GTTLAB_IF_GM_RUNS) = n ? n : 1;/	W(GTTLAB_IF_GM_RUNS) = 1;/~slot runs: PVINFO says one run~dom0_slot_runs/random_operations_match_the_oracle_shared"
 "hw/detect_pvinfo.c~s/		if (r->base < prev->base + prev->size)/		if (0)/~guest view: overlapping runs taken as well formed~pvinfo_detect/malformed_runs_are_refused"
 "dom0/guest_device.c~s/!dom0_high_holds(g->rt, \&in, gm, len)/!inside(gm, len, in.high_base, in.high_size)/~vgpu: GPU work refused in the guest's second run~guest_faults/every_guest_check_passes_with_the_guests_slots_in_runs"
+"harness/session.c~s/	if (s->stage == SESSION_OPEN \&\& !s->totals.abort)/	if (s->stage == SESSION_OPEN)/~session: checks run after an abort~session/nothing_runs_after_an_abort_and_the_journal_ends_unrestored"
+"harness/session.c~s/s->dev, !s->totals.abort, err)))/s->dev, true, err)))/~session: the journal is told an aborted device was restored~session/nothing_runs_after_an_abort_and_the_journal_ends_unrestored"
 "harness/firmware_policy.c~s/	case 0: return p->setup_mode == 1 ? \"setup-mode\" : \"off\";/	case 0: return \"off\";/~reports: no Platform Key (SetupMode 1) reported as keys enrolled with Secure Boot off~firmware_policy/words_follow_the_two_variables"
 "harness/firmware_efivarfs.c~s/fw_var_value(buf + 4, (size_t)n - 4)/fw_var_value(buf, (size_t)n - 4)/~reports: efivarfs attributes read as the SecureBoot value~firmware_policy/efivarfs_files_are_attributes_then_data"
 "harness/report_igt.c~s/	if (in->firmware) {/	if (0) {/~reports: results.json without the firmware policy~runner/reports_say_the_firmware_policy"
