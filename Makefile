@@ -28,7 +28,8 @@ DEB_PACKAGES := libcriterion-dev libpci-dev pciutils gnu-efi qemu-system-x86 ovm
 	clang libclang-rt-14-dev chromium zlib1g-dev lava-dispatcher tftpd-hpa telnet lava-server lavacli postgresql curl \
 	sbsigntool openssl python3
 
-# The freestanding core: no libc beyond stdint/stddef/stdbool/stdarg (design.md).
+# The freestanding core: no libc beyond stdint/stddef/stdbool/stdarg (design.md). Every
+# harness/checks_*.c is a file of checks and is in it (docs/adding.md: a new suite's file needs no line here).
 CORE_SRCS := env/fmt.c env/err.c env/num.c regs/platform.c regs/reg_names.c \
 	hw/raw_access.c hw/restore_failures.c hw/pte.c \
 	hw/journal_format.c hw/journal_write.c hw/journal_scan.c hw/journal_replay.c hw/undo.c hw/write_path.c \
@@ -39,9 +40,7 @@ CORE_SRCS := env/fmt.c env/err.c env/num.c regs/platform.c regs/reg_names.c \
 	dom0/runtime.c dom0/state.c dom0/phys.c dom0/vgpu.c dom0/guest_gtt.c dom0/switch.c dom0/ladder.c dom0/fence_pool.c \
 	dom0/slots.c dom0/slots_select.c dom0/slots_pick.c dom0/slots_runs.c dom0/sched.c dom0/pvinfo.c dom0/gm_request.c dom0/policy.c dom0/admission.c dom0/ops.c dom0/migrate.c dom0/migrate_queue.c dom0/migrate_forward.c dom0/rebalance.c dom0/compact.c \
 	dom0/guest_device.c dom0/guest_device_mmio.c dom0/guest_device_host.c dom0/guest_device_audit.c \
-	harness/check_ctx.c harness/check_table.c harness/checks_ggtt.c harness/checks_fence.c \
-	harness/checks_dom0.c harness/checks_dom0_common.c harness/checks_policy.c harness/checks_admission.c harness/checks_slot_runs.c harness/checks_migration.c \
-	harness/checks_guest.c harness/checks_guest_common.c harness/checks_guest_outside.c harness/checks_guest_resize.c harness/checks_guest_migrate.c harness/runner.c harness/session.c harness/report.c harness/report_igt.c harness/firmware_policy.c harness/test_faults.c hw/backend_pv.c
+	harness/check_ctx.c harness/check_table.c $(sort $(wildcard harness/checks_*.c)) harness/runner.c harness/session.c harness/report.c harness/report_igt.c harness/firmware_policy.c harness/test_faults.c hw/backend_pv.c
 # Hosted pieces: the POSIX environment and the linux backend.
 POSIX_SRCS := env/env_posix.c hw/linux/backend_linux.c hw/linux/backend_pv_client.c hw/linux/linux_discover.c hw/linux/linux_sysfs.c hw/linux/linux_map.c hw/linux/linux_pages.c \
 	harness/backends.c \
@@ -66,10 +65,14 @@ FAULTS_OBJS   := $(CORE_SRCS:%.c=$(FAULTS)/%.o) $(POSIX_SRCS:%.c=$(FAULTS)/%.o)
 TEST_OBJS  := $(TEST_SRCS:%.c=$(FAULTS)/%.o)
 FREE_OBJS  := $(CORE_SRCS:%.c=$(BUILD)/freestanding/%.o)
 
-IGT_BINS := gtt_ggtt gtt_fence gtt_aperture gtt_shadow_copy gtt_fence_pool gtt_slot_resize gtt_slot_policy gtt_admission gtt_migration gtt_guest
+# One IGT binary per suite of the check table, in the table's order: gtt_<suite> with '-' as '_'
+# (a new suite needs no file of its own: igt-tests/igt_main.c is compiled once per suite). The
+# Criterion suite's igt_collection tests check every check is a subtest of its suite's binary.
+IGT_SUITES := $(shell sed -n 's/^	{ "[a-z0-9-]*", "\([a-z0-9-]*\)",.*/\1/p' harness/check_table.c | awk '!seen[$$0]++')
+IGT_BINS := $(addprefix gtt_,$(subst -,_,$(IGT_SUITES)))
 IGT_DIR  := $(BUILD)/igt
 IGT_PROGS := $(IGT_BINS:%=$(IGT_DIR)/%)
-IGT_OBJS := $(BUILD)/igt-tests/igt_frontend.o $(IGT_BINS:%=$(BUILD)/igt-tests/%.o)
+IGT_OBJS := $(BUILD)/igt-tests/igt_frontend.o $(IGT_BINS:%=$(BUILD)/igt-tests/main_%.o)
 PREFIX  ?= /usr/local
 
 LIB     := $(BUILD)/libgttlab.a
@@ -111,13 +114,17 @@ $(UNIT): $(TEST_OBJS) $(FAULTS_LIB) $(GTTLAB) $(FAULTS_GTTLAB) igt $(BUILD)/test
 	$(CC) $(ALL_CFLAGS) $(TEST_OBJS) $(FAULTS_LIB) $(LDLIBS) -lcriterion -o $@
 
 # ---- the IGT-protocol binaries: build/igt/ is a test root for igt_runner ----
-$(IGT_DIR)/%: $(BUILD)/igt-tests/%.o $(BUILD)/igt-tests/igt_frontend.o $(LIB)
+$(BUILD)/igt-tests/main_gtt_%.o: igt-tests/igt_main.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -DIGT_SUITE='"$(subst _,-,$*)"' $(ALL_CFLAGS) -c $< -o $@
+
+$(IGT_DIR)/%: $(BUILD)/igt-tests/main_%.o $(BUILD)/igt-tests/igt_frontend.o $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $< $(BUILD)/igt-tests/igt_frontend.o $(LIB) $(LDLIBS) -o $@
 
 # test-list.txt is igt_runner's test-root file (the binaries it runs), not a list for --test-list;
 # gttlab.testlist is that list: every test in igt@BINARY@SUBTEST[@DYNAMIC] form
-$(IGT_DIR)/test-list.txt: Makefile
+$(IGT_DIR)/test-list.txt: Makefile harness/check_table.c
 	@mkdir -p $(@D)
 	printf 'TESTLIST\n%s\nEND TESTLIST\n' "$(IGT_BINS)" > $@
 
@@ -156,7 +163,7 @@ structure:
 	tests/check-structure.sh
 	tests/check-citations.sh --self-test
 
-# The tables the code owns (checks, platforms and their ids), generated into docs/ from the program
+# The tables the code owns (checks, platforms and their ids, the models), generated into the docs from the program
 # (tests/doc-tables.sh): make docs writes them, make docs-check fails where a document differs.
 docs: $(GTTLAB)
 	tests/doc-tables.sh $(GTTLAB) --write

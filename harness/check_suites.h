@@ -11,6 +11,7 @@ enum check_status check_invalidate(struct check_ctx *c);
 enum check_status check_scratch_fill(struct check_ctx *c);
 enum check_status check_guard_page(struct check_ctx *c);
 enum check_status check_aperture_rw(struct check_ctx *c);
+enum check_status check_aperture_alias(struct check_ctx *c);
 enum check_status check_fence_readback(struct check_ctx *c);
 enum check_status check_fence_x_detile(struct check_ctx *c);
 enum check_status check_fence_y_detile(struct check_ctx *c);

@@ -28,6 +28,8 @@ const struct check gtt_checks[] = {
 	  REQ_MODEL, 8, 1, check_fence_write_order },
 	{ "aperture-rw", "aperture", "CPU writes and reads through the aperture equal the pages behind it",
 	  REQ_TEST_PAGES, 32, 0, check_aperture_rw },
+	{ "aperture-alias", "aperture", "two PTEs naming one page: bytes written through either aperture address read back through the other",
+	  REQ_TEST_PAGES, 4, 0, check_aperture_alias },
 	{ "shadow-copy-switch", "shadow-copy", "after every switch the physical GTT is the incoming vGPU's shadow, written minimally, host untouched",
 	  REQ_TEST_PAGES | REQ_WHOLE_GGTT, 0, 0, check_shadow_copy_switch },
 	{ "shadow-copy-ladder", "shadow-copy", "a guest reaches its own data through its aperture while another vGPU owns the GTT",

@@ -44,7 +44,7 @@ static const char usage[] =
 	"  restore [--journal FILE]   put a real device back from a crashed run's journal\n"
 	"\n"
 	"global options:\n"
-	"  --device D        sim, sim:PLATFORM (snb ivb hsw bdw skl kbl cfl icl tgl adlp),\n"
+	"  --device D        sim, sim:PLATFORM (each with a model: gttlab info --platforms),\n"
 	"                    sim:PLATFORM,edram (Haswell and later, with eDRAM),\n"
 	"                    vgpu:sim:PLATFORM[,KEY=VALUE...] (a vGPU of the Dom0 runtime\n"
 	"                    on the model: guest mode; keys in docs/guest.md),\n"

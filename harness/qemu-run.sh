@@ -6,7 +6,7 @@
 # assumed); QEMU's exit status comes from isa-debug-exit ((value << 1) | 1: 33 pass, 35 fail,
 # 37 error, 39 abort); the results are copied back with mcopy and checked. A platform word
 # vgpu-PLATFORM is a guest-mode boot instead: --device vgpu:sim:PLATFORM --run guest, a vGPU of
-# the application's own Dom0 runtime, whose results must hold the seven guest checks, every one
+# the application's own Dom0 runtime, whose results must hold the guest checks, every one
 # passed (a skip means guest mode did not happen, and fails naming the check); PLATFORM-edram boots
 # --device sim:PLATFORM,edram (a comma cannot be in the word: QEMU's -drive would split on it). Then one boot with an
 # ivshmem-plain device backed by a host file: the application writes a GGTT-shaped pattern into
@@ -182,10 +182,16 @@ refused_boot() {
 	fi
 }
 
-# The guest suite, in the order of the check table: a guest-mode boot must report exactly these.
-guest_checks=(guest-pvinfo guest-pte-ranges guest-data-paths guest-fences guest-outside guest-resize guest-migration)
+# The guest suite, in the order of the check table (the CLI's list of it, GTTLAB or build/gttlab): a
+# guest-mode boot must report exactly these.
+gttlab=${GTTLAB:-build/gttlab}
+guest_checks=()
+if [ -x "$gttlab" ]; then
+	mapfile -t guest_checks < <("$gttlab" check --list --run guest | awk '{ print $1 }')
+fi
+[ ${#guest_checks[@]} -gt 0 ] || { echo "qemu-run: $gttlab lists no guest check (make all)"; exit 2; }
 
-# guest_results LABEL DIR: DIR/results.tap and results.json hold the seven guest checks, all passed
+# guest_results LABEL DIR: DIR/results.tap and results.json hold every guest check, all passed
 guest_results() {
 	local label=$1 dir=$2 c line
 	[ -f "$dir/results.tap" ] || return 0	# already failed: not written to the ESP

@@ -6,6 +6,9 @@
 #                      check named by exactly one bullet of its "In detail" list, which names no other
 #   docs/platforms.md  the platforms (`gttlab --json info --platforms`: name, family, generation,
 #                      every device id, the model, GVT-g)
+#   README.md          the platforms again, their ids counted
+#   docs/model.md      each model's boot state (`gttlab --json info --device sim:NAME` for every
+#                      platform with a model: device id, GSM, GGTT, aperture, fences, stolen, BDSM)
 # Each table sits between "<!-- generated: COMMAND -->" and "<!-- end generated -->". Without
 # --write: exit 1 naming each document whose table differs from what the program says now (make
 # docs writes them). With --write: the tables are rewritten in place.
@@ -16,7 +19,8 @@ mode=${2:-check}
 command -v python3 >/dev/null || { echo "doc-tables: python3 is not installed (make deps)"; exit 2; }
 checks=$("$gttlab" --json check --list)
 platforms=$("$gttlab" --json info --platforms)
-CHECKS=$checks PLATFORMS=$platforms MODE=$mode python3 - <<'PY'
+models=$(for p in $("$gttlab" info --platforms | awk '$5 ~ /^sim:/ { print $5 }'); do "$gttlab" --json info --device "$p"; done)
+CHECKS=$checks PLATFORMS=$platforms MODELS=$models MODE=$mode python3 - <<'PY'
 import json, os, re, sys
 
 def checks_table(cs):
@@ -29,6 +33,25 @@ def platforms_table(ps):
     for p in ps:
         rows.append("| `%s` | %s | %s | %s | %s | %s |" % (p["name"], p["family"], p["gen"], ", ".join(p["devids"]),
                     "`sim:%s`" % p["name"] if p["simulated"] else "-", "yes" if p["gvt"] else "no"))
+    return rows
+
+def platforms_brief(ps):
+    rows = ["| platform | family | gen | device ids | model | GVT-g |", "|---|---|---|---|---|---|"]
+    for p in ps:
+        rows.append("| `%s` | %s | %s | %d | %s | %s |" % (p["name"], p["family"], p["gen"], len(p["devids"]),
+                    "`sim:%s`" % p["name"] if p["simulated"] else "-", "yes" if p["gvt"] else "no"))
+    return rows
+
+def mib(n):
+    return "%d GiB" % (n >> 30) if n >= 1 << 30 and not n % (1 << 30) else "%d MiB" % (n >> 20)
+
+def models_table(ms):
+    rows = ["| sim | device id | GGMS → GSM | GGTT, PTE | aperture | fences | GMS → stolen | BDSM at |",
+            "|---|---|---|---|---|---|---|---|"]
+    for m in ms:
+        rows.append("| `%s` | %s | %d → %s | %s, %d bytes | %s | %d | 0x%x → %s | %s |" % (
+            m["platform"], m["device_id"], m["ggms"], mib(m["gsm_size"]), mib(m["ggtt_size"]), m["pte_size"],
+            mib(m["aperture_size"]), m["num_fences"], m["gms"], mib(m["stolen_size"]), m["bdsm_offset"]))
     return rows
 
 def replace(path, command, rows):
@@ -59,9 +82,12 @@ def details(text, names):
     return bad
 
 cs, ps = json.loads(os.environ["CHECKS"]), json.loads(os.environ["PLATFORMS"])
+ms = [json.loads(l) for l in os.environ["MODELS"].splitlines() if l.strip()]
 stale = []
 for path, command, rows in (("docs/checks.md", "gttlab check --list", checks_table(cs)),
-                            ("docs/platforms.md", "gttlab info --platforms", platforms_table(ps))):
+                            ("docs/platforms.md", "gttlab info --platforms", platforms_table(ps)),
+                            ("docs/model.md", "gttlab info --device sim:NAME", models_table(ms)),
+                            ("README.md", "gttlab info --platforms, counted", platforms_brief(ps))):
     old, new = replace(path, command, rows)
     if os.environ["MODE"] == "--write":
         if new != old:
@@ -75,5 +101,6 @@ for b in bad:
 if bad:
     sys.exit(1)
 if os.environ["MODE"] != "--write":
-    print("doc-tables: docs/checks.md (%d checks) and docs/platforms.md (%d platforms) are the program's own" % (len(cs), len(ps)))
+    print("doc-tables: docs/checks.md (%d checks), docs/platforms.md and README.md (%d platforms), docs/model.md (%d models) are the program's own"
+          % (len(cs), len(ps), len(ms)))
 PY

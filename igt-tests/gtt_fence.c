@@ -1,8 +1,0 @@
-/* SPDX-License-Identifier: MIT */
-/* gtt_fence: the fence checks as IGT subtests (see igt-tests/igt_frontend.c). */
-#include "igt-tests/igt_frontend.h"
-
-int main(int argc, char **argv)
-{
-	return igt_frontend_main("fence", argc, argv);
-}
