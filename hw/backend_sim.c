@@ -152,7 +152,7 @@ static int sim_open(const struct gtt_env *env, const char *arg, const struct hw_
 				n += (size_t)gtt_snprintf(names + n, sizeof(names) - n, "%s%s", n ? ", " : "",
 							  gtt_platforms[i].name);
 		if (p)
-			return gtt_err_set(err, GTT_EINVAL, "sim:%s: %s has no simulated device (one part per generation is modelled): one of %s",
+			return gtt_err_set(err, GTT_EINVAL, "sim:%s: %s has no simulated device: the models are %s",
 					   arg, p->name, names);
 		return gtt_err_set(err, GTT_EINVAL, "unknown platform '%s' in sim:%s: one of %s", name, arg, names);
 	}
