@@ -78,6 +78,7 @@ Test(intel_reg, reads_a_sandybridge_snapshot) { snapshot_and_read("sim:snb", 15)
 Test(intel_reg, reads_a_coffeelake_snapshot) { snapshot_and_read("sim:cfl", 5); }
 Test(intel_reg, reads_an_icelake_snapshot) { snapshot_and_read("sim:icl", 31); }
 Test(intel_reg, reads_a_tigerlake_snapshot) { snapshot_and_read("sim:tgl", 0); }
+Test(intel_reg, reads_a_rocketlake_snapshot) { snapshot_and_read("sim:rkl", 23); }
 Test(intel_reg, reads_an_alderlake_p_snapshot) { snapshot_and_read("sim:adlp", 17); }
 
 /*

@@ -360,7 +360,7 @@ Test(platforms, gmch_and_bdsm_golden)
 Test(platforms, stolen_base_is_read_where_the_part_has_it)
 {
 	static const struct { const char *spec; int bdsm64; } v[] = {
-		{ "sim:cfl", 0 }, { "sim:icl", 1 }, { "sim:tgl", 1 }, { "sim:adlp", 1 }, { "sim:skl", 0 },
+		{ "sim:cfl", 0 }, { "sim:icl", 1 }, { "sim:tgl", 1 }, { "sim:rkl", 1 }, { "sim:adlp", 1 }, { "sim:skl", 0 },
 	};
 	for (size_t i = 0; i < N(v); i++) {
 		struct hw_device *dev = t_open(v[i].spec);
@@ -384,7 +384,7 @@ Test(platforms, the_new_models_look_like_their_parts)
 {
 	static const struct { const char *spec; uint16_t devid; uint64_t stolen; } v[] = {
 		{ "sim:cfl", 0x3e92, 64u << 20 }, { "sim:icl", 0x8a52, 64u << 20 },
-		{ "sim:tgl", 0x9a49, 60u << 20 }, { "sim:adlp", 0x46a6, 60u << 20 },
+		{ "sim:tgl", 0x9a49, 60u << 20 }, { "sim:rkl", 0x4c8a, 60u << 20 }, { "sim:adlp", 0x46a6, 60u << 20 },
 	};
 	for (size_t i = 0; i < N(v); i++) {
 		struct hw_device *dev = t_open(v[i].spec);
@@ -406,6 +406,9 @@ Test(platforms, scanout_covers_pipe_d_and_the_upper_planes)
 		{ "sim:tgl", 0, 6, 1 },
 		{ "sim:icl", 2, 7, 1 },		/* Ice Lake: 3 pipes, 7 planes */
 		{ "sim:icl", 3, 1, 0 },		/* no pipe D */
+		{ "sim:rkl", 2, 5, 1 },		/* Rocket Lake: 3 pipes, 5 planes */
+		{ "sim:rkl", 3, 1, 0 },		/* no pipe D */
+		{ "sim:rkl", 0, 6, 0 },
 		{ "sim:adlp", 3, 5, 1 },	/* Alder Lake-P: 4 pipes, 5 planes */
 		{ "sim:adlp", 3, 6, 0 },
 		{ "sim:cfl", 2, 3, 1 },
