@@ -449,8 +449,8 @@ static int open_device(void *ctx, struct hw_device **dev, struct gtt_err *err)
 			return rc;
 		oo.journal = &r->ej.sink;
 	}
-	if ((rc = hw_open(r->env, r->spec, backends, sizeof(backends) / sizeof(backends[0]), &oo, dev, err)) && r->ej.f)
-		efi_journal_close(&r->ej, true);
+	if ((rc = hw_open(r->env, r->spec, backends, sizeof(backends) / sizeof(backends[0]), &oo, dev, err)))
+		efi_journal_close(&r->ej, true);	/* no device: nothing was written */
 	return rc;
 }
 
@@ -562,8 +562,6 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	if (session_open(&s, &err)) {
 		char msg[GTT_ERR_MSG_MAX + 16];
 		gtt_snprintf(msg, sizeof(msg), "%s%s", s.stage == SESSION_FAULT_FAILED ? "--fault: " : "", err.msg);
-		if (r.ej.f)	/* opened, then refused before any check: nothing of the journal is needed */
-			efi_journal_close(&r.ej, true);
 		return refuse(image, &a, msg, EXIT_ERROR, EFI_DEVICE_ERROR);
 	}
 	announce(&a, s.dev, n);

@@ -24,6 +24,14 @@ int session_open(struct session *s, struct gtt_err *err)
 	s->stage = SESSION_OPEN;
 	return GTT_OK;
 close:
+	/*
+	 * A journal the open started (the EFI application attaches its own there) ends too: the
+	 * device was only opened, never written by a check. Its own error would hide the first.
+	 */
+	if (s->hooks.journal_end) {
+		struct gtt_err ignored = { 0 };
+		s->hooks.journal_end(s->hooks.ctx, s->dev, true, &ignored);
+	}
 	hw_close(s->dev);
 	s->dev = NULL;
 	return rc;

@@ -27,6 +27,8 @@ struct session_hooks {
 	/*
 	 * After the last check, before the close: restored says whether every restore read back.
 	 * An error means the journal keeps what the device held: the session ends in an abort.
+	 * Also called, restored, when session_open fails after the open: a journal the open or
+	 * journal_begin started is ended there (a hook with none to end returns GTT_OK).
 	 */
 	int (*journal_end)(void *ctx, struct hw_device *dev, bool restored, struct gtt_err *err);
 	void *ctx;

@@ -102,7 +102,9 @@ Test(session, a_failed_step_leaves_nothing_open_and_says_which)
 	cr_expect_neq(session_open(&s, &err), 0);
 	cr_expect_eq(s.stage, SESSION_FAULT_FAILED);
 	cr_expect(!s.dev);
-	cr_expect_str_eq(l.calls, "open ", "the journal begins only after the fault is in: %s", l.calls);
+	cr_expect_str_eq(l.calls, "open end ", "the journal begins only after the fault is in, and what the open started ends: %s",
+			 l.calls);
+	cr_expect(l.restored, "a device only opened was told unrestored");
 
 	l = (struct log){ .fail_begin = 1 };
 	s = with(&l, NULL);
@@ -110,7 +112,7 @@ Test(session, a_failed_step_leaves_nothing_open_and_says_which)
 	cr_expect_eq(s.stage, SESSION_JOURNAL_FAILED);
 	cr_expect(!s.dev);
 	session_close(&s, &err);
-	cr_expect_str_eq(l.calls, "open begin ", "no journal end for a journal that never began: %s", l.calls);
+	cr_expect_str_eq(l.calls, "open begin end ", "the unwind ends what the open started: %s", l.calls);
 }
 
 Test(session, nothing_runs_after_an_abort_and_the_journal_ends_unrestored)
