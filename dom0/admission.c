@@ -83,7 +83,7 @@ void dom0_pause_drop(struct dom0_runtime *rt, struct vgpu *v)
 /* Whether every expansion split of v by q (the selector's or another) fits now. */
 static bool expand_fits(const struct dom0_runtime *rt, const struct vgpu *v, unsigned q)
 {
-	bool set[SLOTS_RUNS_MAX];
+	bool set[DOM0_MAX_SLOTS];
 
 	if ((uint64_t)v->slots + q > rt->lay.num_slots)
 		return false;
@@ -189,7 +189,7 @@ static int best_run(const struct dom0_runtime *rt, const struct vgpu *v, unsigne
  */
 static void best_set(const struct dom0_runtime *rt, const struct vgpu *v, unsigned round, bool *set, unsigned *n)
 {
-	bool ok[SLOTS_RUNS_MAX];
+	bool ok[DOM0_MAX_SLOTS];
 	unsigned k = 0;
 
 	for (unsigned s = 0; s < rt->lay.num_slots; s++)
@@ -225,7 +225,7 @@ static void hold_set(struct dom0_runtime *rt, struct vgpu *v, unsigned round, co
 /* A chosen create holds the places of its best run: its own until it runs or leaves, or one ranked before takes them. */
 static void hold_places(struct dom0_runtime *rt, struct vgpu *v, unsigned round)
 {
-	bool set[SLOTS_RUNS_MAX];
+	bool set[DOM0_MAX_SLOTS];
 	unsigned have, S = v->pause.slots;
 
 	if (dom0_runs_on(rt)) {
@@ -270,7 +270,7 @@ static bool fits(const struct dom0_runtime *rt, const struct vgpu *v, unsigned r
 		if (rt->fences_reserved + v->fences > rt->lay.guest_fences)
 			return false;
 		if (dom0_runs_on(rt)) {
-			bool set[SLOTS_RUNS_MAX];
+			bool set[DOM0_MAX_SLOTS];
 			best_set(rt, v, round, set, &have);
 			return have == v->pause.slots;
 		}
@@ -302,7 +302,7 @@ static void need_free(const struct dom0_runtime *rt, const struct vgpu *v, unsig
 	}
 	if (holds_places(rt, v)) {
 		unsigned have;
-		bool set[SLOTS_RUNS_MAX];
+		bool set[DOM0_MAX_SLOTS];
 		if (dom0_runs_on(rt))
 			best_set(rt, v, round, set, &have);
 		else

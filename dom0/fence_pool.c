@@ -97,6 +97,8 @@ static unsigned phys_fence(const struct dom0_runtime *rt, const struct pool_fenc
 
 bool dom0_pool_fits(const struct dom0_runtime *rt, const struct vgpu *v, unsigned fence, uint64_t pages)
 {
+	if (fence >= v->fences)	/* its callers refuse such an id first (v->fences <= DOM0_MAX_GUEST_FENCES) */
+		return false;
 	const struct pool_fence *pf = &v->pf[fence];
 	uint64_t run = 0, first = pf->active ? (pf->pool_gm - rt->lay.pool_base) / 4096 : 0;
 
@@ -152,6 +154,8 @@ int dom0_fence_check(struct dom0_runtime *rt, struct vgpu *v, unsigned fence, ui
 
 void dom0_fence_off(struct dom0_runtime *rt, struct vgpu *v, unsigned fence, uint64_t val)
 {
+	if (fence >= v->fences)	/* refused by its callers */
+		return;
 	struct pool_fence *pf = &v->pf[fence];
 
 	if (pf->active)
@@ -164,9 +168,12 @@ void dom0_fence_off(struct dom0_runtime *rt, struct vgpu *v, unsigned fence, uin
 int dom0_fence_now(struct dom0_runtime *rt, struct vgpu *v, unsigned fence, uint64_t val, struct gtt_err *err)
 {
 	const struct gtt_platform *p = rt->dev->info.plat;
-	struct pool_fence *pf = &v->pf[fence];
 	struct hw_fence f;
 	int id = v->id, rc;
+
+	if (fence >= v->fences)	/* its callers refuse such an id first; the tables are DOM0_MAX_GUEST_FENCES long */
+		return gtt_err_set(err, GTT_EINVAL, "vGPU %d: fence id %u is beyond its %u fences", id, fence, v->fences);
+	struct pool_fence *pf = &v->pf[fence];
 
 	hw_fence_decode(p, val, &f);
 	/* find room first, counting the fence's own pool pages as free; change nothing on failure */

@@ -77,12 +77,12 @@ static int compute_layout(const struct hw_info *in, struct dom0_config *c, struc
 		return gtt_err_set(err, GTT_EINVAL, "host high size 0x%llx does not fit the GGTT above the aperture",
 				   (unsigned long long)c->host_high_size);
 	uint64_t n = (l->ggtt_size - l->slots_base) / c->slot_size;
-	if (!n || n > 1024)
-		return gtt_err_set(err, GTT_EINVAL, "slot size 0x%llx gives %llu slots in high graphics memory; 1 to 1024 are supported",
-				   (unsigned long long)c->slot_size, (unsigned long long)n);
-	if (c->slot_runs >= 2 && n > 256)
-		return gtt_err_set(err, GTT_EINVAL, "slot size 0x%llx gives %llu slots; non-contiguous slots (slot runs %u) support at most 256",
-				   (unsigned long long)c->slot_size, (unsigned long long)n, c->slot_runs);
+	if (!n || n > DOM0_MAX_SLOTS)
+		return gtt_err_set(err, GTT_EINVAL, "slot size 0x%llx gives %llu slots in high graphics memory; 1 to %u are supported",
+				   (unsigned long long)c->slot_size, (unsigned long long)n, DOM0_MAX_SLOTS);
+	if (c->slot_runs >= 2 && n > DOM0_MAX_RUN_SLOTS)
+		return gtt_err_set(err, GTT_EINVAL, "slot size 0x%llx gives %llu slots; non-contiguous slots (slot runs %u) support at most %u",
+				   (unsigned long long)c->slot_size, (unsigned long long)n, c->slot_runs, DOM0_MAX_RUN_SLOTS);
 	l->num_slots = (unsigned)n;
 	l->guest_fences = in->num_fences - c->host_fences;
 	return GTT_OK;

@@ -17,6 +17,8 @@
 #include "dom0/switch.h"
 #include "dom0/vgpu.h"
 
+_Static_assert(DOM0_MAX_SLOTS <= SLOTS_SELECT_MAX_SLOTS, "every layout dom0_init takes fits the selectors");
+
 unsigned dom0_slot_occupancy(const struct dom0_runtime *rt, unsigned slot)
 {
 	return slot < rt->lay.num_slots ? rt->slot_occ[slot] : 0;
@@ -119,7 +121,7 @@ static bool limit_sides(const struct dom0_runtime *rt, const struct vgpu *v, uns
 static int choose_runs(struct dom0_runtime *rt, struct vgpu *v, enum dom0_runs_op op, unsigned q, bool *set,
 		       struct gtt_err *err)
 {
-	bool any[SLOTS_RUNS_MAX];
+	bool any[DOM0_MAX_SLOTS];
 	int rc = dom0_runs_choose(rt, v, op, q, NULL, set, err);
 
 	if (rc == GTT_EBUSY && op != DOM0_RUNS_SHRINK && DOM0_FAULT(rt, admit_short) && rt->admitting) {
@@ -134,7 +136,7 @@ static int choose_runs(struct dom0_runtime *rt, struct vgpu *v, enum dom0_runs_o
 static void runs_delta(struct dom0_runtime *rt, const struct vgpu *v, const bool *set, int dir, unsigned *left,
 		       unsigned *right)
 {
-	bool mine[SLOTS_RUNS_MAX];
+	bool mine[DOM0_MAX_SLOTS];
 	unsigned L = 0, R = 0;
 
 	dom0_runs_mine(rt, v, mine);
@@ -156,7 +158,7 @@ static void runs_delta(struct dom0_runtime *rt, const struct vgpu *v, const bool
 static int expand_runs(struct dom0_runtime *rt, struct vgpu *v, unsigned q, unsigned *left, unsigned *right,
 		       struct gtt_err *err)
 {
-	bool set[SLOTS_RUNS_MAX];
+	bool set[DOM0_MAX_SLOTS];
 	int rc;
 
 	if ((rc = choose_runs(rt, v, DOM0_RUNS_GROW, q, set, err)))
@@ -178,7 +180,7 @@ static int reduce_runs(struct dom0_runtime *rt, struct vgpu *v, unsigned q, unsi
 		       struct gtt_err *err)
 {
 	uint64_t pps = rt->lay.slot_size / 4096, base = GM_PAGE(rt->lay.slots_base), gone = 0;
-	bool set[SLOTS_RUNS_MAX], mine[SLOTS_RUNS_MAX];
+	bool set[DOM0_MAX_SLOTS], mine[DOM0_MAX_SLOTS];
 	int rc;
 
 	if ((rc = dom0_runs_choose(rt, v, DOM0_RUNS_SHRINK, q, NULL, set, err)))
@@ -356,7 +358,7 @@ static void reserve_fences(struct dom0_runtime *rt, struct vgpu *v)
 /* A new vGPU's slots in up to cfg.slot_runs runs, where they share least. */
 static int place_runs(struct dom0_runtime *rt, struct vgpu *v, unsigned slots, struct gtt_err *err)
 {
-	bool set[SLOTS_RUNS_MAX];
+	bool set[DOM0_MAX_SLOTS];
 	int rc;
 
 	if ((rc = choose_runs(rt, v, DOM0_RUNS_PLACE, slots, set, err)))

@@ -5,6 +5,9 @@
 #include "dom0/state.h"
 #include "dom0/vgpu.h"
 
+_Static_assert(DOM0_MAX_RUN_SLOTS <= SLOTS_PICK_MAX_SLOTS, "a layout with runs must fit the pick's tables");
+_Static_assert(DOM0_MAX_RUNS <= SLOTS_PICK_MAX_RUNS, "config.slot_runs must fit the pick's tables");
+
 bool dom0_runs_on(const struct dom0_runtime *rt)
 {
 	return rt->cfg.slot_runs >= 2;
@@ -25,13 +28,13 @@ void dom0_runs_mine(const struct dom0_runtime *rt, const struct vgpu *v, bool *s
 int dom0_runs_choose(const struct dom0_runtime *rt, const struct vgpu *v, enum dom0_runs_op op, unsigned q,
 		     const bool *room, bool *set, struct gtt_err *err)
 {
-	unsigned M = rt->lay.num_slots, cost[SLOTS_PICK_MAX_SLOTS];
-	bool mine[SLOTS_PICK_MAX_SLOTS], cand[SLOTS_PICK_MAX_SLOTS], pick[SLOTS_PICK_MAX_SLOTS];
+	unsigned M = rt->lay.num_slots, cost[DOM0_MAX_RUN_SLOTS];
+	bool mine[DOM0_MAX_RUN_SLOTS], cand[DOM0_MAX_RUN_SLOTS], pick[DOM0_MAX_RUN_SLOTS];
 	struct slots_pick p = { .M = M, .n = q, .R = rt->cfg.slot_runs, .cost = cost, .cand = cand };
 	int rc;
 
-	if (M > SLOTS_PICK_MAX_SLOTS)
-		return gtt_err_set(err, GTT_EINVAL, "%u slots: non-contiguous slots support at most %u", M, SLOTS_PICK_MAX_SLOTS);
+	if (M > DOM0_MAX_RUN_SLOTS)
+		return gtt_err_set(err, GTT_EINVAL, "%u slots: non-contiguous slots support at most %u", M, DOM0_MAX_RUN_SLOTS);
 	dom0_runs_mine(rt, v, op == DOM0_RUNS_PLACE ? cand : mine);
 	if (op == DOM0_RUNS_PLACE)
 		for (unsigned s = 0; s < M; s++)
@@ -65,7 +68,7 @@ int dom0_runs_choose(const struct dom0_runtime *rt, const struct vgpu *v, enum d
 	return GTT_OK;
 }
 
-/* The runs of set into v (one run: first_slot and slots alone, as a contiguous vGPU). */
+/* The runs of set into v (one run: first_slot and slots alone, as a contiguous vGPU); set has at most DOM0_MAX_RUNS. */
 static void set_runs(struct vgpu *v, const bool *set, unsigned M)
 {
 	unsigned n = 0, total = 0;
@@ -73,7 +76,7 @@ static void set_runs(struct vgpu *v, const bool *set, unsigned M)
 	for (unsigned s = 0; s < M; s++) {
 		if (!set[s])
 			continue;
-		if (!s || !set[s - 1])
+		if ((!s || !set[s - 1]) && n < DOM0_MAX_RUNS)
 			v->run[n++] = (struct dom0_run){ s, 0 };
 		v->run[n - 1].n++;
 		total++;
@@ -86,9 +89,16 @@ static void set_runs(struct vgpu *v, const bool *set, unsigned M)
 int dom0_runs_retable(struct dom0_runtime *rt, struct vgpu *v, const bool *set, struct gtt_err *err)
 {
 	unsigned M = rt->lay.num_slots, total = 0;
-	uint64_t pps = rt->lay.slot_size / 4096, old_off[SLOTS_PICK_MAX_SLOTS], off = 0, *g, *sh;
-	bool had[SLOTS_PICK_MAX_SLOTS];
+	uint64_t pps = rt->lay.slot_size / 4096, old_off[DOM0_MAX_RUN_SLOTS], off = 0, *g, *sh;
+	bool had[DOM0_MAX_RUN_SLOTS];
+	unsigned runs = slots_runs(set, M);
 
+	/* the layout's check (dom0_init) makes both impossible; a table past its end would be worse than a refusal */
+	if (M > DOM0_MAX_RUN_SLOTS)
+		return gtt_err_set(err, GTT_EINVAL, "%u slots: non-contiguous slots support at most %u", M, DOM0_MAX_RUN_SLOTS);
+	if (runs > DOM0_MAX_RUNS || runs > rt->cfg.slot_runs)
+		return gtt_err_set(err, GTT_EINVAL, "vGPU %d: a set of slots in %u runs; config.slot_runs is %u (at most %u)", v->id,
+				   runs, rt->cfg.slot_runs, DOM0_MAX_RUNS);
 	dom0_runs_mine(rt, v, had);
 	for (unsigned s = 0; s < M; s++) {
 		old_off[s] = off;

@@ -11,8 +11,6 @@
 
 struct vgpu;
 
-#define SLOTS_RUNS_MAX	256	/* slots a layout may have for non-contiguous slots (SLOTS_PICK_MAX_SLOTS) */
-
 enum dom0_runs_op {
 	DOM0_RUNS_PLACE,	/* a new vGPU: q slots */
 	DOM0_RUNS_GROW,		/* q slots more */
@@ -20,7 +18,7 @@ enum dom0_runs_op {
 };
 
 bool dom0_runs_on(const struct dom0_runtime *rt);
-/* Slots v holds, as a set of lay.num_slots. */
+/* Slots v holds, as a set of lay.num_slots (at most DOM0_MAX_SLOTS). */
 void dom0_runs_mine(const struct dom0_runtime *rt, const struct vgpu *v, bool *set);
 /*
  * The set of slots v would hold after op by q: placing and growing take

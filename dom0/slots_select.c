@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "dom0/slots_select.h"
 
-#define MAX_SLOTS 1024
-
 static unsigned min_u(unsigned a, unsigned b)
 {
 	return a < b ? a : b;
@@ -21,8 +19,12 @@ static int check(const struct slot_layout *l, unsigned K, struct gtt_err *err)
 {
 	if (K >= l->N)
 		return gtt_err_set(err, GTT_EINVAL, "vGPU index %u: there are %u", K, l->N);
-	if (l->M > MAX_SLOTS)
-		return gtt_err_set(err, GTT_EINVAL, "%u slots: at most %u are supported", l->M, MAX_SLOTS);
+	if (l->M > SLOTS_SELECT_MAX_SLOTS)
+		return gtt_err_set(err, GTT_EINVAL, "%u slots: at most %u are supported", l->M, SLOTS_SELECT_MAX_SLOTS);
+	/* every run inside the M slots: the prefix sums are indexed by its ends */
+	for (unsigned j = 0; j < l->N; j++)
+		if (l->P[j] > l->M || l->S[j] > l->M - l->P[j])
+			return gtt_err_set(err, GTT_EINVAL, "vGPU index %u holds slots %u+%u: past the %u slots", j, l->P[j], l->S[j], l->M);
 	return GTT_OK;
 }
 
@@ -98,7 +100,7 @@ int gballoon_reduce(const struct slot_layout *l, unsigned K, unsigned Q, unsigne
 /* pre[s] = sum of occupancy of slots [0, s) by vGPUs other than K. */
 static void prefix(const struct slot_layout *l, unsigned K, unsigned long *pre)
 {
-	long diff[MAX_SLOTS + 1] = { 0 };
+	long diff[SLOTS_SELECT_MAX_SLOTS + 1] = { 0 };
 	long run = 0;
 
 	for (unsigned j = 0; j < l->N; j++) {
@@ -117,7 +119,7 @@ static void prefix(const struct slot_layout *l, unsigned K, unsigned long *pre)
 int occupancy_expand(const struct slot_layout *l, unsigned K, unsigned Q, unsigned *L, unsigned *R,
 		     struct gtt_err *err)
 {
-	unsigned long pre[MAX_SLOTS + 1], minimum = (unsigned long)-1;
+	unsigned long pre[SLOTS_SELECT_MAX_SLOTS + 1], minimum = (unsigned long)-1;
 	int rc = check_expand(l, K, Q, err);
 
 	if (rc)
@@ -140,7 +142,7 @@ int occupancy_expand(const struct slot_layout *l, unsigned K, unsigned Q, unsign
 int occupancy_reduce(const struct slot_layout *l, unsigned K, unsigned Q, unsigned *L, unsigned *R,
 		     struct gtt_err *err)
 {
-	unsigned long pre[MAX_SLOTS + 1];
+	unsigned long pre[SLOTS_SELECT_MAX_SLOTS + 1];
 	long maximum = -1;
 	int rc = check_reduce(l, K, Q, err);
 

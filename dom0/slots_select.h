@@ -11,7 +11,9 @@
 
 #include "env/err.h"
 
-/* M slots; vGPU j holds slots [P[j], P[j] + S[j]). */
+#define SLOTS_SELECT_MAX_SLOTS	1024	/* M at most this: the prefix sums live on the stack */
+
+/* M slots; vGPU j holds slots [P[j], P[j] + S[j]), inside the M (else GTT_EINVAL). */
 struct slot_layout {
 	unsigned M, N;
 	const unsigned *P, *S;

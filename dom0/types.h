@@ -38,6 +38,15 @@ struct dom0_runtime;
 #define DOM0_MAX_GUEST_FENCES	16	/* GVT traps fences 0..15 */
 #define DOM0_QUANTUM_MS		16
 #define DOM0_MAX_RUNS		8	/* non-contiguous slots: runs of a vGPU's high memory (PVINFO has words for 8) */
+/*
+ * Slots a layout may have: dom0_init refuses a layout with more, so every
+ * table of the runtime indexed by slot (its own, or on the stack) is
+ * DOM0_MAX_SLOTS long. With non-contiguous slots (config.slot_runs >= 2) at
+ * most DOM0_MAX_RUN_SLOTS: the generalised Algorithm 1's table grows with M
+ * (dom0/slots_pick.h).
+ */
+#define DOM0_MAX_SLOTS		1024
+#define DOM0_MAX_RUN_SLOTS	256
 
 /* A run of slots: [first, first + n). */
 struct dom0_run {

@@ -174,6 +174,8 @@ enum check_status check_guest_resize(struct check_ctx *c)
 		return ck_skip(c, "the mediator offers no request channel (GTTLAB_IF_GM_MAGIC at 0x%x)", GTTLAB_IF_GM_MAGIC);
 	if (was.nonmappable_size < was.slot_size)
 		return ck_skip(c, "the vGPU holds no whole slot of high memory to resize");
+	if (!was.high_runs || was.high_runs > GTTLAB_GM_MAX_RUNS)	/* detection refuses such a page; its run table is this long */
+		return ck_fail(c, "PVINFO names %u runs of high memory: 1 to %d", was.high_runs, GTTLAB_GM_MAX_RUNS);
 	if (request(c, GTTLAB_GM_REQ_EXPAND, 0, 0, NULL, &st))
 		return CHECK_FAIL;
 	if (st != GTTLAB_GM_ST_BAD_COUNT)

@@ -144,6 +144,10 @@ static int check_sizes(struct hw_device *dev, const struct gtt_platform *p, stru
 	if (!in->gsm_size || in->gsm_size > in->bar0_size - in->gsm_offset)
 		return gtt_err_set(err, GTT_EIO, "GMCH control 0x%04x gives GGMS %u, a %llu-byte GSM that does not fit BAR0",
 				   in->gmch_ctrl, in->ggms, (unsigned long long)in->gsm_size);
+	/* every table of fences (the undo log's, the runtime's, the model's) is I915_MAX_NUM_FENCES long */
+	if (in->num_fences > I915_MAX_NUM_FENCES)
+		return gtt_err_set(err, GTT_EIO, "%s: %u fence registers; at most %u are supported", p->name, in->num_fences,
+				   I915_MAX_NUM_FENCES);
 	in->n_ptes = in->gsm_size / in->pte_size;
 	in->ggtt_size = in->n_ptes * 4096;
 	if (in->aperture_size > in->ggtt_size)
