@@ -76,8 +76,8 @@ bool hw_journal_next(const uint8_t *b, size_t n, size_t *at, struct hw_journal_r
 bool hw_journal_rec_valid(const struct hw_journal_rec *r)
 {
 	switch (r->kind) {
-	case HW_JOURNAL_CFG:
-		return r->len == 4 && (r->width == 1 || r->width == 2 || r->width == 4);
+	case HW_JOURNAL_CFG:	/* inside the 4 KiB of PCI Express config space, aligned to its width */
+		return r->len == 4 && (r->width == 1 || r->width == 2 || r->width == 4) && r->off < 4096 && r->off % r->width == 0;
 	case HW_JOURNAL_MMIO:
 	case HW_JOURNAL_FLUSH_REG:
 		return r->len == 8 && (r->width == 4 || r->width == 8);

@@ -98,7 +98,7 @@ uint32_t sim_cfg_read(struct sim_device *sim, unsigned off, unsigned width)
 
 	if (sim->gone) {
 		v = width == 4 ? 0xffffffffu : (1u << (8 * width)) - 1;
-	} else if (off + width > PCI_CFG_SIZE || (width != 1 && width != 2 && width != 4) ||
+	} else if (off >= PCI_CFG_SIZE || width > PCI_CFG_SIZE - off || (width != 1 && width != 2 && width != 4) ||
 		   off % width) {
 		v = 0;
 	} else {
@@ -114,7 +114,8 @@ uint32_t sim_cfg_read(struct sim_device *sim, unsigned off, unsigned width)
 void sim_cfg_write(struct sim_device *sim, unsigned off, unsigned width, uint32_t val)
 {
 	sim_trace_record(sim, SIM_CFG_WRITE, width, off, val);
-	if (sim->gone || off + width > PCI_CFG_SIZE || (width != 1 && width != 2 && width != 4) ||
+	/* off + width would wrap for an offset near 2^32 (a journal's record, a fuzzer's) */
+	if (sim->gone || off >= PCI_CFG_SIZE || width > PCI_CFG_SIZE - off || (width != 1 && width != 2 && width != 4) ||
 	    off % width)
 		return;
 	unsigned shift = 8 * (off & 3);

@@ -394,3 +394,30 @@ Test(journal, only_a_header_cut_short_is_unstarted)
 	hw_close(j.dev);
 	free(j.sink.buf);
 }
+
+/*
+ * A config record's offset is a journal's word, and a journal is input: one at
+ * the top of 32 bits made the model's bound check wrap (off + width) and write
+ * 4 GiB past its config space. Such a record is refused, and the model itself
+ * ignores an access that does not fit, however its end wraps.
+ */
+Test(journal, a_config_record_outside_config_space_is_refused_and_the_model_ignores_it)
+{
+	static const uint8_t data[4] = { 0x11, 0x22, 0x33, 0x44 };
+	struct hw_journal_rec r = { HW_JOURNAL_CFG, 4, 0, 0, data, 4 };
+	static const uint64_t bad[] = { 0xfffffffcull, 0xffffffffull, 4096, 0x100000000ull, 2 };
+
+	cr_assert(hw_journal_rec_valid(&r), "offset 0, width 4");
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		r.off = bad[i];
+		cr_expect(!hw_journal_rec_valid(&r), "a config record at offset 0x%llx was taken", (unsigned long long)bad[i]);
+	}
+	struct hw_device *dev = t_open("sim:skl");
+	struct sim_device *s = t_sim(dev);
+	uint32_t id = sim_cfg_read(s, 0, 4);
+	sim_cfg_write(s, 0xfffffffcu, 4, 0xdeadbeef);
+	sim_cfg_write(s, 0xffffffffu, 1, 0xab);
+	cr_expect_eq(sim_cfg_read(s, 0xfffffffcu, 4), 0, "a read past config space reads 0");
+	cr_expect_eq(sim_cfg_read(s, 0, 4), id, "config space changed");
+	hw_close(dev);
+}
