@@ -79,7 +79,7 @@ static void on_switch(void *ctx, const struct dom0_switch_stats *st)
 static enum scen_rc cmd_config(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err)
 {
 	static const char *const keys[] = { "slot-size", "host-low", "host-high", "pool", "reserved", "host-fences",
-					    "slot-aware", "selector", "admission", "share-limit", "seed", NULL };
+					    "slot-aware", "selector", "admission", "share-limit", "seed", "slot-runs", NULL };
 	uint64_t v;
 	const char *t;
 	enum scen_rc rc;
@@ -129,11 +129,21 @@ static enum scen_rc cmd_config(struct scen *s, const struct scen_line *l, bool r
 			return rc;
 		s->cfg.share_limit = (unsigned)v;
 	}
+	if ((t = scen_kv(l, 1, "slot-runs"))) {
+		if ((rc = scen_need_range(s, "slot-runs", t, 0, DOM0_MAX_RUNS, "runs of a vGPU's slots (0 or 1: one run)", &v)))
+			return rc;
+		s->cfg.slot_runs = (unsigned)v;
+	}
 	if ((t = scen_kv(l, 1, "seed"))) {
 		if ((rc = scen_need_range(s, "seed", t, 0, UINT64_MAX, "a 64-bit number", &v)))
 			return rc;
 		s->cfg.seed = v;
 	}
+	/* a layout the runtime cannot hold is this line's fault (the limits: docs/dom0.md), said before anything runs */
+	struct dom0_layout lay;
+	struct gtt_err lerr = { 0 };
+	if (s->info && dom0_layout_for(s->info, &s->cfg, &lay, &lerr))
+		return scen_bad(s, "config: %s", lerr.msg);
 	return SCEN_RAN;
 }
 

@@ -44,7 +44,7 @@
 #define MAX_JSON_FAILURES 256
 /* `run N`: at most this many quanta in one command (DOM0_QUANTUM_MS each: 1600 s of simulated time) */
 #define MAX_RUN_QUANTA 100000
-#define MAX_SLOTS 1024		/* dom0's limit on slots in high graphics memory */
+#define MAX_SLOTS DOM0_MAX_SLOTS	/* dom0's limit on slots in high graphics memory */
 
 /*
  * A vGPU name of the file. In the pre-pass only `name` is used: the names

@@ -29,19 +29,20 @@ static void device_of(const char *path, char *dev, size_t n)
 		fclose(f);
 }
 
-Test(scenarios, every_shipped_scenario_passes, .timeout = 120)
+/* Every scenario of dir runs clean on the device its "# device:" line names; how many ran. */
+static int run_all(const char *dir)
 {
-	DIR *d = opendir("scenarios");
+	DIR *d = opendir(dir);
 	struct dirent *e;
 	int ran = 0;
 
-	cr_assert_not_null(d);
+	cr_assert_not_null(d, "%s", dir);
 	while ((e = readdir(d))) {
 		size_t n = strlen(e->d_name);
 		if (n < 5 || strcmp(e->d_name + n - 4, ".scn"))
 			continue;
 		char path[512], dev[64], cmd[768], out[1 << 16];
-		snprintf(path, sizeof(path), "scenarios/%s", e->d_name);
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
 		device_of(path, dev, sizeof(dev));
 		snprintf(cmd, sizeof(cmd), "./build/gttlab --device %s dom0 run %s --quiet 2>&1", dev, path);
 		int rc = t_run(cmd, out, sizeof(out));
@@ -50,7 +51,22 @@ Test(scenarios, every_shipped_scenario_passes, .timeout = 120)
 		ran++;
 	}
 	closedir(d);
+	return ran;
+}
+
+Test(scenarios, every_shipped_scenario_passes, .timeout = 120)
+{
+	int ran = run_all("scenarios");
+
 	cr_expect_geq(ran, 4, "only %d scenarios found", ran);
+}
+
+/* tests/scenarios/: regressions, each a scenario that once crashed or failed (its comment says how). */
+Test(scenarios, every_regression_scenario_passes, .timeout = 120)
+{
+	int ran = run_all("tests/scenarios");
+
+	cr_expect_geq(ran, 1, "only %d regression scenarios found", ran);
 }
 
 Test(scenarios, malformed_exits_2_naming_the_line_and_touches_nothing)
@@ -354,16 +370,37 @@ Test(scenarios, a_device_after_a_command_is_malformed)
 	done_text(path);
 }
 
-/* When the runtime cannot start, the lines after did not run: the run fails, saying how many. */
-Test(scenarios, lines_left_when_the_runtime_cannot_start_fail_the_run)
+/*
+ * A layout the runtime cannot hold is the config line's fault: malformed (exit 2, that line named), before
+ * anything runs. A second device it cannot hold does not start: every line on it fails, the run fails.
+ */
+Test(scenarios, a_layout_the_runtime_cannot_hold_is_refused_on_its_config_line)
 {
 	char path[128] = "", out[4096];
 
 	int rc = run_text("config host-high=4G\ncreate a low=16M slots=1\nexpect slots a == 0-0\nrun 1\nrun 2\n", path,
 			  sizeof(path), out, sizeof(out));
+	cr_expect_eq(rc, 2, "%s", out);
+	cr_expect(names_line(out, path, 1, "config: host high size 0x100000000 does not fit the GGTT above the aperture"), "%s",
+		  out);
+	cr_expect(!strstr(out, "create a"), "a line ran: %s", out);
+	done_text(path);
+	path[0] = 0;
+	rc = run_text("config slot-size=1M\ncreate a low=16M slots=1\n", path, sizeof(path), out, sizeof(out));
+	cr_expect_eq(rc, 2, "%s", out);
+	cr_expect(names_line(out, path, 1, "config: slot size 0x100000 gives 3839 slots in high graphics memory; 1 to 1024 are supported"),
+		  "%s", out);
+	done_text(path);
+	path[0] = 0;
+	rc = run_text("config slot-size=4M slot-runs=2\ncreate a low=16M slots=1\n", path, sizeof(path), out, sizeof(out));
+	cr_expect_eq(rc, 2, "%s", out);
+	cr_expect(names_line(out, path, 1, "config: slot size 0x400000 gives 959 slots; non-contiguous slots (slot runs 2) support at most 256"), "%s", out);
+	done_text(path);
+	path[0] = 0;
+	rc = run_text("config host-high=3G\ndevice h sim:hsw\non h create a low=16M slots=1\nrun 1\n", path, sizeof(path), out,
+		      sizeof(out));
 	cr_expect_eq(rc, 1, "%s", out);
-	cr_expect(names_line(out, path, 2, "FAILED: cannot start the runtime"), "%s", out);
-	cr_expect(names_line(out, path, 3, "FAILED: did not run, nor did the 2 lines after it, to line 5 (3 of the 5 commands"),
+	cr_expect(names_line(out, path, 3, "FAILED: cannot start the runtime on device h: host high size 0xc0000000 does not fit"),
 		  "%s", out);
 	done_text(path);
 }
