@@ -131,12 +131,29 @@ static bool is_page_of(struct adv *a, const struct guest *g, uint64_t addr)
 	return false;
 }
 
+/* The GGTT index of the first entry of run i of its high range, and the entries of that run (high_base/size: run 0). */
+static uint64_t run_first(const struct dom0_vgpu_info *in, unsigned i)
+{
+	return i && i < in->n_runs ? (in->high_base + (uint64_t)(in->runs[i].first - in->runs[0].first) *
+				      (in->high_size / (in->runs[0].n ? in->runs[0].n : 1))) >> 12 : in->high_base >> 12;
+}
+
+static uint64_t run_entries(const struct dom0_vgpu_info *in, unsigned i)
+{
+	return i && i < in->n_runs ? (uint64_t)in->runs[i].n * (in->high_size / (in->runs[0].n ? in->runs[0].n : 1)) >> 12 :
+				     in->high_size >> 12;
+}
+
 static bool in_ranges(const struct dom0_vgpu_info *in, uint64_t index)
 {
 	uint64_t gm = index << 12;
 
-	return (gm >= in->low_base && gm < in->low_base + in->low_size) ||
-	       (gm >= in->high_base && gm < in->high_base + in->high_size);
+	if (gm >= in->low_base && gm < in->low_base + in->low_size)
+		return true;
+	for (unsigned i = 0; i < (in->n_runs ? in->n_runs : 1); i++)
+		if (index >= run_first(in, i) && index < run_first(in, i) + run_entries(in, i))
+			return true;
+	return false;
 }
 
 /* A hostile guest PTE value for a guest with info `in`. */
@@ -157,8 +174,9 @@ static uint64_t h_pte(uint64_t *rng, const struct d0 *t, const struct dom0_vgpu_
 /* A hostile PTE index: its own ranges, their edges, anybody's, anywhere (n: the GGTT's entries). */
 static uint64_t h_index(uint64_t *rng, uint64_t n, const struct dom0_vgpu_info *in)
 {
-	uint64_t r = t_rand(rng), lo = in->low_base >> 12, hi = in->high_base >> 12;
-	uint64_t nl = in->low_size >> 12, nh = in->high_size >> 12;
+	uint64_t r = t_rand(rng), lo = in->low_base >> 12;
+	unsigned run = in->n_runs > 1 ? (unsigned)(t_rand(rng) % in->n_runs) : 0;	/* any run of its high range */
+	uint64_t hi = run_first(in, run), nl = in->low_size >> 12, nh = run_entries(in, run);
 
 	switch (r % 8) {
 	case 0: return (r >> 8) % n;
@@ -463,8 +481,6 @@ Test(dom0_adversarial, hostile_guests_hsw, .timeout = 600) { run("sim:hsw", 0x5e
 
 #define NG		12		/* guests over both devices */
 #define MAXID		48		/* ids scanned on a device: ids are reused lowest first, so a leak shows */
-#define ROUNDS		4
-#define ROUND_OPS	25000
 #define DYN_BATCH	500
 #define SLOT		(4 * MiB)
 #define SEQ_BASE	0x40000000u	/* SEQs of the test's well-formed requests count up from here */
@@ -480,6 +496,23 @@ struct req {
 	unsigned tag;			/* the guest incarnation that asked */
 	enum rq_state st;
 	uint32_t final;			/* its answer, once final */
+};
+
+/*
+ * A layout of the table the dynamic half runs over (docs/hostile-input.md
+ * lists them): the two devices, how many slots high memory has on each (the
+ * slot size is whatever gives that many, the rest of high memory the host's;
+ * 0: a handful of 4 MiB slots, 10 to 24, drawn each round), and non-contiguous
+ * slots (config.slot_runs drawn from 2..runs each round; 0: one run). Every
+ * round draws the rest afresh: the admission policy (each of the four on each
+ * device over four rounds), the share limit (0-2), the pool, the guest fences.
+ */
+struct dyn_layout {
+	const char *spec[2];
+	unsigned slots;
+	unsigned runs;
+	unsigned rounds, round_ops;
+	bool one_slot;			/* a single slot: no slot migration can ever be made (nowhere to go) */
 };
 
 struct ddev {
@@ -557,7 +590,9 @@ struct dyn_counts {
 };
 
 struct dyn {
+	const struct dyn_layout *lay;
 	const char *spec[2];
+	unsigned occ_lo[DOM0_MAX_SLOTS], occ_hi[DOM0_MAX_SLOTS];	/* the invariants' occupancy, slot by slot */
 	uint64_t pause_ctr;		/* looks at the queue so far: the order pauses were seen in */
 	uint64_t births;		/* vGPUs created so far, by the test's creates and device moves */
 	uint64_t seed, rng;
@@ -839,12 +874,21 @@ static void invariants(struct dyn *w)
 			dg_refresh(w, g);
 			chan_check(w, g);
 			/* PVINFO says where its high range is */
+			unsigned nr = g->in.n_runs ? g->in.n_runs : 1;
 			CHECK(w, pvr(w, g, VGT_IF_NONMAPPABLE_BASE) == (uint32_t)g->in.high_base &&
-				 pvr(w, g, VGT_IF_NONMAPPABLE_SIZE) == (uint32_t)(g->in.slots * l->slot_size) &&
-				 pvr(w, g, GTTLAB_IF_GM_SLOTS) == g->in.slots,
-			      "vGPU %d: PVINFO says 0x%x+0x%x, %u slots; it holds slots %u+%u at 0x%llx", g->id,
+				 pvr(w, g, VGT_IF_NONMAPPABLE_SIZE) == (uint32_t)((uint64_t)(g->in.n_runs ? g->in.runs[0].n : 0) * l->slot_size) &&
+				 pvr(w, g, GTTLAB_IF_GM_SLOTS) == g->in.slots && pvr(w, g, GTTLAB_IF_GM_RUNS) == nr,
+			      "vGPU %d: PVINFO says 0x%x+0x%x, %u slots in %u runs; it holds slots %u+%u at 0x%llx in %u runs", g->id,
 			      pvr(w, g, VGT_IF_NONMAPPABLE_BASE), pvr(w, g, VGT_IF_NONMAPPABLE_SIZE), pvr(w, g, GTTLAB_IF_GM_SLOTS),
-			      g->in.first_slot, g->in.slots, (unsigned long long)g->in.high_base);
+			      pvr(w, g, GTTLAB_IF_GM_RUNS), g->in.first_slot, g->in.slots, (unsigned long long)g->in.high_base, nr);
+			for (unsigned i = 1; i < GTTLAB_GM_MAX_RUNS; i++) {
+				uint64_t b = i < g->in.n_runs ? l->slots_base + (uint64_t)g->in.runs[i].first * l->slot_size : 0;
+				uint64_t z = i < g->in.n_runs ? (uint64_t)g->in.runs[i].n * l->slot_size : 0;
+				CHECK(w, pvr(w, g, GTTLAB_IF_GM_RUN_BASE(i)) == (uint32_t)b && pvr(w, g, GTTLAB_IF_GM_RUN_SIZE(i)) == (uint32_t)z,
+				      "vGPU %d: PVINFO's run %u reads 0x%x+0x%x; it holds 0x%llx+0x%llx there", g->id, i,
+				      pvr(w, g, GTTLAB_IF_GM_RUN_BASE(i)), pvr(w, g, GTTLAB_IF_GM_RUN_SIZE(i)), (unsigned long long)b,
+				      (unsigned long long)z);
+			}
 		}
 	/*
 	 * FIFO: what admission ran was the oldest *created* waiting on its
@@ -900,8 +944,11 @@ static void invariants(struct dyn *w)
 	for (int di = 0; di < 2; di++) {
 		struct ddev *d = &w->d[di];
 		struct dom0_runtime *rt = d->t.rt;
-		unsigned M = d->l->num_slots, paused = 0, pending = 0, fences = 0, lo[64] = { 0 }, hi[64] = { 0 };
+		unsigned M = d->l->num_slots, paused = 0, pending = 0, fences = 0, *lo = w->occ_lo, *hi = w->occ_hi;
 		bool target_seen = false;
+
+		memset(lo, 0, M * sizeof(*lo));
+		memset(hi, 0, M * sizeof(*hi));
 
 		for (int id = 1; id <= MAXID; id++) {
 			struct dguest *g = by_dev_id(w, di, id);
@@ -933,16 +980,27 @@ static void invariants(struct dyn *w)
 				fences += in.fences;	/* admitted: its fence registers are reserved */
 			CHECK(w, in.first_slot + in.slots <= M, "device %d: vGPU %d holds slots %u+%u of %u", di, id, in.first_slot,
 			      in.slots, M);
+			unsigned held = 0;
+			for (unsigned i = 0; i < in.n_runs; i++) {
+				CHECK(w, in.runs[i].n && in.runs[i].first + in.runs[i].n <= M && (!i || in.runs[i].first > in.runs[i - 1].first + in.runs[i - 1].n),
+				      "device %d: vGPU %d's run %u is slots %u+%u of %u: empty, past the end, or not apart from the one before",
+				      di, id, i, in.runs[i].first, in.runs[i].n, M);
+				held += in.runs[i].n;
+			}
+			CHECK(w, held == in.slots && in.n_runs <= (d->cfg.slot_runs >= 2 ? d->cfg.slot_runs : 1),
+			      "device %d: vGPU %d holds %u slots in %u runs; its runs add to %u (config slot runs %u)", di, id, in.slots,
+			      in.n_runs, held, d->cfg.slot_runs);
 			bool mig_self = w->mig.on && !w->mig.released && g && g - w->g == w->mig.gi && di == w->mig.src;
 			CHECK(w, !dom0_vgpu_migrating(rt, id) || mig_self || is_target,
 			      "device %d: vGPU %d is migrating, and no migration of it is under way", di, id);
 			/* occupancy: lo counts its run; hi also the other run a slot migration holds until its release */
-			for (unsigned s = in.first_slot; s < in.first_slot + in.slots && s < 64; s++) {
-				lo[s]++;
-				hi[s]++;
-			}
+			for (unsigned i = 0; i < in.n_runs; i++)
+				for (unsigned s = in.runs[i].first; s < in.runs[i].first + in.runs[i].n && s < M; s++) {
+					lo[s]++;
+					hi[s]++;
+				}
 			if (mig_self && !w->mig.device && w->mig.last < DOM0_MIGRATE_RELEASE)
-				for (unsigned s = 0; s < 64; s++) {
+				for (unsigned s = 0; s < M; s++) {
 					bool in_run = s >= in.first_slot && s < in.first_slot + in.slots;
 					bool other = (s >= w->mig.from && s < w->mig.from + w->mig.n) ||
 						     (s >= w->mig.to && s < w->mig.to + w->mig.n);
@@ -959,11 +1017,11 @@ static void invariants(struct dyn *w)
 		      dom0_requests_pending(rt), pending);
 		CHECK(w, fences <= d->l->guest_fences, "device %d: the admitted vGPUs hold %u fences; guests have %u", di, fences,
 		      d->l->guest_fences);
-		for (unsigned s = 0; s < M && s < 64; s++)
+		for (unsigned s = 0; s < M; s++)
 			CHECK(w, !d->cfg.share_limit || dom0_slot_occupancy(rt, s) <= d->cfg.share_limit,
 			      "device %d: slot %u is held by %u vGPUs; the share limit is %u", di, s, dom0_slot_occupancy(rt, s),
 			      d->cfg.share_limit);
-		for (unsigned s = 0; s < M && s < 64; s++)
+		for (unsigned s = 0; s < M; s++)
 			CHECK(w, dom0_slot_occupancy(rt, s) >= lo[s] && dom0_slot_occupancy(rt, s) <= hi[s],
 			      "device %d: slot %u occupancy %u; the vGPUs' slots cover it %u times%s", di, s,
 			      dom0_slot_occupancy(rt, s), lo[s], lo[s] != hi[s] ? " (a migration holds it too)" : "");
@@ -1071,9 +1129,14 @@ static void ladder_is_its_ptes(struct dyn *w, int di, const struct holder *h, co
 static void owner_is_its_shadow(struct dyn *w, int di, const struct holder *o)
 {
 	struct ddev *d = &w->d[di];
-	uint64_t ranges[2][2] = { { o->in.low_base >> 12, o->in.low_size >> 12 }, { o->in.high_base >> 12, o->in.high_size >> 12 } };
+	uint64_t ranges[1 + DOM0_MAX_RUNS][2] = { { o->in.low_base >> 12, o->in.low_size >> 12 } };
+	unsigned nr = 1;
 
-	for (int r = 0; r < 2; r++)
+	for (unsigned i = 0; i < (o->in.n_runs ? o->in.n_runs : 1); i++, nr++) {
+		ranges[nr][0] = run_first(&o->in, i);
+		ranges[nr][1] = run_entries(&o->in, i);
+	}
+	for (unsigned r = 0; r < nr; r++)
 		for (uint64_t i0 = 0; i0 < ranges[r][1]; i0 += SCAN) {
 			size_t k = ranges[r][1] - i0 < SCAN ? (size_t)(ranges[r][1] - i0) : SCAN;
 			uint64_t first = ranges[r][0] + i0;
@@ -1168,7 +1231,8 @@ static void check_device(struct dyn *w, int di)
 		CHECK(w, !hw_aperture_read(dev, o->in.low_base, w->buf, o->in.low_size, NULL), "aperture read");
 		own_words(w, w->buf, o->in.low_size, tag, "the real aperture, render owner's low range", di, o->in.low_base);
 		for (int s = 0; s < 16 && o->in.high_size; s++) {
-			uint64_t gm = o->in.high_base + rnd(w) % (o->in.high_size >> 12) * 4096;
+			unsigned run = o->in.n_runs > 1 ? (unsigned)(rnd(w) % o->in.n_runs) : 0;
+			uint64_t gm = (run_first(&o->in, run) + rnd(w) % run_entries(&o->in, run)) << 12;
 			if (!hw_gpu_read(dev, gm, w->buf, 4096, NULL))
 				own_words(w, w->buf, 4096, tag, "the GPU side, render owner's high range", di, gm);
 		}
@@ -1177,6 +1241,8 @@ static void check_device(struct dyn *w, int di)
 	/* physical entries */
 	uint64_t glo = l->guest_low_base >> 12, ghi = (l->guest_low_base + l->guest_low_size) >> 12;
 	uint64_t plo = l->pool_base >> 12, phi = (l->pool_base + l->pool_size) >> 12, slo = l->slots_base >> 12;
+	uint64_t last_addr = ~0ull;
+	int last_hh = -1;
 	for (uint64_t i0 = 0; i0 < d->n; i0 += SCAN) {
 		size_t k = d->n - i0 < SCAN ? (size_t)(d->n - i0) : SCAN;
 		sim_gsm_read_run(d->t.sim, dev->info.gsm_offset + (uint32_t)(i0 * d->ps), w->scan, k, d->ps);
@@ -1191,7 +1257,10 @@ static void check_device(struct dyn *w, int di)
 			      "device %d: PTE %llu (GM 0x%llx, a host range) is 0x%llx; it was 0x%llx", di, (unsigned long long)i,
 			      (unsigned long long)(i << 12), (unsigned long long)pte, (unsigned long long)d->boot[i]);
 			uint64_t addr = d0_pte_addr(&d->t, pte);
-			int hh = page_owner(w, addr);
+			/* runs of one value (a vGPU's scratch page over its slots) look their page up once */
+			int hh = addr == last_addr ? last_hh : page_owner(w, addr);
+			last_addr = addr;
+			last_hh = hh;
 			CHECK(w, hh >= 0, "device %d: PTE %llu (GM 0x%llx) names 0x%llx, a page of no live vGPU there", di,
 			      (unsigned long long)i, (unsigned long long)(i << 12), (unsigned long long)addr);
 			CHECK(w, pool || covers(&w->h[hh], i),
@@ -1257,7 +1326,9 @@ static void dyn_create(struct dyn *w, int k, int di)
 	}
 	/* low ranges of 32 to 128 pages, and some of whole 512-entry chunks of the GTT and more */
 	static const unsigned low_pages[] = { 32, 64, 96, 128, 32, 64, 520, 700 };
-	struct dom0_vgpu_params p = { .low_size = low_pages[r % 8] * 4096ull, .high_slots = 1 + (unsigned)(r >> 8) % 3,
+	/* 1 to 3 slots, and now and then a good part of high memory, so that creates wait on any layout */
+	unsigned high = M >= 16 && (r >> 50) % 8 == 0 ? 1 + (unsigned)(r >> 53) % (M / 4) : 1 + (unsigned)(r >> 8) % (M < 3 ? M : 3);
+	struct dom0_vgpu_params p = { .low_size = low_pages[r % 8] * 4096ull, .high_slots = high,
 				      .fences = 1 + (unsigned)(r >> 16) % 2, .mem_pages = 8 + (unsigned)(r >> 24) % 17 };
 	struct gtt_err err = { 0 };
 	if ((r >> 32) % 4 == 0) {
@@ -1434,6 +1505,7 @@ static void request(struct dyn *w, struct dguest *g)
 	case 1: q = M; break;
 	case 2: q = M + 1; break;
 	case 3: q = 0xffffffffu; break;
+	case 4: q = 1 + (uint32_t)(r >> 20) % (M / 4 + 1); break;
 	default: q = 1 + (uint32_t)(r >> 20) % 3; break;
 	}
 	if (code == GTTLAB_GM_REQ_EVICTIONS) {
@@ -1718,8 +1790,9 @@ static void policy_op(struct dyn *w, int di)
 		/* R_copy charged per PTE written, never measured: the same seed makes the same classes */
 		struct dom0_policy p = { .alpha_u = r % 2 ? 0 : 1000 + (r >> 8) % 100000, .beta_u = (r >> 1) % 2 ? 0 : 1000 + (r >> 16) % 200000,
 					 .period_ms = 16 + (r >> 24) % 500, .cpus = 1 + (unsigned)(r >> 34) % 4,
-					 .copy_ns_per_pte = 1 + (r >> 36) % 400, .min_slots = 1 + (unsigned)(r >> 46) % 2,
-					 .evict_slots = 1 + (unsigned)(r >> 47) % 2 };
+					 .copy_ns_per_pte = 1 + (r >> 36) % 400,
+					 .min_slots = 1 + (unsigned)(r >> 46) % (d->l->num_slots < 2 ? 1 : 2),
+					 .evict_slots = 1 + (unsigned)(r >> 47) % (d->l->num_slots < 2 ? 1 : 2) };
 		if ((r >> 48) % 2) {
 			p.low_u = 10000 + (r >> 50) % 600000;
 			p.high_u = p.low_u + (r >> 52) % 900000;
@@ -1744,9 +1817,10 @@ static void policy_op(struct dyn *w, int di)
 
 static void resize_op(struct dyn *w, struct dguest *g, uint64_t r)
 {
-	static const unsigned counts[] = { 1, 1, 2, 3, 0, 4294967295u, 2147483648u, 1024, 1025, 0 };
+	static const unsigned counts[] = { 1, 1, 2, 3, 0, 4294967295u, 2147483648u, 1024, 1025, 0, 1, 1 };
 	struct dom0_runtime *rt = grt(w, g);
-	unsigned M = w->d[g->dev].l->num_slots, q = counts[(r >> 8) % (sizeof(counts) / sizeof(counts[0]))];
+	unsigned M = w->d[g->dev].l->num_slots, pick_q = (unsigned)(r >> 8) % (sizeof(counts) / sizeof(counts[0]));
+	unsigned q = pick_q == 10 ? 1 + M / 4 : pick_q == 11 ? 1 + M / 2 : counts[pick_q];	/* a part of high memory */
 	enum dom0_pause p0 = dom0_vgpu_paused(rt, g->id);
 	unsigned pc0 = dom0_paused_count(rt);
 	bool locked = migrating_now(w, g);
@@ -1906,7 +1980,7 @@ static void migrate_op(struct dyn *w, struct dguest *g, bool device)
 	const struct dom0_layout *l = w->d[src].l;
 	uint64_t r = rnd(w);
 	enum dom0_pause p = dom0_vgpu_paused(rt, g->id);
-	unsigned to = (unsigned)(r % (l->num_slots + 2));
+	unsigned to = (unsigned)(r % (l->num_slots + 2)), runs0 = g->in.n_runs;	/* g->in follows it through the hook */
 	struct gtt_err err = { 0 };
 	int rc, nid = 0;
 
@@ -1917,7 +1991,10 @@ static void migrate_op(struct dyn *w, struct dguest *g, bool device)
 	set_where(w, device ? " (after a device migration)" : " (after a slot migration)");
 	unqueue(w, g);		/* a rollback forwards its queue on the source as it returns */
 	bool hooked = w->mig.last >= 0;
-	if (p != DOM0_PAUSE_NONE)
+	if (runs0 > 1)	/* a migration moves one run (docs/dom0.md); paused too, it may be refused for either */
+		CHECK(w, (rc == GTT_EINVAL || (p != DOM0_PAUSE_NONE && rc == GTT_EBUSY)) && !hooked,
+		      "vGPU %d: its slots in %u runs migrated: rc %d", old, runs0, rc);
+	else if (p != DOM0_PAUSE_NONE)
 		CHECK(w, rc == GTT_EBUSY && !hooked, "vGPU %d, paused (%s), migrated: rc %d", old, dom0_pause_name(p), rc);
 	else if (!device && (!w->mig.n || to == w->mig.from || to >= l->num_slots || w->mig.n > l->num_slots - to))
 		CHECK(w, rc == GTT_EINVAL && !hooked, "vGPU %d: slots %u+%u to slot %u of %u: rc %d", old, w->mig.from, w->mig.n, to,
@@ -2063,12 +2140,17 @@ static void dev_start(struct dyn *w, int di, const char *spec)
 	}
 	hw_ggtt_invalidate(d->t.dev);
 	sim_gsm_read_run(d->t.sim, in->gsm_offset, d->boot, d->n, d->ps);
-	/* a handful of 4 MiB slots (the rest of high memory is the host's), a small pool, few guest fences */
-	unsigned slots = 10 + (unsigned)(r % 15);
+	/* the layout's slots (the rest of high memory is the host's), a small pool, few guest fences */
+	unsigned slots = w->lay->slots ? w->lay->slots : 10 + (unsigned)(r % 15), guest_fences = 8 + (unsigned)(r >> 16) % 9;
+	/* the host's high range keeps at least 1 MiB: the host pages above live there */
+	uint64_t slot = w->lay->slots ? ((in->ggtt_size - ap - MiB) / slots) & ~4095ull : SLOT;
+	if (guest_fences >= in->num_fences)
+		guest_fences = in->num_fences - 1;
 	d->cfg = (struct dom0_config){
-		.slot_size = SLOT, .host_high_size = in->ggtt_size - ap - slots * SLOT,
+		.slot_size = slot, .host_high_size = in->ggtt_size - ap - slots * slot,
 		.pool_size = (16 + (r >> 8) % 49) * 4096,
-		.host_fences = in->num_fences - (8 + (unsigned)(r >> 16) % 9),
+		.host_fences = in->num_fences - guest_fences,
+		.slot_runs = w->lay->runs ? 2 + (unsigned)(r >> 40) % (w->lay->runs - 1) : 0,
 		.share_limit = (unsigned)(w->round + (unsigned)di + (r >> 24)) % 3,
 		.admission = (enum dom0_admission)(DOM0_ADMIT_FIFO + (w->round + 2 * (unsigned)di) % 4),
 		.seed = rnd(w),
@@ -2081,10 +2163,11 @@ static void dev_start(struct dyn *w, int di, const char *spec)
 	d->policy_allowed = (w->round + (unsigned)di) % 2 == 0;
 	cr_assert_eq(d->l->num_slots, slots);
 	cr_assert_gt(d->l->host_low_size, 3 * 97 * 4096ull, "the host pages lie in the host low range");
-	cr_log_info("%s+%s seed 0x%llx round %u device %d (%s): admission %s, share limit %u, %u slots, pool %llu pages, %u guest fences%s%s",
+	cr_assert_gt(d->l->host_high_size, 7 * 31 * 4096ull, "the host pages lie in the host high range");
+	cr_log_info("%s+%s seed 0x%llx round %u device %d (%s): admission %s, share limit %u, %u slots of %llu KiB, slot runs %u, pool %llu pages, %u guest fences%s%s",
 		    w->spec[0], w->spec[1], (unsigned long long)w->seed, w->round, di, spec,
-		    dom0_admission_name(d->cfg.admission), d->cfg.share_limit, slots, (unsigned long long)(d->cfg.pool_size >> 12),
-		    d->l->guest_fences, d->cfg.algorithm1_selector ? ", Algorithm 1" : "", d->policy_allowed ? ", policy" : "");
+		    dom0_admission_name(d->cfg.admission), d->cfg.share_limit, slots, (unsigned long long)(slot >> 10), d->cfg.slot_runs,
+		    (unsigned long long)(d->cfg.pool_size >> 12), d->l->guest_fences, d->cfg.algorithm1_selector ? ", Algorithm 1" : "", d->policy_allowed ? ", policy" : "");
 }
 
 static void dev_stop(struct dyn *w, int di)
@@ -2110,18 +2193,20 @@ static void dev_stop(struct dyn *w, int di)
 	free(d->boot);
 }
 
-static void run_dyn(const char *spec0, const char *spec1, uint64_t seed0)
+static void run_dyn(const struct dyn_layout *lay, uint64_t seed0)
 {
 	struct dyn *w = calloc(1, sizeof(*w));
+	const char *spec0 = lay->spec[0], *spec1 = lay->spec[1];
 
 	cr_assert_not_null(w);
+	w->lay = lay;
 	w->spec[0] = spec0;
 	w->spec[1] = spec1;
 	w->reqs = calloc(SEQ_TRACKED, sizeof(*w->reqs));
 	w->buf = malloc(4 * MiB);	/* the largest low range */
 	w->scan = malloc(SCAN * sizeof(uint64_t));
 	cr_assert(w->reqs && w->buf && w->scan);
-	for (w->round = 0; w->round < ROUNDS; w->round++) {
+	for (w->round = 0; w->round < lay->rounds; w->round++) {
 		w->seed = seed0 + w->round;
 		w->rng = w->seed;
 		w->next_seq = SEQ_BASE;
@@ -2131,7 +2216,7 @@ static void run_dyn(const char *spec0, const char *spec1, uint64_t seed0)
 		set_where(w, " (setup)");
 		dev_start(w, 0, spec0);
 		dev_start(w, 1, spec1);
-		for (w->op = 1; w->op <= ROUND_OPS; w->op++) {
+		for (w->op = 1; w->op <= lay->round_ops; w->op++) {
 			set_where(w, "");
 			one_dyn_op(w);
 			invariants(w);
@@ -2162,12 +2247,13 @@ static void run_dyn(const char *spec0, const char *spec1, uint64_t seed0)
 		    (unsigned long long)c->rollbacks, (unsigned long long)c->refused_moves, (unsigned long long)c->hook_steps,
 		    (unsigned long long)c->hook_work, (unsigned long long)c->queues_run, (unsigned long long)c->full_checks, (unsigned long long)c->policy_on, (unsigned long long)c->waiting_ops);
 	/* the run reached what it is for */
-	cr_expect_geq(c->ops, 100000);
+	cr_expect_geq(c->ops, (uint64_t)lay->rounds * lay->round_ops);
 	cr_expect(c->creates_paused && c->expands_paused && c->fences_paused && c->admitted, "admission was not exercised");
 	cr_expect(c->never_fit, "no request that can never fit was made");
 	cr_expect(c->withdraw_api && c->withdraw_fence && c->withdraw_channel, "withdrawals were not exercised");
 	cr_expect(c->answered && c->answered_paused && c->busy_notifies && c->malformed, "the request channel was not exercised");
-	cr_expect(c->slot_moves && c->dev_moves[0] && c->dev_moves[1] && c->rollbacks, "migrations were not exercised");
+	cr_expect((c->slot_moves || lay->one_slot) && c->dev_moves[0] && c->dev_moves[1] && c->rollbacks,
+		  "migrations were not exercised");
 	cr_expect(c->queues_run, "no locked guest's writes were queued and forwarded");
 	cr_expect(c->policy_on, "the policy never ran");
 	free(w->pages);
@@ -2177,5 +2263,30 @@ static void run_dyn(const char *spec0, const char *spec1, uint64_t seed0)
 	free(w);
 }
 
-Test(dom0_adversarial, dynamic_skl_kbl, .timeout = 900) { run_dyn("sim:skl", "sim:kbl", 0xd1a0000000000001ull); }
-Test(dom0_adversarial, dynamic_hsw_hsw, .timeout = 900) { run_dyn("sim:hsw", "sim:hsw", 0xd1a0000000000101ull); }
+/*
+ * The table of layouts. Each is a test of its own (they run side by side):
+ * a handful of 4 MiB slots on the largest GGTTs (4 GiB, gen8+) and on the
+ * smallest (2 GiB, gen6/7), the most slots a layout may have
+ * (DOM0_MAX_SLOTS: small slots, 1.5 to 3.7 MiB) on both, one slot as large as
+ * high memory, and non-contiguous slots (2 to 8 runs) on a few slots and on
+ * the most a layout with runs may have (DOM0_MAX_RUN_SLOTS). Every layout
+ * runs each admission policy on each device, share limits 0-2, and the
+ * policy on half of its devices.
+ */
+static const struct dyn_layout few_skl_kbl = { { "sim:skl", "sim:kbl" }, 0, 0, 4, 25000, false };
+static const struct dyn_layout few_hsw_hsw = { { "sim:hsw", "sim:hsw" }, 0, 0, 4, 25000, false };
+static const struct dyn_layout most_skl_tgl = { { "sim:skl", "sim:tgl" }, DOM0_MAX_SLOTS, 0, 4, 2500, false };
+static const struct dyn_layout most_snb_hsw = { { "sim:snb", "sim:hsw" }, DOM0_MAX_SLOTS, 0, 4, 3000, false };
+static const struct dyn_layout one_snb_ivb = { { "sim:snb", "sim:ivb" }, 1, 0, 4, 3000, true };
+static const struct dyn_layout one_skl_bdw = { { "sim:skl", "sim:bdw" }, 1, 0, 4, 2500, true };
+static const struct dyn_layout runs_few_kbl_ivb = { { "sim:kbl", "sim:ivb" }, 0, DOM0_MAX_RUNS, 4, 5000, false };
+static const struct dyn_layout runs_most_icl_hsw = { { "sim:icl", "sim:hsw" }, DOM0_MAX_RUN_SLOTS, DOM0_MAX_RUNS, 4, 3000, false };
+
+Test(dom0_adversarial, dynamic_skl_kbl, .timeout = 900) { run_dyn(&few_skl_kbl, 0xd1a0000000000001ull); }
+Test(dom0_adversarial, dynamic_hsw_hsw, .timeout = 900) { run_dyn(&few_hsw_hsw, 0xd1a0000000000101ull); }
+Test(dom0_adversarial, layout_most_slots_skl_tgl, .timeout = 900) { run_dyn(&most_skl_tgl, 0xd1a0000000000201ull); }
+Test(dom0_adversarial, layout_most_slots_snb_hsw, .timeout = 900) { run_dyn(&most_snb_hsw, 0xd1a0000000000301ull); }
+Test(dom0_adversarial, layout_one_slot_snb_ivb, .timeout = 900) { run_dyn(&one_snb_ivb, 0xd1a0000000000401ull); }
+Test(dom0_adversarial, layout_one_slot_skl_bdw, .timeout = 900) { run_dyn(&one_skl_bdw, 0xd1a0000000000701ull); }
+Test(dom0_adversarial, layout_runs_few_slots_kbl_ivb, .timeout = 900) { run_dyn(&runs_few_kbl_ivb, 0xd1a0000000000501ull); }
+Test(dom0_adversarial, layout_runs_most_slots_icl_hsw, .timeout = 900) { run_dyn(&runs_most_icl_hsw, 0xd1a0000000000601ull); }
