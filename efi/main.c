@@ -20,6 +20,7 @@
 #include "efi/ivshmem_check.h"
 #include "efi/pciio_sim.h"
 #include "efi/secure_boot.h"
+#include "efi/stack_guard.h"
 #include "dom0/guest_device.h"
 #include "env/fmt.h"
 #include "env/num.h"
@@ -526,9 +527,21 @@ static int end_journal(void *ctx, struct hw_device *dev, bool restored, struct g
 	return rc;
 }
 
-/* Called by crt0-efi-x86_64.o with the System V ABI (not EFIAPI). */
-EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab);
+static EFI_STATUS gttlab_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab) __attribute__((noinline));
+
+/*
+ * Called by crt0-efi-x86_64.o with the System V ABI (not EFIAPI). It draws
+ * the stack protector's guard before any instrumented frame exists, so it
+ * has no canary of its own to compare against a guard that changed.
+ */
+EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab) __attribute__((no_stack_protector));
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
+{
+	efi_stack_guard_init(image);
+	return gttlab_main(image, systab);
+}
+
+static EFI_STATUS gttlab_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 {
 	char *argv[32];
 	struct args a;
