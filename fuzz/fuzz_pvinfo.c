@@ -9,7 +9,8 @@
  *
  * The header is the config: admission policy (off, fifo, bf, ru, rand),
  * share limit (0-3), slot size (64, 256 or 512 MiB: fewer slots, more
- * pauses), a 1 MiB fence pool and few guest fence registers (pauses of
+ * pauses; or a layout at the runtime's limits: about 1000 slots, one slot,
+ * 255 slots with runs), a 1 MiB fence pool and few guest fence registers (pauses of
  * fences and creates), and RAND's seed. A header of zeros is the runtime's
  * defaults with admission off.
  *
@@ -125,18 +126,30 @@ static void configure(struct fz *z, const uint8_t *h)
 {
 	static const enum dom0_admission adm[] = { DOM0_ADMIT_OFF, DOM0_ADMIT_FIFO, DOM0_ADMIT_BF, DOM0_ADMIT_RU,
 						   DOM0_ADMIT_RAND };
-	static const uint64_t slot[] = { 0, 256ull << 20, 512ull << 20 };
+	/*
+	 * 0: the default 64 MiB; fewer, larger slots (more pauses); and the
+	 * layouts at the runtime's limits: 4 MiB (959 slots), 3836 KiB (1023, about
+	 * DOM0_MAX_SLOTS), one slot as large as high memory (with host-high 4 MiB),
+	 * 15 MiB (255: about DOM0_MAX_RUN_SLOTS, the most with runs)
+	 */
+	static const uint64_t slot[] = { 0, 256ull << 20, 512ull << 20, 4ull << 20, 3836ull << 10, 3836ull << 20, 15ull << 20 };
+	unsigned nslot = sizeof(slot) / sizeof(slot[0]);
 
 	z->cfg.admission = adm[h[0] % 5];
 	z->cfg.share_limit = h[1] % 4;
-	z->cfg.slot_size = slot[h[2] % 3];
+	z->cfg.slot_size = slot[h[2] % nslot];
+	if (z->cfg.slot_size == 3836ull << 20)
+		z->cfg.host_high_size = 4ull << 20;
 	if (h[3] & 1)
 		z->cfg.pool_size = 1 << 20;
 	if (h[3] & 2)
 		z->cfg.host_fences = 29;	/* 3 guest fence registers on a 32-fence device */
 	z->cfg.seed = (uint64_t)h[4] | (uint64_t)h[5] << 8 | (uint64_t)h[6] << 16 | (uint64_t)h[7] << 24;
-	if (h[3] & 4)
+	if (h[3] & 4) {
 		z->cfg.slot_runs = 2 + (h[3] >> 3) % (DOM0_MAX_RUNS - 1);	/* non-contiguous slots */
+		if (z->cfg.slot_size && z->cfg.slot_size < (15ull << 20))
+			z->cfg.slot_size = 15ull << 20;		/* at most DOM0_MAX_RUN_SLOTS slots with runs */
+	}
 	z->cfg.migrate_hooks = (struct dom0_migrate_hooks){ .after_step = after_step, .ctx = z };
 }
 
@@ -159,7 +172,7 @@ static void consistent(const struct fz *z)
 {
 	for (int d = 0; d < 2; d++) {
 		struct dom0_runtime *rt = z->rt[d];
-		unsigned occ[1024] = { 0 };
+		unsigned occ[DOM0_MAX_SLOTS] = { 0 };
 
 		if (!rt)
 			continue;
@@ -202,7 +215,7 @@ static void consistent(const struct fz *z)
 			if (in.paused == DOM0_PAUSE_CREATE && (in.slots || dom0_render_owner(rt) == z->id[k]))
 				die("a paused create holds slots or owns the render", NULL);
 		}
-		for (unsigned s = 0; z->cfg.share_limit && s < l->num_slots && s < 1024; s++)
+		for (unsigned s = 0; z->cfg.share_limit && s < l->num_slots; s++)
 			if (occ[s] > z->cfg.share_limit)
 				die("a slot is held by more vGPUs than the share limit", NULL);
 	}
