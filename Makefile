@@ -273,10 +273,11 @@ vms: deps
 # ---- LAVA (lava/, docs/lava.md): every job template validated, the QEMU job run under lava-run with
 # the gate, and the gate proven on a run with the application's test-only fault ----
 LAVA_PACKAGES := lava-dispatcher tftpd-hpa telnet qemu-system-x86 ovmf mtools gnu-efi
-# A whole LAVA lab on this machine (lava/lab.sh, docs/lava.md): lava-server with its PostgreSQL
-# database, scheduler and API, lava-worker, three devices; four jobs at once through lavacli, gated
+# A whole LAVA lab on this machine (lava/lab.sh, docs/lava.md): lava-server with a PostgreSQL cluster
+# of its own, scheduler and API, lava-worker, three devices; four jobs at once through lavacli, gated
 # from the API (one with the application's test-only fault must fail, naming its cases), its results
-# page screenshot in Chromium. About two minutes; everything it started is stopped at the end.
+# page screenshot in Chromium. About two minutes. Its whole state is made afresh under build/lava-lab/
+# each run, on free ports; everything it started is stopped at the end.
 LAVA_LAB_PACKAGES := lava-server lavacli postgresql lava-dispatcher curl chromium zlib1g-dev qemu-system-x86 ovmf mtools gnu-efi
 lava-lab:
 	@$(MAKE) --no-print-directory install-packages PACKAGES="$(LAVA_LAB_PACKAGES)"

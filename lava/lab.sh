@@ -2,9 +2,13 @@
 # SPDX-License-Identifier: MIT
 # lava/lab.sh EFI_APP WORKDIR: a whole LAVA lab on this machine, from Debian's packages, running the
 # collection as a lab would (docs/lava.md, "A lab on one machine"):
-#   - PostgreSQL and lava-server 2023.01's database (set up by the package's own postinst when it was
-#     installed with the database down), the server's HTTP API and pages (gunicorn, as its systemd unit
-#     runs it, on 127.0.0.1:LAB_PORT, default 8765), the scheduler, and lava-dispatcher's lava-worker;
+#   - a state of its own, made for the run under WORKDIR and nowhere else: a PostgreSQL cluster (initdb, on a
+#     free port), lava-server 2023.01's database migrated into it, its settings from the environment (the
+#     database, a secret key, the media, device dictionaries and log under WORKDIR), lavacli's identity; the
+#     server's HTTP API and pages (gunicorn, as its systemd unit runs it, on 127.0.0.1 at a free port, or
+#     LAB_PORT), the scheduler, and lava-dispatcher's lava-worker. Nothing is read from the system's database
+#     or /etc/lava-server's state, and nothing is left there: the next run starts from nothing, whether this
+#     one passed, failed or was killed half way (its processes are stopped first);
 #   - a user and token for lavacli, one worker and LAB_DEVICES (default 3) devices of device type qemu,
 #     each with gttlab's QEMU dictionary (lava/devices/gttlab-qemu.jinja2);
 #   - four jobs submitted at once with lavacli from the rendered qemu template (lava/make-jobs.sh):
@@ -13,8 +17,8 @@
 #     lava/gate.sh --server: the three must pass, the faulty one must fail naming ggtt-invalidate;
 #   - the faulty job's results page of the gttlab suite opened in headless Chromium: the screenshot must
 #     not be blank (build/tests/png_stats) and the DOM must name its test cases.
-# Everything the script started is stopped at the end (PostgreSQL too when it was down); the database,
-# its user, worker and devices stay for the next run. Exit 0 when every gate held.
+# Everything the script started is stopped at the end; WORKDIR keeps the logs for a look. Exit 0 when every
+# gate held.
 set -uo pipefail
 # Debian's python3 for lava-server and lavacli, not one earlier on PATH (pyenv shims and the like)
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
@@ -22,46 +26,88 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 [ $# = 2 ] || { echo "usage: lava/lab.sh EFI_APP WORKDIR" >&2; exit 2; }
 app=$(realpath "$1") work=$2
-port=${LAB_PORT:-8765} ndev=${LAB_DEVICES:-3} url=http://127.0.0.1:${LAB_PORT:-8765}
+ndev=${LAB_DEVICES:-3}
 stats=$top/build/tests/png_stats
 say() { echo "lava-lab: $*"; }
 die() { say "$*"; exit 1; }
-for t in lava-server lava-worker lavacli gunicorn3 pg_ctlcluster qemu-system-x86_64 mformat chromium timeout; do
+pgbin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
+[ -n "$pgbin" ] && [ -x "$pgbin/initdb" ] || { say "PostgreSQL's initdb is not installed (make lava-lab installs postgresql)"; exit 2; }
+for t in lava-server lava-worker lavacli gunicorn3 runuser qemu-system-x86_64 mformat chromium timeout python3; do
 	command -v "$t" >/dev/null || { say "$t is not installed (make lava-lab installs the packages)"; exit 2; }
 done
 [ -x "$stats" ] || { say "$stats is missing (make $stats)"; exit 2; }
+
+# A run killed half way leaves its processes behind: stop them (their pids and the cluster are in WORKDIR)
+# before WORKDIR goes, so that nothing of the last run holds a port or a file of this one.
+if [ -d "$work" ]; then
+	for f in "$work"/*.pid; do
+		[ -f "$f" ] && kill -- -"$(cat "$f")" 2>/dev/null; [ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null
+	done
+	[ -f "$work/pg/data/postmaster.pid" ] &&
+		runuser -u postgres -- "$pgbin/pg_ctl" -D "$work/pg/data" -m immediate stop >/dev/null 2>&1
+	sleep 1
+fi
 rm -rf "$work" && mkdir -p "$work" && work=$(realpath "$work")
 
-pids=() pg_started=""
+# free_port: a TCP port nothing listens on now (the kernel's choice)
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+port=${LAB_PORT:-$(free_port)} pgport=$(free_port)
+url=http://127.0.0.1:$port
+
+pids=()
 teardown() {
 	local p
 	for p in "${pids[@]}"; do
 		kill -- -"$p" 2>/dev/null || kill "$p" 2>/dev/null
 	done
-	[ -f "$work/gunicorn.pid" ] && kill "$(cat "$work/gunicorn.pid")" 2>/dev/null
-	[ -n "$pg_started" ] && pg_ctlcluster $pg_started stop
-	say "torn down: worker, scheduler and server stopped${pg_started:+, PostgreSQL $pg_started stopped}"
+	if [ -f "$work/gunicorn.pid" ]; then
+		p=$(cat "$work/gunicorn.pid")
+		kill "$p" 2>/dev/null
+		for _ in $(seq 50); do kill -0 "$p" 2>/dev/null || break; sleep 0.2; done
+	fi
+	[ -f "$work/pg/data/postmaster.pid" ] && runuser -u postgres -- "$pgbin/pg_ctl" -D "$work/pg/data" -m fast stop >/dev/null 2>&1
+	say "torn down: worker, scheduler, server and the lab's PostgreSQL stopped; its state stays in $work for a look"
 }
 trap teardown EXIT
 
-# the database: the cluster up, then lava-server's settings (its postinst skips them while it is down)
-cluster=$(pg_lsclusters -h | head -1)
-[ -n "$cluster" ] || die "no PostgreSQL cluster (the postgresql package makes one)"
-read -r ver name _ status _ <<<"$cluster"
-if [ "$status" != online ]; then
-	pg_ctlcluster "$ver" "$name" start || die "PostgreSQL $ver/$name does not start"
-	pg_started="$ver $name"
-fi
-if [ ! -s /etc/lava-server/settings.d/00-database.yaml ]; then
-	say "lava-server has no database yet: its postinst, with PostgreSQL up"
-	dpkg-reconfigure -f noninteractive lava-server > "$work/postinst.log" 2>&1 ||
-		die "lava-server's postinst failed: $(tail -3 "$work/postinst.log" | tr '\n' ' ')"
-	# job logs of an earlier database would be appended to by the new one's jobs of the same number
-	rm -rf /var/lib/lava-server/default/media/job-output/*
-fi
+# The lab's own PostgreSQL: a cluster made for this run in WORKDIR (initdb, as the postgres user, which a
+# server must not run as root), on a free port, its socket in WORKDIR too. The system's clusters, if any, are
+# not touched.
+mkdir -p "$work/pg/run" && chown -R postgres: "$work/pg"
+runuser -u postgres -- "$pgbin/initdb" -D "$work/pg/data" -A trust -U postgres --no-sync > "$work/pg/initdb.log" 2>&1 ||
+	die "initdb failed: $(tail -3 "$work/pg/initdb.log" | tr '\n' ' ')"
+runuser -u postgres -- "$pgbin/pg_ctl" -D "$work/pg/data" -l "$work/pg/server.log" -w -t 60 \
+	-o "-p $pgport -k $work/pg/run -c listen_addresses=127.0.0.1 -c fsync=off" start > /dev/null ||
+	die "the lab's PostgreSQL does not start (log: $work/pg/server.log)"
+dbpass=$(head -c 12 /dev/urandom | base64 | tr -dc 'a-zA-Z0-9')
+psql() { runuser -u postgres -- "$pgbin/psql" -h 127.0.0.1 -p "$pgport" -U postgres -v ON_ERROR_STOP=1 -q "$@"; }
+psql -c "CREATE ROLE lavaserver LOGIN PASSWORD '$dbpass'" -c "CREATE DATABASE lavaserver OWNER lavaserver" ||
+	die "cannot make the lab's database"
+say "PostgreSQL: a cluster of its own in $work/pg, on 127.0.0.1:$pgport"
+
+# lava-server's settings, all from the environment (lava_server/settings/prod.py reads LAVA_SETTINGS_*,
+# LAVA_YAML_SETTINGS_* after /etc/lava-server's files, so these win over whatever a system lab keeps there):
+# the database above, a secret key, and every path it writes under WORKDIR
+export DATABASE_URL="postgres://lavaserver:$dbpass@127.0.0.1:$pgport/lavaserver" INSTANCE_NAME=gttlab-lab
+export LAVA_YAML_SETTINGS_DATABASES="{default: {ENGINE: django.db.backends.postgresql, NAME: lavaserver, USER: lavaserver, PASSWORD: '$dbpass', HOST: 127.0.0.1, PORT: '$pgport'}}"
+export LAVA_SETTINGS_SECRET_KEY=$(head -c 33 /dev/urandom | base64 | tr -dc 'a-zA-Z0-9')
+export LAVA_SETTINGS_MEDIA_ROOT=$work/media/ LAVA_SETTINGS_DEVICES_PATH=$work/devices
+export LAVA_SETTINGS_HEALTH_CHECKS_PATH=$work/health-checks LAVA_SETTINGS_DJANGO_LOGFILE=$work/django.log
+export XDG_CONFIG_HOME=$work/xdg		# lavacli's identities
+mkdir -p "$work/media" "$work/devices" "$work/health-checks" "$work/xdg"
+manage() { lava-server manage "$@"; }
+manage migrate --noinput > "$work/migrate.log" 2>&1 || die "lava-server's migrations failed: $(tail -3 "$work/migrate.log" | tr '\n' ' ')"
+
+# The check the lab used to decide whether the qemu device type existed read `device-types list --all`, which
+# also lists the templates a type could be made from: on a fresh database it said "qemu" was there, the type
+# was never added and every device add failed. Shown here, on this fresh database, then the right question.
+all_types=$(manage device-types list --all 2>/dev/null) types=$(manage device-types list 2>/dev/null)
+grep -qw qemu <<<"$all_types" && ! grep -qw qemu <<<"$types" ||
+	die "the fresh database does not show the old device-type check's mistake (list --all: $(grep -cw qemu <<<"$all_types"), list: $(grep -cw qemu <<<"$types"))"
+say "a fresh database: 'device-types list --all' names qemu (a template), 'device-types list' does not (no type yet): the old check would have skipped the add"
 
 # the server: the API and pages, as lava-server-gunicorn.service runs them
-(cd / && gunicorn3 lava_server.wsgi --log-level INFO --log-file "$work/gunicorn.log" -u lavaserver -g lavaserver \
+(cd / && gunicorn3 lava_server.wsgi --log-level INFO --log-file "$work/gunicorn.log" \
 	--worker-class eventlet --workers 2 --bind "127.0.0.1:$port" --daemon --pid "$work/gunicorn.pid") ||
 	die "gunicorn did not start (log: $work/gunicorn.log)"
 for i in $(seq 60); do
@@ -71,29 +117,20 @@ done
 [ -n "${version:-}" ] || die "the server does not answer on $url (log: $work/gunicorn.log)"
 say "lava-server up on $url: $version"
 
-# the lab: a user and token for lavacli, the worker, the devices with gttlab's QEMU dictionary
-manage() { lava-server manage "$@"; }
-# has KIND NAME: the server lists NAME among its KIND (read whole: grep -q's early exit is a SIGPIPE under pipefail)
-has() { local l; l=$(manage "$1" list --all 2>/dev/null); grep -qw -- "$2" <<<"$l"; }
-has users gttlab-lab ||
-	manage users add --superuser --staff --passwd "$(head -c 12 /dev/urandom | base64)" gttlab-lab >/dev/null ||
+# the lab: a user and token for lavacli, the worker, the device type and the devices with gttlab's QEMU dictionary
+manage users add --superuser --staff --passwd "$(head -c 12 /dev/urandom | base64)" gttlab-lab >/dev/null ||
 	die "cannot add the lab's user"
-# the user's first token, made once
-token=$(manage tokens list --user gttlab-lab 2>/dev/null | sed -n 's/^\* \([0-9a-z]*\) .*/\1/p' | head -1)
-[ -n "$token" ] || token=$(manage tokens add --user gttlab-lab 2>/dev/null | tail -1)
+token=$(manage tokens add --user gttlab-lab 2>/dev/null | tail -1)
 [ -n "$token" ] || die "cannot make a token for gttlab-lab"
-has workers gttlab-worker || manage workers add gttlab-worker >/dev/null ||
-	die "cannot add the worker"
+manage workers add gttlab-worker >/dev/null || die "cannot add the worker"
 wtoken=$(manage shell -c "from lava_scheduler_app.models import Worker; print(Worker.objects.get(hostname='gttlab-worker').token)" 2>/dev/null | tail -1)
-has device-types qemu || manage device-types add qemu >/dev/null ||
-	die "cannot add the qemu device type"
+manage device-types add qemu >/dev/null || die "cannot add the qemu device type"
 devs=()
 for i in $(seq 1 "$ndev"); do
 	d=$(printf "gttlab-qemu-%02d" "$i")
 	devs+=("$d")
-	has devices "$d" ||
-		manage devices add --device-type qemu --worker gttlab-worker "$d" >/dev/null || die "cannot add device $d"
-	cp "$here/devices/gttlab-qemu.jinja2" "/etc/lava-server/dispatcher-config/devices/$d.jinja2"
+	manage devices add --device-type qemu --worker gttlab-worker "$d" >/dev/null || die "cannot add device $d"
+	cp "$here/devices/gttlab-qemu.jinja2" "$work/devices/$d.jinja2"
 done
 lavacli identities add --uri "$url/RPC2" --username gttlab-lab --token "$token" gttlab-lab ||
 	die "lavacli cannot keep the identity"
@@ -103,10 +140,10 @@ say "devices: $(manage devices list 2>/dev/null | grep -c 'gttlab-qemu-') of typ
 # the scheduler and the worker, in their own sessions (stopped as groups)
 setsid lava-server manage lava-scheduler --level INFO --log-file "$work/scheduler.log" \
 	> "$work/scheduler.out" 2>&1 < /dev/null &
-pids+=($!)
+pids+=($!) && echo $! > "$work/scheduler.pid"
 setsid lava-worker --level INFO --url "$url/" --token "$wtoken" --name gttlab-worker --log-file "$work/worker.log" \
 	--worker-dir "$work/dispatcher" > "$work/worker.out" 2>&1 < /dev/null &
-pids+=($!)
+pids+=($!) && echo $! > "$work/worker.pid"
 
 # the jobs: the qemu template rendered for each ESP, submitted at once
 . "$here/esp.sh"
