@@ -260,6 +260,7 @@ static const struct hw_backend_ops guest_ops = {
 	.gpu_read = g_gpu_read,
 	.gpu_write = g_gpu_write,
 	.host_audit = gd_host_audit,
+	.host_audit_step = gd_host_audit_step,
 	.close = g_close,
 };
 

@@ -107,8 +107,8 @@ static bool guest_entry(const struct dom0_runtime *rt, const struct dom0_vgpu_in
 	return false;
 }
 
-/* (2) No physical GGTT entry outside the guest's ranges and pool ranges maps one of its pages. */
-static int audit_ptes(struct guest_dev *g, const struct held *h, char *why, size_t n)
+/* (2) No physical GGTT entry of [from, to) outside the guest's ranges and pool ranges maps one of its pages. */
+static int audit_ptes(struct guest_dev *g, const struct held *h, uint64_t from, uint64_t to, char *why, size_t n)
 {
 	const struct hw_info *info = &g->host->info;
 	struct dom0_vgpu_info in;
@@ -117,8 +117,8 @@ static int audit_ptes(struct guest_dev *g, const struct held *h, char *why, size
 	struct hw_pte d;
 
 	dom0_vgpu_info(g->rt, g->guest, &in);
-	for (uint64_t first = 0; first < info->n_ptes; first += AUDIT_RUN) {
-		size_t k = info->n_ptes - first < AUDIT_RUN ? (size_t)(info->n_ptes - first) : AUDIT_RUN;
+	for (uint64_t first = from; first < to; first += AUDIT_RUN) {
+		size_t k = to - first < AUDIT_RUN ? (size_t)(to - first) : AUDIT_RUN;
 		if (hw_ggtt_read_range(g->host, first, k, buf, &err))
 			return fail(why, n, "cannot read the host's GGTT entries %llu..%llu: %s", (unsigned long long)first,
 				    (unsigned long long)(first + k - 1), err.msg);
@@ -237,10 +237,11 @@ static int audit_exclusive(struct guest_dev *g, char *why, size_t n)
 	return GTT_OK;
 }
 
-int gd_host_audit(void *ctx, char *why, size_t n)
+int gd_host_audit_step(void *ctx, uint64_t *cursor, uint64_t budget, char *why, size_t n)
 {
 	struct guest_dev *g = ctx;
 	int owner = dom0_render_owner(g->rt), rc;
+	uint64_t N = g->host->info.n_ptes;
 	struct gtt_err err = { 0 };
 	struct held h;
 
@@ -251,8 +252,12 @@ int gd_host_audit(void *ctx, char *why, size_t n)
 	/* the physical state the guest's accesses left, before the audit's own switches change it */
 	guest_holds(g, &h);
 	rc = audit_exclusive(g, why, n);
-	if (!rc)
-		rc = audit_ptes(g, &h, why, n);
+	/* the GGTT a budget of entries a call: what a step leaves for the next is judged as it is then */
+	if (!rc && *cursor < N) {
+		uint64_t end = N - *cursor > budget ? *cursor + budget : N;
+		if (!(rc = audit_ptes(g, &h, *cursor, end, why, n)) && (*cursor = end) < N)
+			return 1;
+	}
 	if (!rc)
 		rc = audit_scratch(g, why, n);
 	if (!rc)
@@ -262,4 +267,11 @@ int gd_host_audit(void *ctx, char *why, size_t n)
 	if (owner && dom0_render_owner(g->rt) != owner && dom0_switch(g->rt, owner, NULL, &err) && !rc)
 		rc = fail(why, n, "vGPU %d, the render owner before the audit, cannot be switched back in: %s", owner, err.msg);
 	return rc;
+}
+
+int gd_host_audit(void *ctx, char *why, size_t n)
+{
+	uint64_t cursor = 0;
+
+	return gd_host_audit_step(ctx, &cursor, UINT64_MAX, why, n);
 }

@@ -110,5 +110,6 @@ void gd_mmio_write64(void *ctx, uint32_t off, uint64_t val);
 
 /* guest_device_audit.c: hw_backend_ops.host_audit. */
 int gd_host_audit(void *ctx, char *why, size_t n);
+int gd_host_audit_step(void *ctx, uint64_t *cursor, uint64_t budget, char *why, size_t n);
 
 #endif

@@ -2,6 +2,7 @@
 /* The guest suite's shared helpers (harness/checks_guest_common.h). */
 #include "harness/checks_guest_common.h"
 #include "env/fmt.h"
+#include "env/siphash.h"
 #include "hw/ggtt.h"
 #include "hw/pte.h"
 #include "regs/pv_transport.h"
@@ -37,12 +38,20 @@ int guest_pte_for(struct check_ctx *c, const struct hw_page *page, uint64_t *pte
 uint8_t guest_tag(const struct check_ctx *c, uint64_t tag, size_t b)
 {
 	/* the stamp: whose bytes these are, for a host that watches what guests read (dom0 serve) */
-	uint64_t stamp[2] = { PV_TAG_MAGIC, (uint64_t)c->dev->info.pvinfo.vgt_id | tag << 32 };
+	uint64_t who = (uint64_t)c->dev->info.pvinfo.vgt_id | tag << 32;
 	uint32_t x = (uint32_t)(tag * 0x9e3779b1u) ^ (uint32_t)b ^ (uint32_t)c->seed;
+	uint8_t le[8];
 
-	if (b % 4096 < sizeof(stamp))
-		return (uint8_t)(stamp[b % 4096 / 8] >> (8 * (b % 8)));
-	return (uint8_t)((x * 2654435761u) >> 24);
+	if (b % 4096 >= PV_STAMP_SIZE)
+		return (uint8_t)((x * 2654435761u) >> 24);
+	if (b % 4096 < 8)
+		return (uint8_t)(PV_TAG_MAGIC >> (8 * (b % 8)));
+	if (b % 4096 < 16)
+		return (uint8_t)(who >> (8 * (b % 8)));
+	/* its keyed tag: only this guest and its host know the key, so no other guest can make this stamp */
+	for (unsigned i = 0; i < 8; i++)
+		le[i] = (uint8_t)(who >> (8 * i));
+	return (uint8_t)(gtt_siphash24(c->dev->info.stamp_key, le, sizeof(le)) >> (8 * (b % 8)));
 }
 
 void guest_fill(const struct check_ctx *c, const struct hw_page *page, uint64_t tag)

@@ -19,9 +19,10 @@ unsigned guest_slices(const struct check_ctx *c, struct guest_slice sl[GUEST_MAX
 int guest_pte_for(struct check_ctx *c, const struct hw_page *page, uint64_t *pte);
 /*
  * Byte b of the page tagged `tag`: what fill writes and the checks expect.
- * Its first 16 bytes are a stamp, PV_TAG_MAGIC and then the vGPU's vgt_id
- * and the tag (regs/pv_transport.h): whose bytes they are, for a host that
- * watches what each guest reads; the rest depends on the tag and the seed.
+ * Its first PV_STAMP_SIZE bytes are a stamp: PV_TAG_MAGIC, the vGPU's vgt_id
+ * and the tag, and their keyed tag under the device's stamp key
+ * (regs/pv_transport.h): whose bytes they are, for a host that watches what
+ * each guest reads; the rest depends on the tag and the seed.
  */
 uint8_t guest_tag(const struct check_ctx *c, uint64_t tag, size_t b);
 void guest_fill(const struct check_ctx *c, const struct hw_page *page, uint64_t tag);

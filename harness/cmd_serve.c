@@ -4,6 +4,7 @@
 #include "harness/cli.h"
 #include "dom0/host/pv_serve.h"
 
+#include <grp.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +12,8 @@
 static const char help[] =
 	"usage: gttlab [--device D] dom0 serve --dir DIR [--guests N] [--mem PAGES] [--low MIB]\n"
 	"                 [--high SLOTS] [--fences N] [--wait busy|sleep|hybrid] [--spin-us US]\n"
-	"                 [--switch N] [--migrate N] [--exit-after N] [--quiet]\n"
+	"                 [--switch N] [--migrate N] [--exit-after N] [--group G]\n"
+	"                 [--setup-timeout MS] [--quiet]\n"
 	"Run the Dom0 runtime on the device (the model, sim[:PLATFORM], by default sim:skl;\n"
 	"a real GPU is journaled as every command's writes are: gttlab restore)\n"
 	"and serve a vGPU to each QEMU guest that connects an ivshmem-doorbell device to\n"
@@ -23,7 +25,11 @@ static const char help[] =
 	"then sleeps (default sleep). --switch N: a scheduler quantum every N requests\n"
 	"(16, 0 never). --migrate N: the host moves a guest's high range to other slots\n"
 	"every N reads of its PVINFO EPOCH (4, 0 never; VOCL). A guest that goes away\n"
-	"has its vGPU reclaimed. Runs until SIGINT\n"
+	"has its vGPU reclaimed, and its slot gets fresh shared memory. DIR is made 0700\n"
+	"(0770 with --group G, the sockets 0660 then); an existing DIR must be this\n"
+	"user's and writable by no one else. A second connection to a slot that holds\n"
+	"a guest is refused; a guest that makes no request within --setup-timeout MS of\n"
+	"connecting (120000), or writes to its socket, is dropped. Runs until SIGINT\n"
 	"or SIGTERM, or until --exit-after N guests came and went; then the device is\n"
 	"restored. Exit 0; 1 when a guest read another's stamped bytes (a leak, named);\n"
 	"2 for bad input or a device serve cannot use; 3 when the restore did not read back.\n"
@@ -99,6 +105,22 @@ static int host_fault(int argc, char **argv, int *i, struct pv_serve_opts *o)
 }
 #endif
 
+/* --group G: a group name or number the directory and sockets are opened to; EXIT_OK or the one-line error. */
+static int group_of(const char *val, struct pv_serve_opts *o)
+{
+	struct group *g = getgrnam(val);
+	char *end;
+	unsigned long v = strtoul(val, &end, 10);
+
+	if (!g && *val >= '0' && *val <= '9' && !*end && v < (gid_t)-1)
+		g = getgrgid((gid_t)v);
+	if (!g)
+		return cli_error("--group %s: no such group", val);
+	o->grouped = true;
+	o->group = g->gr_gid;
+	return EXIT_OK;
+}
+
 /* The numeric options: name, range, and where the value goes. */
 static int number_opt(int argc, char **argv, int *i, struct pv_serve_opts *o, bool *took)
 {
@@ -106,6 +128,7 @@ static int number_opt(int argc, char **argv, int *i, struct pv_serve_opts *o, bo
 		{ "--guests", 1, PV_SERVE_MAX_GUESTS }, { "--mem", 1, 1u << 18 }, { "--low", 1, 4096 },
 		{ "--high", 0, 1024 }, { "--fences", 0, 16 }, { "--spin-us", 1, 10000000 },
 		{ "--switch", 0, 1u << 30 }, { "--exit-after", 0, 1u << 30 }, { "--migrate", 0, 1u << 30 },
+		{ "--setup-timeout", 1, 86400000 },
 	};
 	const char *val;
 	uint64_t v;
@@ -129,7 +152,8 @@ static int number_opt(int argc, char **argv, int *i, struct pv_serve_opts *o, bo
 		case 5: o->spin_ns = v * 1000; break;
 		case 6: o->switch_every = (unsigned)v; break;
 		case 7: o->exit_after = (unsigned)v; break;
-		default: o->migrate = (unsigned)v; break;
+		case 8: o->migrate = (unsigned)v; break;
+		default: o->setup_timeout_ms = v; break;
 		}
 		return EXIT_OK;
 	}
@@ -163,6 +187,13 @@ static int parse_serve(int argc, char **argv, struct pv_serve_opts *o, bool *qui
 		if (rc)
 			return rc;
 #endif
+		if ((rc = cli_opt(argc, argv, &i, "--group", &val)) < 0)
+			return EXIT_USAGE;
+		if (rc == 1) {
+			if ((rc = group_of(val, o)))
+				return rc;
+			continue;
+		}
 		if ((rc = cli_opt(argc, argv, &i, "--wait", &val)) < 0)
 			return EXIT_USAGE;
 		if (rc == 1) {
@@ -219,9 +250,10 @@ int cmd_dom0_serve(struct cli *c, int argc, char **argv)
 	}
 	if (rc)
 		return cli_report(&err);
-	printf("dom0 serve: %llu requests (%llu refused), %llu guests came, %llu reclaimed, %llu quanta, %llu sleeps; stamps read: %llu own, %llu another's\n",
+	printf("dom0 serve: %llu requests (%llu refused), %llu guests came, %llu reclaimed (%llu dropped), %llu connections refused, %llu quanta, %llu sleeps; stamps read: %llu own, %llu another's, %llu forged\n",
 	       (unsigned long long)st.requests, (unsigned long long)st.rejected, (unsigned long long)st.connects,
-	       (unsigned long long)st.reclaims, (unsigned long long)st.quanta, (unsigned long long)st.sleeps,
-	       (unsigned long long)st.own_stamps, (unsigned long long)st.foreign_stamps);
+	       (unsigned long long)st.reclaims, (unsigned long long)st.dropped, (unsigned long long)st.refused,
+	       (unsigned long long)st.quanta, (unsigned long long)st.sleeps, (unsigned long long)st.own_stamps,
+	       (unsigned long long)st.foreign_stamps, (unsigned long long)st.forged_stamps);
 	return st.foreign_stamps ? EXIT_FAIL : EXIT_OK;
 }

@@ -63,7 +63,8 @@ struct hw_backend_ops {
 	 * Optional: n pages of memory the caller owns (cpu: 4 KiB aligned, alive
 	 * until the device closes, e.g. shared memory a guest also maps) made
 	 * test pages the device can reach: their physical addresses in pages,
-	 * the bytes left as they are. Never freed by free_pages.
+	 * the bytes left as they are. free_pages lets them go: the device no
+	 * longer reaches them, and the memory is the caller's to unmap.
 	 */
 	int (*adopt_pages)(void *ctx, size_t n, void *cpu, struct hw_page *pages, struct gtt_err *err);
 	/*
@@ -93,6 +94,19 @@ struct hw_backend_ops {
 	 * register or peer) in why. NULL on every other backend.
 	 */
 	int (*host_audit)(void *ctx, char *why, size_t n);
+	/*
+	 * Optional: host_audit in steps of bounded cost, for a host that serves
+	 * several guests in one thread (dom0 serve): each call walks at most
+	 * `budget` GGTT entries from *cursor (0 at the start) and moves it on.
+	 * 1 while more remains; then GTT_OK, or nonzero with why, as host_audit.
+	 */
+	int (*host_audit_step)(void *ctx, uint64_t *cursor, uint64_t budget, char *why, size_t n);
+	/*
+	 * Optional, for a device served from elsewhere (pv:): the key its host
+	 * gave this guest alone for its stamps (regs/pv_transport.h); zeros where
+	 * no host watches what guests read.
+	 */
+	void (*stamp_key)(void *ctx, uint64_t key[2]);
 	/*
 	 * Optional, for a device served from elsewhere (pv:): nonzero with why
 	 * once it is lost (its host stopped answering); GTT_OK while it answers.

@@ -276,6 +276,15 @@ static void p_close(void *ctx)
 	p->env->free(p->env, p);
 }
 
+/* The key the host put in this guest's mailbox at its connect: its stamps' (regs/pv_transport.h). */
+static void p_stamp_key(void *ctx, uint64_t key[2])
+{
+	struct pv *p = ctx;
+
+	key[0] = pv_rd64(p->mb, PV_MB_STAMP_KEY);
+	key[1] = pv_rd64(p->mb, PV_MB_STAMP_KEY + 8);
+}
+
 static const struct hw_backend_ops pv_ops = {
 	.name = "pv",
 	.in_process = true,	/* what it writes is the host's to journal and restore */
@@ -295,6 +304,7 @@ static const struct hw_backend_ops pv_ops = {
 	.gpu_read = p_gpu_read,
 	.gpu_write = p_gpu_write,
 	.host_audit = p_host_audit,
+	.stamp_key = p_stamp_key,
 	.lost = hw_pv_lost,
 	.close = p_close,
 };

@@ -68,10 +68,9 @@ static int s_adopt_pages(void *ctx, size_t n, void *cpu, struct hw_page *pages, 
 
 static void s_free_pages(void *ctx, size_t n, struct hw_page *pages)
 {
-	/* the model's memory is reclaimed with the device */
-	(void)ctx;
-	(void)n;
-	(void)pages;
+	/* the model's own memory is reclaimed with the device; pages of the caller's (adopted) are let go now */
+	for (size_t i = 0; pages && i < n; i++)
+		sim_detach_page(ctx, pages[i].phys);
 }
 
 static int s_gpu_read(void *ctx, uint64_t gm, void *buf, size_t len)

@@ -183,6 +183,8 @@ int hw_detect(struct hw_device *dev, struct gtt_err *err)
 	if ((rc = detect_bars(dev, err)) || (rc = check_sizes(dev, dev->info.plat, err)))
 		return rc;
 	detect_edram(dev, dev->info.plat);
+	if (dev->ops->stamp_key)
+		dev->ops->stamp_key(dev->ctx, dev->info.stamp_key);
 	/* last: a guest's ranges and fence_num are judged against the aperture, GGTT and fences found above */
 	return hw_detect_pvinfo(dev, &dev->info.pvinfo, err);
 }

@@ -66,6 +66,7 @@ struct hw_info {
 	uint32_t edram_cap;		/* HSW_EDRAM_CAP as read at detection; 0 where i915 does not read it */
 	unsigned edram_mb;		/* eDRAM i915 would find (intel_dram_edram_detect); 0: none */
 	struct hw_pvinfo pvinfo;	/* guest mode when pvinfo.active */
+	uint64_t stamp_key[2];		/* the key of this guest's stamps (hw_backend_ops.stamp_key); zeros: none given */
 };
 
 struct hw_counters {

@@ -32,7 +32,7 @@
 
 /* The header (offset 0). */
 #define PV_MAGIC			0x3176506261626c74ull	/* "tlbabPv1" little endian: 74 6c 62 61 62 50 76 31 */
-#define PV_VERSION			1
+#define PV_VERSION			2	/* 2: stamps carry a keyed tag (PV_MB_STAMP_KEY) */
 #define PV_HDR_MAGIC			0x000	/* u64 PV_MAGIC once the host is ready */
 #define PV_HDR_VERSION			0x008	/* u32 PV_VERSION */
 #define PV_HDR_HOST_ID			0x00c	/* u32 the host's ivshmem ID: the peer a guest rings */
@@ -68,6 +68,7 @@
 #define PV_MB_VALUE2			0x040	/* u64 host: bar_info's size */
 #define PV_MB_MSG			0x048	/* char[PV_MSG_MAX] host: why, NUL-terminated */
 #define PV_MSG_MAX			256
+#define PV_MB_STAMP_KEY			0x148	/* u64[2] host: this guest's stamp key, made for it alone at its connect */
 #define PV_MB_DATA			PV_PAGE	/* u8[PV_DATA_MAX] both ways */
 
 #define PV_GUEST_FREE			0	/* no vGPU behind this mailbox */
@@ -94,9 +95,13 @@
 /*
  * The stamp the guest suite puts at the start of each page it tags
  * (harness/checks_guest_common.c): u64 PV_TAG_MAGIC, u32 the writer's
- * vgt_id, u32 the tag. The host finds in what a guest reads whose bytes
- * they are: another guest's stamp in an answer is a leak.
+ * vgt_id, u32 the tag, then u64 SipHash-2-4 (env/siphash.h) of those 8
+ * bytes of vgt_id and tag under the writer's stamp key (PV_MB_STAMP_KEY:
+ * only the host and that guest know it). The host finds in what a guest
+ * reads whose bytes they are: another guest's stamp whose tag verifies under
+ * that guest's key is a leak; one that does not is a forgery, counted apart.
  */
 #define PV_TAG_MAGIC			0x6761745f62616c74ull	/* "tlab_tag" little endian */
+#define PV_STAMP_SIZE			24
 
 #endif

@@ -25,6 +25,7 @@ struct ivs_client {
 struct ivs_server {
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	int listen, shm_fd, doorbell;
+	uint64_t shm_made;		/* objects made so far: each gets a name of its own */
 	uint8_t *shm;
 	size_t size;
 	unsigned max;
@@ -67,6 +68,49 @@ static int send_msg(int sock, int64_t v, int fd)
 	return r == (ssize_t)sizeof(b) ? 0 : -1;
 }
 
+/*
+ * A fresh shared-memory object of s->size bytes, zeroed, sealed against
+ * shrink and grow (and further seals), mapped: what a client can do to its
+ * size it cannot do, so no access of the server's mapping can fault.
+ */
+static int make_shm(struct ivs_server *s, int *fd, uint8_t **map, char *err, size_t n)
+{
+	char name[40];
+
+	snprintf(name, sizeof(name), "gttlab-pv-%llu", (unsigned long long)++s->shm_made);
+	*map = NULL;
+	if ((*fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING)) < 0 || ftruncate(*fd, (off_t)s->size) < 0 ||
+	    fcntl(*fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) < 0) {
+		fail(err, n, "sealed shared memory for", "the transport");
+		goto out;
+	}
+	if ((*map = mmap(NULL, s->size, PROT_READ | PROT_WRITE, MAP_SHARED, *fd, 0)) == MAP_FAILED) {
+		*map = NULL;
+		fail(err, n, "mapping", "the shared memory");
+		goto out;
+	}
+	return 0;
+out:
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+	return -1;
+}
+
+int ivs_renew_shm(struct ivs_server *s, char *err, size_t n)
+{
+	int fd;
+	uint8_t *map;
+
+	if (make_shm(s, &fd, &map, err, n))
+		return -1;
+	munmap(s->shm, s->size);
+	close(s->shm_fd);
+	s->shm = map;
+	s->shm_fd = fd;
+	return 0;
+}
+
 /* A socket file nobody listens on is stale: connecting to it is refused. */
 static bool stale(const struct sockaddr_un *a)
 {
@@ -78,7 +122,8 @@ static bool stale(const struct sockaddr_un *a)
 	return dead;
 }
 
-int ivs_open(const char *path, size_t size, unsigned max, struct ivs_server **out, char *err, size_t n)
+int ivs_open(const char *path, size_t size, unsigned max, unsigned mode, gid_t gid, struct ivs_server **out, char *err,
+	     size_t n)
 {
 	struct sockaddr_un a = { .sun_family = AF_UNIX };
 	struct ivs_server *s;
@@ -102,15 +147,8 @@ int ivs_open(const char *path, size_t size, unsigned max, struct ivs_server **ou
 	s->max = max;
 	for (unsigned i = 0; i <= IVS_MAX_CLIENTS; i++)
 		s->c[i].sock = s->c[i].efd = -1;
-	if ((s->shm_fd = memfd_create("gttlab-pv", MFD_CLOEXEC)) < 0 || ftruncate(s->shm_fd, (off_t)size) < 0) {
-		fail(err, n, "shared memory of", "the transport");
+	if (make_shm(s, &s->shm_fd, &s->shm, err, n))
 		goto out;
-	}
-	if ((s->shm = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, s->shm_fd, 0)) == MAP_FAILED) {
-		s->shm = NULL;
-		fail(err, n, "mapping", "the shared memory");
-		goto out;
-	}
 	if ((s->doorbell = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0) {
 		fail(err, n, "eventfd for", "the doorbell");
 		goto out;
@@ -126,6 +164,11 @@ int ivs_open(const char *path, size_t size, unsigned max, struct ivs_server **ou
 			fail(err, n, "binding", path);
 			goto out;
 		}
+		if (st.st_uid != geteuid()) {
+			snprintf(err, n, "ivshmem server: %s is a socket of user %u, not this one's (%u): refused, it is not ours to replace",
+				 path, (unsigned)st.st_uid, (unsigned)geteuid());
+			goto out;
+		}
 		if (!stale(&a)) {
 			snprintf(err, n, "ivshmem server: %s: a server listens there already", path);
 			goto out;
@@ -135,6 +178,12 @@ int ivs_open(const char *path, size_t size, unsigned max, struct ivs_server **ou
 			fail(err, n, "binding", path);
 			goto out;
 		}
+	}
+	/* who may connect is the file's mode, not the umask: the owner, and the group when one is named */
+	if (chmod(path, mode) < 0 || (gid != (gid_t)-1 && chown(path, (uid_t)-1, gid) < 0)) {
+		fail(err, n, "setting the mode of", path);
+		unlink(path);
+		goto out;
 	}
 	if (listen(s->listen, 8) < 0) {
 		fail(err, n, "listening on", path);
@@ -174,7 +223,8 @@ uint64_t ivs_doorbell_take(struct ivs_server *s)
 
 int ivs_accept(struct ivs_server *s, unsigned *id, int *fd, char *err, size_t n)
 {
-	int c = accept4(s->listen, NULL, NULL, SOCK_CLOEXEC);
+	/* non-blocking: the setup is five small messages, and nothing a client does may stall the server */
+	int c = accept4(s->listen, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
 	unsigned k = 1;
 
 	if (c < 0)
@@ -206,17 +256,36 @@ int ivs_accept(struct ivs_server *s, unsigned *id, int *fd, char *err, size_t n)
 	return 0;
 }
 
-int ivs_client_gone(struct ivs_server *s, unsigned id)
+void ivs_refuse(struct ivs_server *s, uid_t *uid)
+{
+	int c = accept4(s->listen, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+	struct ucred cr;
+	socklen_t len = sizeof(cr);
+
+	*uid = (uid_t)-1;
+	if (c < 0)
+		return;
+	if (!getsockopt(c, SOL_SOCKET, SO_PEERCRED, &cr, &len))
+		*uid = cr.uid;
+	send_msg(c, IVSHMEM_PROTOCOL_VERSION, -1);
+	send_msg(c, IVS_REFUSED_ID, -1);
+	close(c);
+}
+
+enum ivs_client_state ivs_client_state(struct ivs_server *s, unsigned id)
 {
 	char b[64];
 	ssize_t r;
 
 	if (!id || id > s->max || s->c[id].sock < 0)
-		return 1;
-	/* clients send nothing; anything read is discarded, end of file is the end */
-	while ((r = recv(s->c[id].sock, b, sizeof(b), MSG_DONTWAIT)) > 0)
-		;
-	return r == 0 || (r < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
+		return IVS_CLIENT_GONE;
+	/* one read a call: a client that streams bytes costs the server one 64-byte read, then it is dropped */
+	r = recv(s->c[id].sock, b, sizeof(b), MSG_DONTWAIT);
+	if (r > 0)
+		return IVS_CLIENT_SPOKE;
+	if (r == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR))
+		return IVS_CLIENT_GONE;
+	return IVS_CLIENT_HERE;
 }
 
 void ivs_drop(struct ivs_server *s, unsigned id)

@@ -8,6 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "dom0/guest_device.h"
 #include "dom0/host/ivshmem_server.h"
@@ -19,12 +22,23 @@
 #include "hw/raw_access.h"
 #include "regs/pv_transport.h"
 
+#define MS			1000000ull
+#define SETUP_TIMEOUT_MS	120000	/* a QEMU guest boots OVMF to gttlab.efi in well under this, even under TCG */
+#define MUTE_NS			(1 * MS)	/* a doorbell that rang for nothing is not listened to this long */
+#define SPURIOUS_RINGS		2	/* ...after this many rings in a row with no request behind them */
+#define MAX_KEYS		64	/* stamp keys remembered: the guests now and the last ones gone */
+
 struct slot {
 	struct pv_guest g;		/* k 1-based, as in vgpuK.sock; its vGPU's view while connected (ops) */
 	struct ivs_server *ivs;
-	uint8_t *shm, *ram_cpu;
-	struct hw_page *ram;		/* the guest's memory as the device's pages */
+	uint8_t *shm, *ram_cpu;		/* the current shared memory, made for the slot's next (or current) guest */
+	struct hw_page *ram;		/* its guest memory as the device's pages, while the device holds them */
+	bool held;			/* the device holds ram (adopted); false: the slot is out of service */
 	int sock;			/* the connected guest's socket, -1 none */
+	uint64_t since_ns;		/* when it connected */
+	bool started;			/* it made a request: its setup is over */
+	unsigned spurious;		/* doorbell rings with nothing behind them since its last answer */
+	uint64_t mute_until_ns;		/* its doorbell is not listened to before then */
 };
 
 struct server {
@@ -35,6 +49,8 @@ struct server {
 	struct dom0_runtime *rt;
 	struct slot s[PV_SERVE_MAX_GUESTS];
 	uint64_t since_quantum;
+	struct pv_key keys[MAX_KEYS];	/* a ring: every guest's key, kept after it goes (a stamp of it may still be read) */
+	unsigned n_keys, next_key;
 };
 
 static void say(struct server *sv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -51,17 +67,30 @@ static void say(struct server *sv, const char *fmt, ...)
 	sv->o->say(sv->o->ctx, line);
 }
 
-/* Answer slot sl's request if one waits; whether one did. */
-static bool serve_one(struct server *sv, struct slot *sl)
+static uint64_t now_ns(const struct server *sv)
+{
+	return sv->env->now_ns(sv->env);
+}
+
+/* One bounded step of slot sl's request, if one waits; what was done. */
+static enum pv_answered serve_one(struct server *sv, struct slot *sl)
 {
 	struct pv_answer_stats as = { 0 };
-	struct pv_answer_env e = { &as, sv->o->say, sv->o->ctx };
+	struct pv_answer_env e = { &as, sv->o->say, sv->o->ctx, sv->keys, sv->n_keys };
 
-	if (!sl->g.ops || !pv_answer(&sl->g, &e))
-		return false;
+	if (!sl->g.ops)
+		return PV_IDLE;
+	enum pv_answered r = pv_answer(&sl->g, &e);
+	if (r == PV_IDLE)
+		return r;
+	sl->started = true;
+	if (r == PV_UNDER_WAY)
+		return r;
+	sl->spurious = 0;
 	sv->st->rejected += as.rejected;
 	sv->st->own_stamps += as.own_stamps;
 	sv->st->foreign_stamps += as.foreign_stamps;
+	sv->st->forged_stamps += as.forged_stamps;
 	ivs_ring(sl->ivs, 1);
 	sv->st->requests++;
 	if (sv->o->switch_every && ++sv->since_quantum >= sv->o->switch_every) {
@@ -72,7 +101,61 @@ static bool serve_one(struct server *sv, struct slot *sl)
 		else
 			sv->st->quanta++;
 	}
-	return true;
+	return r;
+}
+
+/* ---- the slot's memory: fresh for every guest ---- */
+
+/*
+ * The current shared memory made ready for a guest: the header, and its
+ * memory taken by the device as test pages at the addresses its backend
+ * finds. The mailbox is as a fresh object's: zeros.
+ */
+static int ready_memory(struct server *sv, struct slot *sl, struct gtt_err *err)
+{
+	const struct pv_serve_opts *o = sv->o;
+	int rc;
+
+	sl->shm = ivs_shm(sl->ivs);
+	sl->g.mb = sl->shm + PV_MAILBOX(1);
+	sl->ram_cpu = sl->shm + PV_RAM(1, 1, o->mem_pages);
+	if ((rc = hw_adopt_test_pages(sv->host, o->mem_pages, sl->ram_cpu, sl->ram, err)))
+		return rc;
+	sl->held = true;
+	pv_wr32(sl->shm, PV_HDR_VERSION, PV_VERSION);
+	pv_wr32(sl->shm, PV_HDR_HOST_ID, 0);
+	pv_wr32(sl->shm, PV_HDR_MAX_GUESTS, 1);
+	pv_wr32(sl->shm, PV_HDR_RAM_PAGES, o->mem_pages);
+	pv_wr32(sl->shm, PV_HDR_STATE, PV_HOST_SERVING);
+	pv_wr32(sl->shm, PV_HDR_FEATURES, sv->host->ops->gpu_read && sv->host->ops->gpu_write ? PV_FEAT_GPU_SIDE : 0);
+	pv_wr64(sl->shm, PV_HDR_MAGIC, PV_MAGIC);	/* last: a guest that sees it sees the rest */
+	return GTT_OK;
+}
+
+/* The last guest's memory let go by the device and unmapped; a fresh object for the next. */
+static void renew_memory(struct server *sv, struct slot *sl)
+{
+	struct gtt_err err = { 0 };
+	char why[200];
+
+	if (sl->held)
+		hw_free_test_pages(sv->host, sv->o->mem_pages, sl->ram);
+	sl->held = false;
+	if (ivs_renew_shm(sl->ivs, why, sizeof(why)) || ready_memory(sv, sl, &err))
+		say(sv, "guest %u: no fresh memory for the next guest (%s): the slot is out of service", sl->g.k,
+		    why[0] ? why : err.msg);
+}
+
+/* A key for this guest's stamps alone, in its mailbox; remembered to verify stamps with. */
+static void give_key(struct server *sv, struct slot *sl, uint64_t key[2])
+{
+	if (getrandom(key, 2 * sizeof(uint64_t), 0) != 2 * sizeof(uint64_t)) {
+		/* no entropy source: still apart from every other guest's */
+		key[0] = now_ns(sv) ^ 0x9e3779b97f4a7c15ull * (sl->g.k + 1);
+		key[1] = (uint64_t)(uintptr_t)sl ^ sv->st->connects << 32;
+	}
+	pv_wr64(sl->g.mb, PV_MB_STAMP_KEY, key[0]);
+	pv_wr64(sl->g.mb, PV_MB_STAMP_KEY + 8, key[1]);
 }
 
 /* ---- guests coming and going ---- */
@@ -83,18 +166,23 @@ static void attach(struct server *sv, struct slot *sl)
 					    .fences = sv->o->fences, .mem_pages = sv->o->mem_pages, .ram = sl->ram,
 					    .migrate = sv->o->migrate };
 	struct gtt_err err = { 0 };
+	uint64_t key[2];
 	char why[200];
 	unsigned id;
 	int fd;
 
+	give_key(sv, sl, key);		/* in its mailbox before the memory is sent */
 	if (ivs_accept(sl->ivs, &id, &fd, why, sizeof(why))) {
 		say(sv, "guest %u: %s", sl->g.k, why);
 		return;
 	}
 	sl->sock = fd;
+	sl->since_ns = now_ns(sv);
+	sl->started = false;
+	sl->spurious = 0;
+	sl->mute_until_ns = 0;
+	sl->g.prog = (struct pv_progress){ 0 };
 	sv->st->connects++;
-	/* whatever the last guest left unanswered is not this one's */
-	pv_wr64(sl->g.mb, PV_MB_ANS_SEQ, pv_rd64(sl->g.mb, PV_MB_REQ_SEQ));
 	if (dom0_guest_view_open(sv->env, sv->host, sv->rt, &p, &sl->g.ops, &sl->g.ctx, &sl->g.vgpu, &err)) {
 		snprintf((char *)sl->g.mb + PV_MB_MSG, PV_MSG_MAX, "no vGPU for this guest: %.200s", err.msg);
 		pv_wr32(sl->g.mb, PV_MB_STATE, PV_GUEST_GONE);
@@ -102,30 +190,67 @@ static void attach(struct server *sv, struct slot *sl)
 		say(sv, "guest %u connected (ivshmem ID %u): no vGPU: %s", sl->g.k, id, err.msg);
 		return;
 	}
+	sv->keys[sv->next_key] = (struct pv_key){ sl->g.vgpu, { key[0], key[1] } };
+	sv->next_key = (sv->next_key + 1) % MAX_KEYS;
+	if (sv->n_keys < MAX_KEYS)
+		sv->n_keys++;
 	dom0_set_busy(sv->rt, sl->g.vgpu, true, NULL);
 	pv_wr32(sl->g.mb, PV_MB_VGT_ID, (uint32_t)sl->g.vgpu);
 	pv_wr32(sl->g.mb, PV_MB_STATE, PV_GUEST_READY);
 	say(sv, "guest %u connected (ivshmem ID %u): vGPU %d", sl->g.k, id, sl->g.vgpu);
 }
 
-static void reclaim(struct server *sv, struct slot *sl)
+static void reclaim(struct server *sv, struct slot *sl, const char *why)
 {
 	pv_wr32(sl->g.mb, PV_MB_STATE, PV_GUEST_GONE);
 	if (sl->g.ops) {
 		sl->g.ops->close(sl->g.ctx);	/* the vGPU goes: what it held back to the runtime */
-		say(sv, "guest %u gone: vGPU %d reclaimed", sl->g.k, sl->g.vgpu);
+		say(sv, "guest %u %s: vGPU %d reclaimed", sl->g.k, why, sl->g.vgpu);
 	} else {
-		say(sv, "guest %u gone", sl->g.k);
+		say(sv, "guest %u %s", sl->g.k, why);
 	}
 	sl->g.ops = NULL;
 	sl->g.ctx = NULL;
-	memset(sl->ram_cpu, 0, (size_t)sv->o->mem_pages * PV_PAGE);	/* the next guest here starts on clean memory */
+	sl->g.prog = (struct pv_progress){ 0 };
 	ivs_drop(sl->ivs, 1);
 	sl->sock = -1;
 	sv->st->reclaims++;
+	renew_memory(sv, sl);		/* the next guest here shares nothing with this one */
 }
 
 /* ---- setting up and tearing down ---- */
+
+/*
+ * The sockets' directory: made when missing, 0700 (0770 with a group); one
+ * that exists must be this user's, not a link, and writable by no one else
+ * (by its group only when that is the group named). Who may connect is
+ * decided here, not by the umask.
+ */
+static int prepare_dir(const struct pv_serve_opts *o, struct gtt_err *err)
+{
+	mode_t mode = o->grouped ? 0770 : 0700;
+	struct stat st;
+
+	if (mkdir(o->dir, mode) == 0) {
+		if (chmod(o->dir, mode) || (o->grouped && chown(o->dir, (uid_t)-1, o->group)))
+			return gtt_err_set(err, GTT_EIO, "dom0 serve: setting the mode of %s: %s", o->dir, strerror(errno));
+		return GTT_OK;
+	}
+	if (errno != EEXIST)
+		return gtt_err_set(err, GTT_EINVAL, "dom0 serve: cannot make the socket directory %s: %s", o->dir, strerror(errno));
+	if (lstat(o->dir, &st) || !S_ISDIR(st.st_mode))
+		return gtt_err_set(err, GTT_EINVAL, "dom0 serve: %s is not a directory (a link is not taken)", o->dir);
+	if (st.st_uid != geteuid())
+		return gtt_err_set(err, GTT_EINVAL, "dom0 serve: %s belongs to user %u, not this one (%u): refused", o->dir,
+				   (unsigned)st.st_uid, (unsigned)geteuid());
+	if (st.st_mode & S_IWOTH)
+		return gtt_err_set(err, GTT_EINVAL, "dom0 serve: %s is writable by others (mode %04o): anyone could put a socket there; refused",
+				   o->dir, (unsigned)(st.st_mode & 07777));
+	if ((st.st_mode & S_IWGRP) && !(o->grouped && st.st_gid == o->group))
+		return gtt_err_set(err, GTT_EINVAL, "dom0 serve: %s is writable by its group %u (mode %04o), not the one named with --group: refused",
+				   o->dir, (unsigned)st.st_gid, (unsigned)(st.st_mode & 07777));
+	return GTT_OK;
+}
 
 static int open_slot(struct server *sv, struct slot *sl, unsigned k, struct gtt_err *err)
 {
@@ -141,24 +266,13 @@ static int open_slot(struct server *sv, struct slot *sl, unsigned k, struct gtt_
 	sl->sock = -1;
 	if ((size_t)snprintf(path, sizeof(path), "%s/vgpu%u.sock", o->dir, k) >= sizeof(path))
 		return gtt_err_set(err, GTT_EINVAL, "dom0 serve: socket directory '%s' is too long", o->dir);
-	if (ivs_open(path, size, 1, &sl->ivs, why, sizeof(why)))
+	if (ivs_open(path, size, 1, o->grouped ? 0660 : 0600, o->grouped ? o->group : (gid_t)-1, &sl->ivs, why, sizeof(why)))
 		return gtt_err_set(err, GTT_EIO, "dom0 serve: %s", why);
-	sl->shm = ivs_shm(sl->ivs);
-	sl->g.mb = sl->shm + PV_MAILBOX(1);
-	sl->ram_cpu = sl->shm + PV_RAM(1, 1, o->mem_pages);
 	if (!(sl->ram = calloc(o->mem_pages, sizeof(*sl->ram))))
 		return gtt_err_set(err, GTT_ENOMEM, "dom0 serve: out of memory");
-	/* the guest's memory is the shared memory: the device reaches it at the addresses its backend finds */
-	int rc = hw_adopt_test_pages(sv->host, o->mem_pages, sl->ram_cpu, sl->ram, err);
+	int rc = ready_memory(sv, sl, err);
 	if (rc)
 		return rc;
-	pv_wr32(sl->shm, PV_HDR_VERSION, PV_VERSION);
-	pv_wr32(sl->shm, PV_HDR_HOST_ID, 0);
-	pv_wr32(sl->shm, PV_HDR_MAX_GUESTS, 1);
-	pv_wr32(sl->shm, PV_HDR_RAM_PAGES, o->mem_pages);
-	pv_wr32(sl->shm, PV_HDR_STATE, PV_HOST_SERVING);
-	pv_wr32(sl->shm, PV_HDR_FEATURES, sv->host->ops->gpu_read && sv->host->ops->gpu_write ? PV_FEAT_GPU_SIDE : 0);
-	pv_wr64(sl->shm, PV_HDR_MAGIC, PV_MAGIC);	/* last: a guest that sees it sees the rest */
 	say(sv, "guest %u: listening on %s (%llu KiB shared, %u pages of guest memory)", k, path,
 	    (unsigned long long)(size >> 10), o->mem_pages);
 	return GTT_OK;
@@ -180,17 +294,57 @@ static int close_all(struct server *sv, struct gtt_err *out)
 	if (sv->rt && dom0_fini(sv->rt, &err))
 		rc = gtt_err_set(out, GTT_EIO, "dom0 serve: the runtime did not restore the device: %s", err.msg);
 	for (unsigned i = 0; i < sv->o->guests; i++) {
-		ivs_close(sv->s[i].ivs);
-		free(sv->s[i].ram);
+		struct slot *sl = &sv->s[i];
+		if (sl->held)
+			hw_free_test_pages(sv->host, sv->o->mem_pages, sl->ram);
+		ivs_close(sl->ivs);
+		free(sl->ram);
 	}
 	return rc;
 }
 
 /* ---- the loop ---- */
 
-static uint64_t now_ns(const struct server *sv)
+/* What slot sl's socket and doorbell said in this round's poll (q: its three entries). */
+static void slot_events(struct server *sv, struct slot *sl, const struct pollfd *q)
 {
-	return sv->env->now_ns(sv->env);
+	uint64_t now = now_ns(sv), limit = sv->o->setup_timeout_ms ? sv->o->setup_timeout_ms : SETUP_TIMEOUT_MS;
+
+	if (q[2].revents & POLLIN) {
+		ivs_doorbell_take(sl->ivs);
+		/* a ring with nothing behind it, again and again, is a flood: not listened to for a while */
+		if (sl->g.ops && !sl->g.prog.on && pv_rd64(sl->g.mb, PV_MB_REQ_SEQ) == pv_rd64(sl->g.mb, PV_MB_ANS_SEQ) &&
+		    ++sl->spurious > SPURIOUS_RINGS)
+			sl->mute_until_ns = now + MUTE_NS;
+	}
+	if (sl->sock >= 0 && (q[1].revents & (POLLIN | POLLHUP | POLLERR))) {
+		enum ivs_client_state cs = ivs_client_state(sl->ivs, 1);
+		if (cs == IVS_CLIENT_GONE) {
+			/* a request written before the hang-up is answered first, then the guest goes */
+			for (unsigned k = 0; k < 1u << 20 && serve_one(sv, sl) != PV_IDLE; k++)
+				;
+			reclaim(sv, sl, "gone");
+		} else if (cs == IVS_CLIENT_SPOKE) {
+			sv->st->dropped++;
+			reclaim(sv, sl, "sent bytes on its socket (an ivshmem client sends nothing): dropped");
+		}
+	}
+	if (sl->sock >= 0 && !sl->started && now - sl->since_ns > limit * MS) {
+		sv->st->dropped++;
+		say(sv, "guest %u made no request in the %llu ms after it connected", sl->g.k, (unsigned long long)limit);
+		reclaim(sv, sl, "dropped, its slot freed");
+	}
+	if (q[0].revents & POLLIN) {
+		if (sl->sock < 0 && sl->held) {
+			attach(sv, sl);
+		} else {
+			uid_t uid;
+			ivs_refuse(sl->ivs, &uid);
+			sv->st->refused++;
+			say(sv, "guest %u: a connection (user %d) refused: the slot %s (QEMU says \"server sent invalid ID\")",
+			    sl->g.k, uid == (uid_t)-1 ? -1 : (int)uid, sl->held ? "holds a guest" : "is out of service");
+		}
+	}
 }
 
 int pv_serve(const struct gtt_env *env, struct hw_device *host, const struct pv_serve_opts *o,
@@ -210,6 +364,8 @@ int pv_serve(const struct gtt_env *env, struct hw_device *host, const struct pv_
 	if (!host->ops->adopt_pages)
 		return gtt_err_set(err, GTT_ENOTSUP, "dom0 serve: the %s backend cannot take the guests' shared memory as its pages (the model and a real GPU can)",
 				   host->ops->name);
+	if ((rc = prepare_dir(o, err)))
+		return rc;
 	if ((rc = dom0_init(host, &cfg, &sv.rt, err)))
 		return rc;
 	for (unsigned i = 0; i < o->guests && !rc; i++)
@@ -219,23 +375,29 @@ int pv_serve(const struct gtt_env *env, struct hw_device *host, const struct pv_
 		struct pollfd p[3 * PV_SERVE_MAX_GUESTS];
 		unsigned n = 0;
 		bool any = false;
+		/* a round: one bounded step of each guest's request, so none holds another longer than a step */
 		for (unsigned i = 0; i < o->guests; i++) {
-			pv_wr64(sv.s[i].shm, PV_HDR_HEARTBEAT, pv_rd64(sv.s[i].shm, PV_HDR_HEARTBEAT) + 1);
-			any |= serve_one(&sv, &sv.s[i]);
+			if (sv.s[i].shm)
+				pv_wr64(sv.s[i].shm, PV_HDR_HEARTBEAT, pv_rd64(sv.s[i].shm, PV_HDR_HEARTBEAT) + 1);
+			any |= serve_one(&sv, &sv.s[i]) != PV_IDLE;
 		}
+		uint64_t now = now_ns(&sv);
 		if (any)
-			last_answer = now_ns(&sv);
+			last_answer = now;
 		int timeout = 0;
 		if (!any && (o->wait == DOM0_WAIT_SLEEP ||
-			     (o->wait == DOM0_WAIT_HYBRID && now_ns(&sv) - last_answer > spin)))
+			     (o->wait == DOM0_WAIT_HYBRID && now - last_answer > spin)))
 			timeout = 100;	/* a live host's heartbeat moves at least this often */
 		if (any && o->wait != DOM0_WAIT_SLEEP)
 			continue;	/* polling: straight on to the next request */
 		for (unsigned i = 0; i < o->guests; i++) {
 			struct slot *sl = &sv.s[i];
-			p[n++] = (struct pollfd){ .fd = ivs_listen_fd(sl->ivs), .events = sl->sock < 0 ? POLLIN : 0 };
+			bool muted = sl->mute_until_ns > now;
+			if (muted && timeout && (sl->mute_until_ns - now) / MS + 1 < (uint64_t)timeout)
+				timeout = (int)((sl->mute_until_ns - now) / MS + 1);
+			p[n++] = (struct pollfd){ .fd = ivs_listen_fd(sl->ivs), .events = POLLIN };
 			p[n++] = (struct pollfd){ .fd = sl->sock, .events = POLLIN };
-			p[n++] = (struct pollfd){ .fd = ivs_doorbell_fd(sl->ivs), .events = POLLIN };
+			p[n++] = (struct pollfd){ .fd = ivs_doorbell_fd(sl->ivs), .events = muted ? 0 : POLLIN };
 		}
 		if (timeout)
 			st->sleeps++;
@@ -243,20 +405,8 @@ int pv_serve(const struct gtt_env *env, struct hw_device *host, const struct pv_
 			rc = gtt_err_set(err, GTT_EIO, "dom0 serve: poll: %s", strerror(errno));
 			break;
 		}
-		for (unsigned i = 0; i < o->guests; i++) {
-			struct slot *sl = &sv.s[i];
-			struct pollfd *q = &p[3 * i];
-			if (q[2].revents & POLLIN)
-				ivs_doorbell_take(sl->ivs);
-			/* a request written before the hang-up is answered first (serve_one), then the guest goes */
-			if (sl->sock >= 0 && (q[1].revents & (POLLIN | POLLHUP | POLLERR)) && ivs_client_gone(sl->ivs, 1)) {
-				while (serve_one(&sv, sl))
-					;
-				reclaim(&sv, sl);
-			}
-			if (sl->sock < 0 && (q[0].revents & POLLIN))
-				attach(&sv, sl);
-		}
+		for (unsigned i = 0; i < o->guests; i++)
+			slot_events(&sv, &sv.s[i], &p[3 * i]);
 	}
 	int frc = close_all(&sv, rc ? &(struct gtt_err){ 0 } : err);
 	return rc ? rc : frc;

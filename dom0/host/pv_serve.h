@@ -4,20 +4,27 @@
  * serving a vGPU to each guest that connects over QEMU's ivshmem-doorbell.
  * Guest slot k listens on DIR/vgpuK.sock with shared memory of its own (the
  * header, its mailbox, its memory: regs/pv_transport.h), so no guest maps
- * another's. A guest that connects gets a vGPU (dom0_guest_view_open) on its
- * memory; its requests go to that vGPU's traps, in one thread, one request
- * of each pending guest per round; the scheduler switches among the guests'
- * vGPUs every switch_every requests. A guest that goes away (its socket
- * hangs up: QEMU exited or was killed) has its vGPU reclaimed and its memory
- * scrubbed; the slot takes the next guest. Everything a guest reads is
- * searched for another guest's stamp (PV_TAG_MAGIC): a leak is counted and
- * said.
+ * another's; a fresh, sealed object for every guest that connects, the last
+ * one's unmapped and let go by the device when it leaves, so a departed guest
+ * that kept its mapping shares nothing with the next. A guest that connects
+ * gets a vGPU (dom0_guest_view_open) on that memory and a stamp key of its
+ * own; its requests go to that vGPU's traps, in one thread, one bounded step
+ * of each pending guest's request per round (dom0/host/pv_answer.h); the
+ * scheduler switches among the guests' vGPUs every switch_every requests. A
+ * guest that goes away (its socket hangs up: QEMU exited or was killed),
+ * breaks the ivshmem protocol (sends bytes), or makes no request within
+ * setup_timeout_ms of connecting has its vGPU reclaimed; the slot takes the
+ * next guest. A second connection to a slot that holds a guest is refused.
+ * Everything a guest reads is searched for another guest's stamp: a leak is
+ * counted and said, a forged stamp counted apart.
  */
 #ifndef DOM0_HOST_PV_SERVE_H
 #define DOM0_HOST_PV_SERVE_H
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "dom0/host/serve.h"
 #include "hw/handle.h"
@@ -35,6 +42,9 @@ struct pv_serve_opts {
 	unsigned switch_every;		/* requests between scheduler quanta; 0 never */
 	unsigned migrate;		/* a guest's EPOCH reads between host moves of its high range; 0 never */
 	unsigned exit_after;		/* return once this many guests came and went; 0 never */
+	uint64_t setup_timeout_ms;	/* a guest that makes no request this long after it connects is dropped; 0: 120 s */
+	bool grouped;			/* the directory and sockets are the group's too (0770, 0660); else 0700, 0600 */
+	gid_t group;			/* ...that group */
 	volatile sig_atomic_t *stop;	/* set (by a signal handler): return */
 #ifdef GTTLAB_FAULTS
 	const struct dom0_faults *faults;	/* deliberate mediator bugs (the test build: the leak oracle shown to bite); NULL none */
@@ -48,6 +58,9 @@ struct pv_serve_stats {
 	uint64_t connects, reclaims;
 	uint64_t quanta;		/* scheduler quanta run */
 	uint64_t own_stamps, foreign_stamps;	/* stamps found in what guests read: theirs, another's */
+	uint64_t forged_stamps;		/* stamps naming another guest whose keyed tag did not verify */
+	uint64_t refused;		/* connections turned away: their slot held a guest */
+	uint64_t dropped;		/* guests dropped: no request in time, or bytes on their socket */
 	uint64_t sleeps;		/* waits on the doorbells */
 };
 

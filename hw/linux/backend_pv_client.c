@@ -11,6 +11,7 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
@@ -100,10 +101,15 @@ static void c_free(struct client *c)
 	free(c);
 }
 
-/* The setup as ivshmem_recv_setup takes it: version, ID, then messages until the memory, then the vectors. */
-static int setup(struct client *c, const char *path, uint32_t *id, struct gtt_err *err)
+/*
+ * The setup as ivshmem_recv_setup takes it: version, ID, then messages until
+ * the memory, then the vectors. Every read waits at most timeout_ms: a server
+ * that accepts and never speaks is a device error naming the socket.
+ */
+static int setup(struct client *c, const char *path, uint64_t timeout_ms, uint32_t *id, struct gtt_err *err)
 {
 	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	struct timeval tv = { (time_t)(timeout_ms / 1000), (suseconds_t)(timeout_ms % 1000 * 1000) };
 	int64_t v;
 	int fd;
 
@@ -111,17 +117,29 @@ static int setup(struct client *c, const char *path, uint32_t *id, struct gtt_er
 		return gtt_err_set(err, GTT_EINVAL, "pv:%s: a socket path is at most %zu bytes", path, sizeof(a.sun_path) - 1);
 	strcpy(a.sun_path, path);
 	if ((c->sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) < 0 ||
+	    setsockopt(c->sock, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) < 0 ||
 	    connect(c->sock, (struct sockaddr *)&a, sizeof(a)) < 0)
 		return gtt_err_set(err, GTT_ENODEV, "pv:%s: cannot connect: %s (is `gttlab dom0 serve` running?)", path,
 				   strerror(errno));
-	if (recv_msg(c->sock, &v, &fd) || v != IVSHMEM_PROTOCOL_VERSION || fd >= 0)
+	if (recv_msg(c->sock, &v, &fd))
+		return gtt_err_set(err, GTT_ENODEV, "pv:%s: the server %s within %llu ms of the connect", path,
+				   errno == EAGAIN || errno == EWOULDBLOCK ? "sent nothing" : "hung up",
+				   (unsigned long long)timeout_ms);
+	if (v != IVSHMEM_PROTOCOL_VERSION || fd >= 0)
 		return gtt_err_set(err, GTT_ENODEV, "pv:%s: the server's first message is not protocol version 0", path);
-	if (recv_msg(c->sock, &v, &fd) || v < 0 || v > 65535 || fd >= 0)
+	if (recv_msg(c->sock, &v, &fd))
+		return gtt_err_set(err, GTT_ENODEV, "pv:%s: the server sent no ID within %llu ms", path,
+				   (unsigned long long)timeout_ms);
+	if (v == -1 && fd < 0)
+		return gtt_err_set(err, GTT_ENODEV, "pv:%s: the server refused this connection (its slot holds a guest already, or is out of service)",
+				   path);
+	if (v < 0 || v > 65535 || fd >= 0)
 		return gtt_err_set(err, GTT_ENODEV, "pv:%s: the server's second message is not an ID", path);
 	*id = (uint32_t)v;
 	for (;;) {
 		if (recv_msg(c->sock, &v, &fd))
-			return gtt_err_set(err, GTT_ENODEV, "pv:%s: the server hung up during the setup", path);
+			return gtt_err_set(err, GTT_ENODEV, "pv:%s: the server hung up or went silent (%llu ms) during the setup", path,
+					   (unsigned long long)timeout_ms);
 		if (v == -1 && fd >= 0) {
 			c->shm_fd = fd;
 			break;
@@ -210,7 +228,7 @@ static int client_open(const struct gtt_env *env, const char *arg, const struct 
 		t = end;
 	}
 	snprintf(c->where, sizeof(c->where), "%s", path);
-	if ((rc = setup(c, path, &id, err))) {
+	if ((rc = setup(c, path, timeout_ms ? timeout_ms : 10000, &id, err))) {
 		c_free(c);
 		return rc;
 	}

@@ -85,6 +85,8 @@ uint64_t sim_alloc_pages(struct sim_device *sim, size_t n);
  * 0 when out of memory. What is there stays.
  */
 uint64_t sim_attach_pages(struct sim_device *sim, size_t n, void *cpu);
+/* A page sim_attach_pages took, given back: the model no longer reaches it (reads zero there, as absent RAM). */
+void sim_detach_page(struct sim_device *sim, uint64_t phys);
 /* The host memory backing one simulated page (allocated on demand), NULL when out of memory. */
 void *sim_mem_page(struct sim_device *sim, uint64_t phys);
 

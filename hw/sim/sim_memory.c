@@ -161,6 +161,39 @@ uint64_t sim_attach_pages(struct sim_device *sim, size_t n, void *cpu)
 	return base;
 }
 
+/*
+ * Take the caller's page at phys back out of the memory map (backward-shift
+ * deletion: the probe runs of the pages after it stay whole). The model's
+ * own pages stay until the device goes.
+ */
+void sim_detach_page(struct sim_device *sim, uint64_t phys)
+{
+	struct sim_memory *m = &sim->mem;
+	uint64_t pfn = phys / PAGE;
+	size_t i = slot_of(pfn, m->cap), mask = m->cap - 1;
+
+	for (; m->keys[i] != pfn + 1; i = (i + 1) & mask)
+		if (!m->keys[i])
+			return;
+	if (!m->foreign[i])
+		return;
+	for (size_t j = (i + 1) & mask; m->keys[j]; j = (j + 1) & mask) {
+		size_t home = slot_of(m->keys[j] - 1, m->cap);
+		/* j's entry may fill the hole at i unless its home lies cyclically in (i, j] */
+		bool stays = i <= j ? (home > i && home <= j) : (home > i || home <= j);
+		if (stays)
+			continue;
+		m->keys[i] = m->keys[j];
+		m->pages[i] = m->pages[j];
+		m->foreign[i] = m->foreign[j];
+		i = j;
+	}
+	m->keys[i] = 0;
+	m->pages[i] = NULL;
+	m->foreign[i] = false;
+	m->used--;
+}
+
 uint64_t sim_alloc_pages(struct sim_device *sim, size_t n)
 {
 	uint64_t base = sim->next_page;

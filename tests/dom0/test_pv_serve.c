@@ -26,11 +26,13 @@
 #include <unistd.h>
 
 #include "env/env_posix.h"
+#include "env/siphash.h"
 #include "harness/backends.h"
 #include "harness/runner.h"
 #include "hw/device.h"
 #include "hw/pte.h"
 #include "hw/raw_access.h"
+#include "env/siphash.h"
 #include "regs/pv_transport.h"
 #include "regs/pvinfo.h"
 #include "tests/helpers.h"
@@ -391,7 +393,9 @@ static void leak(bool bug)
 	uint64_t gm = b->info.pvinfo.nonmappable_base;
 	cr_assert_eq(hw_gpu_read(b, gm, buf, sizeof(buf), &err), 0, "%s", err.msg);	/* guest 2 runs */
 	cr_assert_eq(hw_alloc_test_pages(a, 1, &pg, &err), 0, "%s", err.msg);
-	uint64_t stamp[2] = { PV_TAG_MAGIC, a->info.pvinfo.vgt_id };
+	/* a stamp as the guest suite makes it: its keyed tag under the key serve gave guest 1 */
+	uint64_t who = a->info.pvinfo.vgt_id, stamp[3] = { PV_TAG_MAGIC, who, gtt_siphash24(a->info.stamp_key, &who, 8) };
+	cr_assert(a->info.stamp_key[0] | a->info.stamp_key[1], "serve gave guest 1 no stamp key");
 	memset(pg.cpu, 0x3c, 4096);
 	memcpy(pg.cpu, stamp, sizeof(stamp));
 	cr_assert_eq(hw_pte_encode_for(&a->info, pg.phys, HW_CACHE_NONE, &pte, &err), 0);

@@ -277,7 +277,7 @@ static int run_apart(const char *pre, const char *bin, const char *args, const c
 		fclose(f);
 	}
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	system(cmd);
+	cr_expect_neq(system(cmd), -1, "%s", cmd);
 	return rc;
 }
 
@@ -318,7 +318,7 @@ Test(cli, mmio_seed_is_a_2_mib_regular_file_for_sim_devices)
 	snprintf(args, sizeof(args), "--mmio-seed %s/seed --device sim:hsw info", dir);
 	cr_expect_eq(run_apart(NULL, "./build/gttlab", args, NULL, &o), 0, "%s", o.err);
 	snprintf(args, sizeof(args), "rm -rf %s", dir);
-	system(args);
+	cr_expect_neq(system(args), -1, "%s", args);
 }
 
 Test(cli, json_strings_are_escaped)
@@ -338,7 +338,7 @@ Test(cli, json_strings_are_escaped)
 	snprintf(want, sizeof(want), "{\"file\":\"%s/e\\u0001\\ufffd\",\"bytes\":2097152}\n", dir);
 	cr_expect_str_eq(o.out, want);
 	snprintf(args, sizeof(args), "rm -rf %s", dir);
-	system(args);
+	cr_expect_neq(system(args), -1, "%s", args);
 }
 
 Test(cli, outputs_that_cannot_be_written_exit_2)
@@ -446,5 +446,5 @@ Test(cli, info_shows_guest_mode)
 			      "\"mappable_size\":67108864,\"nonmappable_base\":\"0x40000000\",\"nonmappable_size\":536870912,"
 			      "\"fence_num\":4,\"gm_channel\":false}}\n"), "%s", out);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	system(cmd);
+	cr_expect_neq(system(cmd), -1, "%s", cmd);
 }

@@ -98,7 +98,7 @@ static void cleanup(void)
 {
 	char cmd[128];
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
-	system(cmd);
+	cr_expect_eq(system(cmd), 0, "%s", cmd);
 }
 
 static int lx_open(const char *spec, bool allow, struct hw_device **dev, struct gtt_err *err)

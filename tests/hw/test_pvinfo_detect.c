@@ -105,7 +105,7 @@ static void cleanup(void)
 	if (!root[0])
 		return;
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
-	system(cmd);
+	cr_expect_eq(system(cmd), 0, "%s", cmd);
 	root[0] = '\0';
 }
 
