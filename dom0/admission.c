@@ -447,6 +447,32 @@ static struct vgpu *next_choice(struct dom0_runtime *rt, unsigned round)
 	return h;
 }
 
+static uint64_t deadline_ms(const struct dom0_runtime *rt)
+{
+	return rt->cfg.admit_deadline_ms ? rt->cfg.admit_deadline_ms : DOM0_ADMIT_DEADLINE_MS;
+}
+
+/*
+ * A paused expansion or fence write that holds the queue and still does not
+ * fit after the deadline is refused with its own answer (REFUSED_ROOM over
+ * the channel; a fence write is not made, the fence keeps its value); what
+ * waited behind it is considered next. Whether it was.
+ */
+static bool expire(struct dom0_runtime *rt, struct vgpu *v)
+{
+	if (v->pause.kind == DOM0_PAUSE_CREATE || rt->sim_ms - v->pause.since_ms < deadline_ms(rt))
+		return false;
+	if (v->pause.channel) {
+		rt->pol.refused_room++;
+		dom0_gm_answer(v, GTTLAB_GM_ST_REFUSED_ROOM, v->pause.seq);
+	}
+	unpause(rt, v, false);
+	v->c.rejected++;
+	v->c.expired++;
+	rt->c.expired++;
+	return true;
+}
+
 static int admit(struct dom0_runtime *rt, struct gtt_err *err)
 {
 	unsigned round = ++rt->admit_rounds;
@@ -465,9 +491,9 @@ static int admit(struct dom0_runtime *rt, struct gtt_err *err)
 		}
 		h->admit_round = round;	/* taken this round: what it holds, later choices leave to it */
 		if (!ok && !DOM0_FAULT(rt, admit_short)) {
-			if (!holds_places(rt, h))
-				return GTT_OK;	/* an expansion or fence write: nothing else runs before it */
-			continue;	/* it keeps its places; the next choice may use what it cannot */
+			if (!holds_places(rt, h) && !expire(rt, h))
+				return GTT_OK;	/* an expansion or fence write: nothing else runs before it, until its deadline */
+			continue;	/* it keeps its places (a create), or went at its deadline; the next choice may use what it cannot */
 		}
 		rt->admitting = true;
 		int rc = run(rt, h, err);
@@ -493,6 +519,18 @@ int dom0_op_done(struct dom0_runtime *rt, int rc, struct gtt_err *err)
 	rt->in_admit = false;
 	rt->freed = false;	/* what its own runs freed, its loop has seen */
 	return rc ? rc : arc;
+}
+
+int dom0_admission_tick(struct dom0_runtime *rt, struct gtt_err *err)
+{
+	for (int i = 1; rt->n_paused && i <= rt->n_ids; i++) {
+		const struct vgpu *v = rt->v[i];
+		if (v && v->pause.kind && v->pause.kind != DOM0_PAUSE_CREATE && rt->sim_ms - v->pause.since_ms >= deadline_ms(rt)) {
+			dom0_freed(rt);		/* a round of admission: the overdue head goes, what waits behind it may run */
+			return dom0_op_done(rt, GTT_OK, err);
+		}
+	}
+	return GTT_OK;
 }
 
 void dom0_withdraw_now(struct dom0_runtime *rt, struct vgpu *v)

@@ -29,5 +29,11 @@ int dom0_op_done(struct dom0_runtime *rt, int rc, struct gtt_err *err);
  * head). Compaction uses it to know which held places it may move into.
  */
 bool dom0_outranks(const struct dom0_runtime *rt, const struct vgpu *v, const struct vgpu *r);
+/*
+ * The runtime's clock moved (a quantum): a paused expansion or fence write
+ * past its deadline (config.admit_deadline_ms) that holds the queue is
+ * refused, and admission runs for what waited behind it.
+ */
+int dom0_admission_tick(struct dom0_runtime *rt, struct gtt_err *err);
 
 #endif

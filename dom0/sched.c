@@ -12,6 +12,7 @@
  * first. So each runs within 2N - 1 quanta of its last turn (at most N - 1
  * others are due before it), where plain round robin gives N.
  */
+#include "dom0/admission.h"
 #include "dom0/faults.h"
 #include "dom0/policy.h"
 #include "dom0/runtime_internal.h"
@@ -111,6 +112,11 @@ int dom0_run_quanta(struct dom0_runtime *rt, unsigned n,
 			rt->v[next]->ran_q = rt->quantum;
 		}
 		rt->sim_ms += DOM0_QUANTUM_MS;
+		if (rt->n_paused) {
+			int rc = dom0_admission_tick(rt, err);
+			if (rc)
+				return rc;
+		}
 		if (rt->pol.enabled) {
 			int rc = dom0_policy_tick(rt, rt->sim_ms, NULL, err);
 			if (rc)

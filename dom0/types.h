@@ -37,6 +37,13 @@ struct dom0_runtime;
 #define DOM0_MAX_VGPUS		65534	/* ids in the owner table's 16 bits (0xffff is the runtime's own); graphics memory runs out long before */
 #define DOM0_MAX_GUEST_FENCES	16	/* GVT traps fences 0..15 */
 #define DOM0_QUANTUM_MS		16
+/*
+ * How long a paused expansion or guest fence write may hold admission's queue
+ * (nothing else runs before it) without fitting, in the runtime's clock: then
+ * it is refused with its own answer and the queue moves on
+ * (config.admit_deadline_ms; dom0/admission.c).
+ */
+#define DOM0_ADMIT_DEADLINE_MS	2000
 #define DOM0_MAX_RUNS		8	/* non-contiguous slots: runs of a vGPU's high memory (PVINFO has words for 8) */
 /*
  * Slots a layout may have: dom0_init refuses a layout with more, so every
@@ -116,6 +123,7 @@ struct dom0_config {
 	 */
 	unsigned slot_runs;
 	enum dom0_admission admission;	/* DOM0_ADMIT_OFF: what does not fit is refused */
+	uint64_t admit_deadline_ms;	/* a queue-holding pause refused after this long; 0: DOM0_ADMIT_DEADLINE_MS */
 	uint64_t seed;			/* DOM0_ADMIT_RAND's choices */
 	struct dom0_hooks hooks;
 	struct dom0_migrate_hooks migrate_hooks;
@@ -150,6 +158,7 @@ struct dom0_vgpu_counters {
 	uint64_t switches_in;
 	uint64_t quanta;
 	uint64_t withdrawn;		/* its paused requests taken back before they ran */
+	uint64_t expired;		/* its paused requests refused at their deadline (config.admit_deadline_ms) */
 	uint64_t queued;		/* guest writes a migration's lock queued (forwarded at the unlock) */
 	uint64_t forward_refused;	/* of those, refused where they were forwarded */
 };
@@ -162,6 +171,7 @@ struct dom0_counters {
 	uint64_t expansions, reductions;
 	uint64_t copy_ns;			/* switch copy time: measured, or PTEs written x the policy's fixed cost */
 	uint64_t paused, admitted;		/* requests paused by admission, and admitted since */
+	uint64_t expired;			/* paused requests refused at their deadline, holding the queue */
 	uint64_t paused_ms;			/* simulated time the admitted ones spent paused */
 	uint64_t migrations;			/* slot to slot, and device to device (counted on both) */
 };

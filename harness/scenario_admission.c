@@ -20,18 +20,23 @@ void scen_admission_notice(struct scen *s)
 		struct name *nm = &s->names[i];
 		struct dom0_vgpu_info in;
 		if (!nm->alive || nm->on != s->cur_dev || dom0_vgpu_info(s->rt, nm->id, &in) ||
-		    (in.paused == nm->paused && in.counters.withdrawn == nm->withdrawn))
+		    (in.paused == nm->paused && in.counters.withdrawn == nm->withdrawn && in.counters.expired == nm->expired))
 			continue;
-		bool withdrew = in.counters.withdrawn != nm->withdrawn;
+		bool withdrew = in.counters.withdrawn != nm->withdrawn, expired = in.counters.expired != nm->expired;
 		if (withdrew) {
 			scen_say(s, "%s withdrew its paused %s", nm->name, dom0_pause_name(nm->paused));
 			scen_history(s, nm->name, "withdrew", nm->id, 0, 0);
+		}
+		if (expired) {
+			scen_say(s, "%s: its paused %s was refused at its deadline: it held the queue and did not fit",
+				 nm->name, dom0_pause_name(nm->paused));
+			scen_history(s, nm->name, "refused at its deadline", nm->id, 0, 0);
 		}
 		if (in.paused) {
 			scen_say(s, "%s paused: its %s waits for admission (%s)", nm->name, dom0_pause_name(in.paused),
 				 dom0_admission_name(s->cfg.admission));
 			scen_history(s, nm->name, "paused", nm->id, 0, 0);
-		} else if (!withdrew) {
+		} else if (!withdrew && !expired) {
 			char sl[24];
 			scen_say(s, "%s admitted after %" PRIu64 " ms paused: its %s runs, slots %s", nm->name, in.paused_ms,
 				 dom0_pause_name(nm->paused), scen_slots_text(&in, sl, sizeof(sl)));
@@ -39,6 +44,7 @@ void scen_admission_notice(struct scen *s)
 		}
 		nm->paused = in.paused;
 		nm->withdrawn = in.counters.withdrawn;
+		nm->expired = in.counters.expired;
 	}
 }
 
@@ -65,7 +71,7 @@ enum scen_rc scen_expect_paused(struct scen *s, const struct scen_line *l, const
 }
 
 const char *const scen_admission_counters[] = { "admission.paused", "admission.admitted", "admission.paused_ms",
-					       "admission.waiting", NULL };
+					       "admission.waiting", "admission.expired", NULL };
 
 bool scen_admission_counter(struct scen *s, const char *key, uint64_t *v)
 {
@@ -75,7 +81,7 @@ bool scen_admission_counter(struct scen *s, const char *key, uint64_t *v)
 		if (s->dry)
 			return true;
 		const struct dom0_counters *c = dom0_counters(s->rt);
-		uint64_t vals[] = { c->paused, c->admitted, c->paused_ms, dom0_paused_count(s->rt) };
+		uint64_t vals[] = { c->paused, c->admitted, c->paused_ms, dom0_paused_count(s->rt), c->expired };
 		*v = vals[i];
 		return true;
 	}
@@ -89,6 +95,6 @@ void scen_admission_summary(struct scen *s)
 	if (s->cfg.admission == DOM0_ADMIT_OFF && !c->paused)
 		return;
 	fprintf(s->out, "  admission %s (share limit %u): %" PRIu64 " paused, %" PRIu64 " admitted after %" PRIu64
-		" ms paused in all, %u waiting now\n", dom0_admission_name(s->cfg.admission), s->cfg.share_limit, c->paused,
-		c->admitted, c->paused_ms, dom0_paused_count(s->rt));
+		" ms paused in all, %" PRIu64 " refused at their deadline, %u waiting now\n", dom0_admission_name(s->cfg.admission),
+		s->cfg.share_limit, c->paused, c->admitted, c->paused_ms, c->expired, dom0_paused_count(s->rt));
 }

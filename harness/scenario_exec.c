@@ -79,7 +79,8 @@ static void on_switch(void *ctx, const struct dom0_switch_stats *st)
 static enum scen_rc cmd_config(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err)
 {
 	static const char *const keys[] = { "slot-size", "host-low", "host-high", "pool", "reserved", "host-fences",
-					    "slot-aware", "selector", "admission", "share-limit", "seed", "slot-runs", NULL };
+					    "slot-aware", "selector", "admission", "share-limit", "seed", "slot-runs", "admit-deadline",
+					    NULL };
 	uint64_t v;
 	const char *t;
 	enum scen_rc rc;
@@ -128,6 +129,11 @@ static enum scen_rc cmd_config(struct scen *s, const struct scen_line *l, bool r
 		if ((rc = scen_need_range(s, "share-limit", t, 0, DOM0_MAX_VGPUS, "vGPUs in a slot (0: no limit)", &v)))
 			return rc;
 		s->cfg.share_limit = (unsigned)v;
+	}
+	if ((t = scen_kv(l, 1, "admit-deadline"))) {
+		if ((rc = scen_need_range(s, "admit-deadline", t, 1, 86400000, "milliseconds of the runtime's clock", &v)))
+			return rc;
+		s->cfg.admit_deadline_ms = v;
 	}
 	if ((t = scen_kv(l, 1, "slot-runs"))) {
 		if ((rc = scen_need_range(s, "slot-runs", t, 0, DOM0_MAX_RUNS, "runs of a vGPU's slots (0 or 1: one run)", &v)))

@@ -61,6 +61,7 @@ struct name {
 	uint32_t evictions;	/* the eviction count it last reported */
 	enum dom0_pause paused;	/* as the last command left it */
 	uint64_t withdrawn;	/* its pauses taken back, as the last command left them */
+	uint64_t expired;	/* its pauses refused at their deadline, as the last command left them */
 	int on;			/* the device it lives on: 0 the scenario's, 1 the one `device` declares;
 				   set by its create, changed only by a migration that succeeded */
 };

@@ -550,7 +550,8 @@ struct dguest {
 	uint64_t order;			/* when its current pause began, in the test's count */
 	uint64_t born;			/* when its vGPU was created on its device (a device move makes another) */
 	bool queued;			/* it wrote while a migration locked it: the writes run at the unlock */
-	bool left;			/* its pause was taken back (withdrawn, replaced), not admitted */
+	bool left;			/* its pause was taken back (withdrawn, replaced, refused at its deadline), not admitted */
+	uint64_t expired;		/* its vGPU's pauses refused at their deadline, at the last look */
 	bool requeued;			/* its paused write was replaced by one that waits afresh, behind the others */
 	/* PVINFO's epoch against its range, between operations */
 	bool epoch_known;
@@ -735,7 +736,9 @@ static void chan_check(struct dyn *w, struct dguest *g)
 			g->w_paused = true;
 			return;
 		}
-		CHECK(w, legal_final(g->w_code, st) && (!g->w_paused || st == GTTLAB_GM_ST_GRANTED || st == GTTLAB_GM_ST_WITHDRAWN),
+		/* once PAUSED: granted, withdrawn, or refused at its deadline holding the queue (config.admit_deadline_ms) */
+		CHECK(w, legal_final(g->w_code, st) && (!g->w_paused || st == GTTLAB_GM_ST_GRANTED || st == GTTLAB_GM_ST_WITHDRAWN ||
+							  st == GTTLAB_GM_ST_REFUSED_ROOM),
 		      "vGPU %d: its request (code %u, SEQ 0x%x, %s) reads status %u: not an answer it can get",
 		      g->id, g->w_code, as, g->w_paused ? "answered PAUSED" : "pending", st);
 		finish(w, g, st);
@@ -873,6 +876,10 @@ static void invariants(struct dyn *w)
 			const struct dom0_layout *l = w->d[g->dev].l;
 			dg_refresh(w, g);
 			chan_check(w, g);
+			if (g->in.counters.expired != g->expired) {
+				g->left = true;		/* refused at its deadline: it did not run */
+				g->expired = g->in.counters.expired;
+			}
 			/* PVINFO says where its high range is */
 			unsigned nr = g->in.n_runs ? g->in.n_runs : 1;
 			CHECK(w, pvr(w, g, VGT_IF_NONMAPPABLE_BASE) == (uint32_t)g->in.high_base &&
