@@ -113,12 +113,17 @@ $(FAULTS_GTTLAB): $(CLI_SRCS:%.c=$(FAULTS)/%.o) $(FAULTS_LIB)
 $(GTTLAB): $(CLI_OBJS) $(LIB)
 	$(CC) $(ALL_CFLAGS) $(CLI_OBJS) $(LIB) $(LDLIBS) -o $@
 
+# a hostile guest of dom0 serve, written from the transport's documentation (tests/hostile-neighbour.sh, make bench)
+$(BUILD)/tests/pv_attack: tests/tools/pv_attack.c regs/pv_transport.h regs/pvinfo.h
+	@mkdir -p $(@D)
+	$(CC) -I. $(ALL_CFLAGS) $< -o $@
+
 # what tests/svg-render.sh judges a screenshot with (zlib)
 $(BUILD)/tests/png_stats: tests/tools/png_stats.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $< -lz -o $@
 
-$(UNIT): $(TEST_OBJS) $(FAULTS_LIB) $(GTTLAB) $(FAULTS_GTTLAB) igt $(BUILD)/tests/png_stats
+$(UNIT): $(TEST_OBJS) $(FAULTS_LIB) $(GTTLAB) $(FAULTS_GTTLAB) igt $(BUILD)/tests/png_stats $(BUILD)/tests/pv_attack
 	$(CC) $(ALL_CFLAGS) $(TEST_OBJS) $(FAULTS_LIB) $(LDLIBS) -lcriterion -o $@
 
 # ---- the IGT-protocol binaries: build/igt/ is a test root for igt_runner ----
@@ -362,6 +367,7 @@ test-lane-vm:
 	$(PHASE) vm $(MAKE) --no-print-directory qemu-secure-boot
 	$(PHASE) vm $(MAKE) --no-print-directory qemu-selftest
 	$(PHASE) vm tests/vms.sh $(BUILD)
+	$(PHASE) vm tests/hostile-neighbour.sh $(BUILD)
 	$(PHASE) vm tests/igt-conformance.sh $(IGT_DIR)
 	$(PHASE) vm tests/igt-conformance-selftest.sh
 	$(PHASE) vm tests/scanout-frontends.sh $(BUILD)
@@ -493,8 +499,9 @@ $(BENCH_FLOOR): $(BUILD)/bench/efi-floor.so
 .PHONY: bench
 bench:
 	@$(MAKE) --no-print-directory install-packages PACKAGES="$(BENCH_PACKAGES)"
-	@$(MAKE) --no-print-directory $(GTTLAB) $(BENCH) $(EFI_APP) $(BENCH_FLOOR)
+	@$(MAKE) --no-print-directory $(GTTLAB) $(BENCH) $(EFI_APP) $(BENCH_FLOOR) $(BUILD)/tests/pv_attack
 	$(BENCH) $(if $(filter-out 0,$(QUICK)),--quick) --json $(BUILD)/bench/results.json --gttlab $(GTTLAB) \
+		--attack $(BUILD)/tests/pv_attack \
 		--efi-app $(EFI_APP) --efi-floor $(BENCH_FLOOR) --efi-runner bench/run-efi.sh --work $(BUILD)/bench/qemu \
 		--markdown $(if $(filter-out 0,$(QUICK)),$(BUILD)/bench/results.md,docs/bench-results.md) \
 		--tree "$$(git describe --always --dirty 2>/dev/null || echo unknown)"

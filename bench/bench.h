@@ -20,6 +20,7 @@
 #include "bench/balance_result.h"
 #include "bench/balloon_result.h"
 #include "bench/boundary_result.h"
+#include "bench/neighbours_result.h"
 #include "bench/ladder_result.h"
 #include "bench/migration_result.h"
 #include "bench/request_wait_result.h"
@@ -35,6 +36,7 @@ struct bench_opts {
 	const char *efi_app;		/* build/efi/gttlab.efi */
 	const char *efi_floor;		/* the application that only powers off */
 	const char *efi_runner;		/* bench/run-efi.sh */
+	const char *attack;		/* build/tests/pv_attack: the hostile neighbours */
 	const char *work;		/* scratch directory for the EFI boots */
 	const char *json;		/* where results.json goes */
 	const char *markdown;		/* where the generated report goes (NULL: none) */
@@ -64,7 +66,7 @@ struct bench_growth {
 /* The parts, in the order they run; --only picks some (the report leaves out the others). */
 enum bench_part {
 	PART_WRITES, PART_SWITCH, PART_SCALE, PART_RESIZE, PART_GROWTH, PART_BALLOON, PART_WAIT, PART_ADMISSION,
-	PART_MIGRATION, PART_BALANCE, PART_BOUNDARY, PART_LADDER, PART_FRONTENDS,
+	PART_MIGRATION, PART_BALANCE, PART_BOUNDARY, PART_NEIGHBOURS, PART_LADDER, PART_FRONTENDS,
 	BENCH_PARTS
 };
 
@@ -119,6 +121,7 @@ struct bench_results {
 	struct bench_migration migration;
 	struct bench_balance balance;
 	struct bench_boundary boundary;
+	struct bench_neighbours neighbours;
 	struct bench_ladder ladder;
 };
 
@@ -139,6 +142,7 @@ void bench_admission(const struct bench_opts *o, struct bench_results *r);	/* ad
 void bench_migration(const struct bench_opts *o, struct bench_results *r);	/* migration */
 void bench_balance(const struct bench_opts *o, struct bench_results *r);	/* balance */
 void bench_boundary(const struct bench_opts *o, struct bench_results *r);	/* boundary */
+void bench_neighbours(const struct bench_opts *o, struct bench_results *r);	/* neighbours */
 void bench_ladder(const struct bench_opts *o, struct bench_results *r);		/* table2 */
 void bench_report(const struct bench_opts *o, const struct bench_results *r);	/* table + JSON */
 
@@ -164,6 +168,12 @@ void bench_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noretu
 /* Progress on stderr. */
 void bench_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 uint64_t bench_now_ns(void);
+/*
+ * Whether the file at path holds a line with `what` within ms: a helper
+ * process's readiness is a line it prints (dom0 serve's "listening on"), not
+ * a file that exists before it listens.
+ */
+bool bench_wait_line(const char *path, const char *what, unsigned ms);
 /* The median of n values (reorders them). */
 double bench_median(double *v, size_t n);
 /* A deterministic generator (splitmix64). */

@@ -180,10 +180,9 @@ static void host_start(const struct bench_opts *o, struct host *h, const char *m
 		execv(argv[0], argv);
 		_exit(127);
 	}
-	for (unsigned i = 0; i < 1000 && access(h->sock, F_OK); i++)
-		nanosleep(&(struct timespec){ 0, 5000000 }, NULL);
-	if (access(h->sock, F_OK))
-		bench_die("boundary: dom0 serve (%s) did not listen; its log: %s", mode, h->log);
+	/* ready when it says it listens: the socket file exists a moment before it does */
+	if (!bench_wait_line(h->log, "guest 1: listening on", 10000))
+		bench_die("boundary: dom0 serve (%s) did not say it listens in 10 s; its log: %s", mode, h->log);
 	h->t0 = bench_now_ns();
 }
 

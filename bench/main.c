@@ -2,7 +2,7 @@
 /*
  * build/bench/bench: every benchmark of make bench, then the table and
  * results.json (bench/bench.h says what is measured and how).
- *   bench [--quick] [--only p1,p2,p3,p4,p5,p6,growth,balloon,table1,admission,migration,balance,boundary,table2] [--seed N] [--json FILE]
+ *   bench [--quick] [--only p1,p2,p3,p4,p5,p6,growth,balloon,table1,admission,migration,balance,boundary,neighbours,table2] [--seed N] [--json FILE]
  *         [--markdown FILE] [--tree NAME]
  *         [--gttlab PATH] [--efi-app PATH] [--efi-floor PATH] [--efi-runner PATH] [--work DIR]
  * --only runs some parts (for development); the report then leaves the others' keys out.
@@ -29,6 +29,7 @@ static const struct {
 	[PART_MIGRATION] = { "migration", bench_migration },
 	[PART_BALANCE] = { "balance", bench_balance },
 	[PART_BOUNDARY] = { "boundary", bench_boundary },
+	[PART_NEIGHBOURS] = { "neighbours", bench_neighbours },
 	[PART_LADDER] = { "table2", bench_ladder },
 	[PART_FRONTENDS] = { "p5", bench_frontends },
 };
@@ -47,8 +48,8 @@ static bool wanted(const char *list, const char *names)
 
 static void usage(void)
 {
-	fputs("usage: bench [--quick] [--only p1,p2,p3,p4,p5,p6,growth,balloon,table1,admission,migration,balance,boundary,table2] [--seed N] [--json FILE] [--markdown FILE] [--tree NAME] [--gttlab PATH]\n"
-	      "             [--efi-app PATH] [--efi-floor PATH] [--efi-runner PATH] [--work DIR]\n",
+	fputs("usage: bench [--quick] [--only p1,p2,p3,p4,p5,p6,growth,balloon,table1,admission,migration,balance,boundary,neighbours,table2] [--seed N] [--json FILE] [--markdown FILE] [--tree NAME] [--gttlab PATH]\n"
+	      "             [--efi-app PATH] [--efi-floor PATH] [--efi-runner PATH] [--work DIR] [--attack PATH]\n",
 	      stderr);
 	exit(2);
 }
@@ -61,6 +62,7 @@ int main(int argc, char **argv)
 		.efi_app = "build/efi/gttlab.efi",
 		.efi_floor = "build/bench/efi-floor.efi",
 		.efi_runner = "bench/run-efi.sh",
+		.attack = "build/tests/pv_attack",
 		.work = "build/bench/qemu",
 		.json = "build/bench/results.json",
 	};
@@ -96,6 +98,8 @@ int main(int argc, char **argv)
 			val = &o.efi_floor;
 		else if (!strcmp(argv[i], "--efi-runner"))
 			val = &o.efi_runner;
+		else if (!strcmp(argv[i], "--attack"))
+			val = &o.attack;
 		else if (!strcmp(argv[i], "--work"))
 			val = &o.work;
 		if (!val || i + 1 >= argc)

@@ -106,6 +106,13 @@ static void table(const struct bench_opts *o, const struct bench_results *r)
 		printf(ROW "gttlab.efi on sim:skl %.2f s / firmware floor %.2f s (QEMU TCG), medians\n",
 		       "p5_efi_over_floor", v, "<= 1.5", met(r->p5_efi_over_floor <= 1.5), r->p5_efi_s, r->p5_floor_s);
 	}
+	if (r->ran[PART_NEIGHBOURS]) {
+		const struct bench_neighbours *nb = &r->neighbours;
+		snprintf(v, sizeof(v), "%.2f", nb->ratio);
+		printf(ROW "victim's guest suite over pv: beside the worst hostile neighbour (%s flood) %.0f ms / beside a control neighbour burning the CPU %.0f ms, medians of %u interleaved\n",
+		       "boundary_hostile_neighbour_ratio", v, "<= 1.5", met(nb->ratio <= 1.5), nb->names[nb->worst],
+		       nb->suite_ms[nb->worst], nb->suite_ms[0], nb->reps);
+	}
 	if (r->ran[PART_RESIZE]) {
 		snprintf(v, sizeof(v), "%.0f", r->p6_occupancy_ns);
 		printf(ROW "occupancy selector, worst of %u cases: %s\n", "p6_resize_worst_ns", v, "< 1000",
@@ -141,6 +148,8 @@ static void table(const struct bench_opts *o, const struct bench_results *r)
 		bench_balance_table(o, &r->balance);
 	if (r->ran[PART_BOUNDARY])
 		bench_boundary_table(o, &r->boundary);
+	if (r->ran[PART_NEIGHBOURS])
+		bench_neighbours_table(o, &r->neighbours);
 	if (r->ran[PART_LADDER])
 		bench_ladder_table(o, &r->ladder);
 	printf("\nresults: %s\n", o->json);
@@ -200,6 +209,12 @@ static void json(const struct bench_opts *o, const struct bench_results *r)
 		bench_json_close(&j);
 		bench_json_knum(&j, "p5_efi_over_floor", r->p5_efi_over_floor);
 	}
+	if (r->ran[PART_NEIGHBOURS]) {
+		bench_json_knum(&j, "boundary_hostile_neighbour_ratio", r->neighbours.ratio);
+		bench_json_knum(&j, "boundary_hostile_neighbour_ms", r->neighbours.suite_ms[r->neighbours.worst]);
+		bench_json_knum(&j, "boundary_control_neighbour_ms", r->neighbours.suite_ms[0]);
+		bench_json_kstr(&j, "boundary_hostile_neighbour_worst", r->neighbours.names[r->neighbours.worst]);
+	}
 	if (r->ran[PART_RESIZE]) {
 		bench_json_knum(&j, "p6_resize_worst_ns", r->p6_occupancy_ns);
 		bench_json_knum(&j, "p6_algorithm1_worst_ns", r->p6_algorithm1_ns);
@@ -242,6 +257,8 @@ static void json(const struct bench_opts *o, const struct bench_results *r)
 		bench_balance_json(&j, &r->balance);
 	if (r->ran[PART_BOUNDARY])
 		bench_boundary_json(&j, &r->boundary);
+	if (r->ran[PART_NEIGHBOURS])
+		bench_neighbours_json(&j, &r->neighbours);
 	if (r->ran[PART_LADDER])
 		bench_ladder_json(&j, &r->ladder);
 	bench_json_open(&j, "details");
@@ -296,6 +313,7 @@ static void json(const struct bench_opts *o, const struct bench_results *r)
 	bench_json_kstr(&j, "p4_bytes_per_entry", "<= 24");
 	bench_json_kstr(&j, "sched_worst_wait_quanta", "<= 2N - 1");
 	bench_json_kstr(&j, "sched_fairness_index", ">= 0.85");
+	bench_json_kstr(&j, "boundary_hostile_neighbour_ratio", "<= 1.5");
 	bench_json_close(&j);
 	bench_json_close(&j);
 	fputc('\n', j.f);

@@ -256,3 +256,21 @@ void bench_gscale_start(struct bench_gscale *g, bool one_slot, bool slot_aware)
 		bench_busy(&g->b, g->vm[i], true);
 	}
 }
+
+bool bench_wait_line(const char *path, const char *what, unsigned ms)
+{
+	for (unsigned waited = 0;; waited += 5) {
+		char line[512];
+		FILE *f = fopen(path, "r");
+		bool found = false;
+		while (f && !found && fgets(line, sizeof(line), f))
+			found = strstr(line, what) != NULL;
+		if (f)
+			fclose(f);
+		if (found)
+			return true;
+		if (waited >= ms)
+			return false;
+		nanosleep(&(struct timespec){ 0, 5000000 }, NULL);
+	}
+}

@@ -31,8 +31,8 @@
 
 #include "hw/backend.h"
 
-#define PV_STEP_PTES	64	/* trapped PTE accesses a step */
-#define PV_STEP_AUDIT	2048	/* GGTT entries of an audit a step */
+#define PV_STEP_PTES	8	/* trapped PTE accesses a step */
+#define PV_STEP_AUDIT	256	/* GGTT entries of an audit a step */
 
 /* A request under way: its words as they were at its start, and how far it got. */
 struct pv_progress {

@@ -27,6 +27,22 @@
 #define MUTE_NS			(1 * MS)	/* a doorbell that rang for nothing is not listened to this long */
 #define SPURIOUS_RINGS		2	/* ...after this many rings in a row with no request behind them */
 #define MAX_KEYS		64	/* stamp keys remembered: the guests now and the last ones gone */
+/*
+ * Who is served: of the guests with a request ready, the one that has had
+ * least of the serve thread (its virtual time: the steps' durations summed;
+ * one that was idle comes back at most LAG_NS behind the last one served, so
+ * idleness banks little), a step at a time. A guest that has had more than a
+ * lighter one active in the last ACTIVE_NS is also held to SHARE_PERCENT of
+ * the wall time while that one is active (a credit that fills at that rate,
+ * at most CREDIT_CAP_NS, and pays for its steps): a flood cannot keep the
+ * thread busy beside a guest that asks little. A lone guest has it all.
+ */
+#define LAG_NS			(50 * MS)
+#define SHARE_PERCENT		25
+#define CREDIT_CAP_NS		(2 * MS)
+#define ACTIVE_NS		(20 * MS)
+#define MUTE_MAX_NS		(64 * MS)	/* a doorbell that keeps ringing for nothing: muted up to this long */
+#define RECONNECT_PAUSE_NS	(100 * MS)	/* a slot whose guest was dropped takes no connection this long */
 
 struct slot {
 	struct pv_guest g;		/* k 1-based, as in vgpuK.sock; its vGPU's view while connected (ops) */
@@ -39,6 +55,13 @@ struct slot {
 	bool started;			/* it made a request: its setup is over */
 	unsigned spurious;		/* doorbell rings with nothing behind them since its last answer */
 	uint64_t mute_until_ns;		/* its doorbell is not listened to before then */
+	int64_t credit_ns;		/* what it may still spend of the serve thread while others are active */
+	uint64_t active_ns;		/* when it last made a step of a request */
+	uint64_t vt;			/* its virtual time: the serve thread it has had */
+	bool waiting;			/* it had a request ready at the last look */
+	uint64_t mute_ns;		/* how long its doorbell is muted next (doubles while it rings for nothing) */
+	uint64_t credit_at_ns;		/* when the credit was last filled */
+	uint64_t closed_until_ns;	/* it dropped a guest: no connection is taken before then */
 };
 
 struct server {
@@ -49,6 +72,7 @@ struct server {
 	struct dom0_runtime *rt;
 	struct slot s[PV_SERVE_MAX_GUESTS];
 	uint64_t since_quantum;
+	uint64_t vtime;			/* the virtual time of the last step served */
 	struct pv_key keys[MAX_KEYS];	/* a ring: every guest's key, kept after it goes (a stamp of it may still be read) */
 	unsigned n_keys, next_key;
 };
@@ -72,21 +96,77 @@ static uint64_t now_ns(const struct server *sv)
 	return sv->env->now_ns(sv->env);
 }
 
+/* Whether a guest that has had less of the thread than sl made a step of a request in the last ACTIVE_NS. */
+static bool lighter_active(const struct server *sv, const struct slot *sl, uint64_t now)
+{
+	for (unsigned i = 0; i < sv->o->guests; i++) {
+		const struct slot *o = &sv->s[i];
+		if (o != sl && o->g.ops && o->vt < sl->vt && o->active_ns && now - o->active_ns < ACTIVE_NS)
+			return true;
+	}
+	return false;
+}
+
+/* Whether slot sl is in debt while others are active: its request waits for its credit to fill. */
+static bool throttled(struct server *sv, struct slot *sl, uint64_t now)
+{
+	sl->credit_ns += (int64_t)((now - sl->credit_at_ns) * SHARE_PERCENT / 100);
+	sl->credit_at_ns = now;
+	if (sl->credit_ns > (int64_t)CREDIT_CAP_NS)
+		sl->credit_ns = (int64_t)CREDIT_CAP_NS;
+	return sl->credit_ns < 0 && lighter_active(sv, sl, now);
+}
+
+static bool has_request(const struct slot *sl)
+{
+	return sl->g.ops && (sl->g.prog.on || pv_rd64(sl->g.mb, PV_MB_REQ_SEQ) != pv_rd64(sl->g.mb, PV_MB_ANS_SEQ));
+}
+
+/* The slot to serve a step of next: the ready one with the least virtual time not held to its share; NULL none. */
+static struct slot *next_slot(struct server *sv, uint64_t now)
+{
+	struct slot *best = NULL;
+
+	for (unsigned i = 0; i < sv->o->guests; i++) {
+		struct slot *sl = &sv->s[i];
+		if (!has_request(sl)) {
+			sl->waiting = false;
+			continue;
+		}
+		if (!sl->waiting && sl->vt + LAG_NS < sv->vtime)
+			sl->vt = sv->vtime - LAG_NS;	/* back from idle: little banked */
+		sl->waiting = true;
+		if (throttled(sv, sl, now))
+			continue;
+		if (!best || sl->vt < best->vt)
+			best = sl;
+	}
+	return best;
+}
+
 /* One bounded step of slot sl's request, if one waits; what was done. */
 static enum pv_answered serve_one(struct server *sv, struct slot *sl)
 {
 	struct pv_answer_stats as = { 0 };
 	struct pv_answer_env e = { &as, sv->o->say, sv->o->ctx, sv->keys, sv->n_keys };
+	uint64_t t0 = now_ns(sv);
 
 	if (!sl->g.ops)
 		return PV_IDLE;
 	enum pv_answered r = pv_answer(&sl->g, &e);
 	if (r == PV_IDLE)
 		return r;
+	uint64_t t1 = now_ns(sv);
+	sl->credit_ns -= (int64_t)(t1 - t0);
+	sl->vt += t1 - t0;
+	if (sl->vt > sv->vtime)
+		sv->vtime = sl->vt;
+	sl->active_ns = t1;
 	sl->started = true;
 	if (r == PV_UNDER_WAY)
 		return r;
 	sl->spurious = 0;
+	sl->mute_ns = MUTE_NS;
 	sv->st->rejected += as.rejected;
 	sv->st->own_stamps += as.own_stamps;
 	sv->st->foreign_stamps += as.foreign_stamps;
@@ -181,6 +261,12 @@ static void attach(struct server *sv, struct slot *sl)
 	sl->started = false;
 	sl->spurious = 0;
 	sl->mute_until_ns = 0;
+	sl->credit_ns = (int64_t)CREDIT_CAP_NS;
+	sl->credit_at_ns = sl->since_ns;
+	sl->active_ns = 0;
+	sl->vt = sv->vtime;
+	sl->waiting = false;
+	sl->mute_ns = MUTE_NS;
 	sl->g.prog = (struct pv_progress){ 0 };
 	sv->st->connects++;
 	if (dom0_guest_view_open(sv->env, sv->host, sv->rt, &p, &sl->g.ops, &sl->g.ctx, &sl->g.vgpu, &err)) {
@@ -314,8 +400,11 @@ static void slot_events(struct server *sv, struct slot *sl, const struct pollfd 
 		ivs_doorbell_take(sl->ivs);
 		/* a ring with nothing behind it, again and again, is a flood: not listened to for a while */
 		if (sl->g.ops && !sl->g.prog.on && pv_rd64(sl->g.mb, PV_MB_REQ_SEQ) == pv_rd64(sl->g.mb, PV_MB_ANS_SEQ) &&
-		    ++sl->spurious > SPURIOUS_RINGS)
-			sl->mute_until_ns = now + MUTE_NS;
+		    ++sl->spurious > SPURIOUS_RINGS) {
+			sl->mute_until_ns = now + sl->mute_ns;
+			if (sl->mute_ns < MUTE_MAX_NS)
+				sl->mute_ns *= 2;
+		}
 	}
 	if (sl->sock >= 0 && (q[1].revents & (POLLIN | POLLHUP | POLLERR))) {
 		enum ivs_client_state cs = ivs_client_state(sl->ivs, 1);
@@ -326,12 +415,14 @@ static void slot_events(struct server *sv, struct slot *sl, const struct pollfd 
 			reclaim(sv, sl, "gone");
 		} else if (cs == IVS_CLIENT_SPOKE) {
 			sv->st->dropped++;
+			sl->closed_until_ns = now + RECONNECT_PAUSE_NS;
 			reclaim(sv, sl, "sent bytes on its socket (an ivshmem client sends nothing): dropped");
 		}
 	}
 	if (sl->sock >= 0 && !sl->started && now - sl->since_ns > limit * MS) {
 		sv->st->dropped++;
 		say(sv, "guest %u made no request in the %llu ms after it connected", sl->g.k, (unsigned long long)limit);
+		sl->closed_until_ns = now + RECONNECT_PAUSE_NS;
 		reclaim(sv, sl, "dropped, its slot freed");
 	}
 	if (q[0].revents & POLLIN) {
@@ -375,12 +466,12 @@ int pv_serve(const struct gtt_env *env, struct hw_device *host, const struct pv_
 		struct pollfd p[3 * PV_SERVE_MAX_GUESTS];
 		unsigned n = 0;
 		bool any = false;
-		/* a round: one bounded step of each guest's request, so none holds another longer than a step */
-		for (unsigned i = 0; i < o->guests; i++) {
+		for (unsigned i = 0; i < o->guests; i++)
 			if (sv.s[i].shm)
 				pv_wr64(sv.s[i].shm, PV_HDR_HEARTBEAT, pv_rd64(sv.s[i].shm, PV_HDR_HEARTBEAT) + 1);
-			any |= serve_one(&sv, &sv.s[i]) != PV_IDLE;
-		}
+		/* a step of one guest's request, the one that has had least: none holds another longer than a step */
+		struct slot *next = next_slot(&sv, now_ns(&sv));
+		any = next && serve_one(&sv, next) != PV_IDLE;
 		uint64_t now = now_ns(&sv);
 		if (any)
 			last_answer = now;
@@ -392,10 +483,15 @@ int pv_serve(const struct gtt_env *env, struct hw_device *host, const struct pv_
 			continue;	/* polling: straight on to the next request */
 		for (unsigned i = 0; i < o->guests; i++) {
 			struct slot *sl = &sv.s[i];
-			bool muted = sl->mute_until_ns > now;
-			if (muted && timeout && (sl->mute_until_ns - now) / MS + 1 < (uint64_t)timeout)
-				timeout = (int)((sl->mute_until_ns - now) / MS + 1);
-			p[n++] = (struct pollfd){ .fd = ivs_listen_fd(sl->ivs), .events = POLLIN };
+			bool muted = sl->mute_until_ns > now, closed = sl->closed_until_ns > now;
+			uint64_t wake = muted ? sl->mute_until_ns : 0;
+			if (closed && (!wake || sl->closed_until_ns < wake))
+				wake = sl->closed_until_ns;
+			if (sl->g.ops && sl->credit_ns < 0 && (!wake || now + MS < wake))
+				wake = now + MS;	/* in debt: its credit fills */
+			if (wake && timeout && (wake - now) / MS + 1 < (uint64_t)timeout)
+				timeout = (int)((wake - now) / MS + 1);
+			p[n++] = (struct pollfd){ .fd = ivs_listen_fd(sl->ivs), .events = closed ? 0 : POLLIN };
 			p[n++] = (struct pollfd){ .fd = sl->sock, .events = POLLIN };
 			p[n++] = (struct pollfd){ .fd = ivs_doorbell_fd(sl->ivs), .events = muted ? 0 : POLLIN };
 		}
