@@ -37,7 +37,7 @@ DEB_PACKAGES := libcriterion-dev libpci-dev pciutils gnu-efi qemu-system-x86 ovm
 	sbsigntool openssl python3
 
 # The freestanding core: no libc beyond stdint/stddef/stdbool/stdarg (design.md). Every
-# harness/checks_*.c is a file of checks and is in it (docs/adding.md: a new suite's file needs no line here).
+# checks/checks_*.c is a file of checks and is in it (docs/adding.md: a new suite's file needs no line here).
 CORE_SRCS := env/fmt.c env/err.c env/num.c env/siphash.c regs/platform.c regs/reg_names.c \
 	hw/raw_access.c hw/restore_failures.c hw/pte.c \
 	hw/journal_format.c hw/journal_write.c hw/journal_scan.c hw/journal_replay.c hw/undo.c hw/write_path.c \
@@ -48,17 +48,18 @@ CORE_SRCS := env/fmt.c env/err.c env/num.c env/siphash.c regs/platform.c regs/re
 	dom0/runtime.c dom0/state.c dom0/phys.c dom0/vgpu.c dom0/guest_gtt.c dom0/switch.c dom0/ladder.c dom0/fence_pool.c \
 	dom0/slots.c dom0/slots_select.c dom0/slots_pick.c dom0/slots_runs.c dom0/sched.c dom0/pvinfo.c dom0/gm_request.c dom0/policy.c dom0/admission.c dom0/ops.c dom0/migrate.c dom0/migrate_queue.c dom0/migrate_forward.c dom0/rebalance.c dom0/compact.c \
 	dom0/guest_device.c dom0/guest_device_mmio.c dom0/guest_device_host.c dom0/guest_device_audit.c \
-	harness/check_ctx.c harness/check_table.c $(sort $(wildcard harness/checks_*.c)) harness/runner.c harness/session.c harness/report.c harness/report_igt.c harness/firmware_policy.c harness/test_faults.c hw/backend_pv.c
+	checks/check_ctx.c checks/check_table.c $(sort $(wildcard checks/checks_*.c)) checks/runner.c checks/session.c checks/report.c checks/report_igt.c checks/firmware_policy.c checks/test_faults.c hw/backend_pv.c
 # Hosted pieces: the POSIX environment and the linux backend.
 POSIX_SRCS := env/env_posix.c hw/linux/backend_linux.c hw/linux/backend_pv_client.c hw/linux/linux_discover.c hw/linux/linux_sysfs.c hw/linux/linux_map.c hw/linux/linux_pages.c \
-	harness/backends.c \
-	harness/scenario_run.c harness/scenario_args.c harness/scenario_exec.c harness/scenario_guest.c harness/scenario_policy.c harness/scenario_admission.c harness/scenario_migrate.c \
-	harness/scenario_expect.c harness/scenario_report.c harness/scenario_parse.c \
-	harness/firmware_efivarfs.c harness/journal_file.c harness/text_escape.c harness/json.c harness/picture.c harness/picture_build.c dom0/host/serve.c dom0/host/steal.c dom0/host/ivshmem_server.c dom0/host/pv_answer.c dom0/host/pv_serve.c
-CLI_SRCS := harness/main.c harness/cli_util.c \
-	harness/cmd_info.c harness/cmd_codec.c harness/cmd_dump.c harness/cmd_snapshot.c \
-	harness/cmd_dom0.c harness/cmd_serve.c harness/cmd_check.c harness/cmd_restore.c
-TEST_SRCS := $(wildcard tests/*.c tests/env/*.c tests/regs/*.c tests/hw/*.c tests/dom0/*.c tests/harness/*.c)
+	hosted/backends.c \
+	scenario/scenario_run.c scenario/scenario_args.c scenario/scenario_exec.c scenario/scenario_guest.c scenario/scenario_policy.c scenario/scenario_admission.c scenario/scenario_migrate.c \
+	scenario/scenario_expect.c scenario/scenario_report.c scenario/scenario_parse.c \
+	cli/firmware_efivarfs.c hosted/journal_file.c hosted/text_escape.c hosted/json.c hosted/picture.c hosted/picture_build.c dom0/host/serve.c dom0/host/steal.c dom0/host/ivshmem_server.c dom0/host/pv_answer.c dom0/host/pv_serve.c
+CLI_SRCS := cli/main.c cli/cli_util.c \
+	cli/cmd_info.c cli/cmd_codec.c cli/cmd_dump.c cli/cmd_snapshot.c \
+	cli/cmd_dom0.c cli/cmd_serve.c cli/cmd_check.c cli/cmd_restore.c
+TEST_SRCS := $(wildcard tests/*.c tests/env/*.c tests/regs/*.c tests/hw/*.c tests/dom0/*.c tests/checks/*.c tests/scenario/*.c \
+	tests/cli/*.c tests/hosted/*.c)
 
 CORE_OBJS  := $(CORE_SRCS:%.c=$(BUILD)/%.o)
 POSIX_OBJS := $(POSIX_SRCS:%.c=$(BUILD)/%.o)
@@ -76,7 +77,7 @@ FREE_OBJS  := $(CORE_SRCS:%.c=$(BUILD)/freestanding/%.o)
 # One IGT binary per suite of the check table, in the table's order: gtt_<suite> with '-' as '_'
 # (a new suite needs no file of its own: igt-tests/igt_main.c is compiled once per suite). The
 # Criterion suite's igt_collection tests check every check is a subtest of its suite's binary.
-IGT_SUITES := $(shell sed -n 's/^	{ "[a-z0-9-]*", "\([a-z0-9-]*\)",.*/\1/p' harness/check_table.c | awk '!seen[$$0]++')
+IGT_SUITES := $(shell sed -n 's/^	{ "[a-z0-9-]*", "\([a-z0-9-]*\)",.*/\1/p' checks/check_table.c | awk '!seen[$$0]++')
 IGT_BINS := $(addprefix gtt_,$(subst -,_,$(IGT_SUITES)))
 IGT_DIR  := $(BUILD)/igt
 IGT_PROGS := $(IGT_BINS:%=$(IGT_DIR)/%)
@@ -137,7 +138,7 @@ $(IGT_DIR)/%: $(BUILD)/igt-tests/main_%.o $(BUILD)/igt-tests/igt_frontend.o $(LI
 
 # test-list.txt is igt_runner's test-root file (the binaries it runs), not a list for --test-list;
 # gttlab.testlist is that list: every test in igt@BINARY@SUBTEST[@DYNAMIC] form
-$(IGT_DIR)/test-list.txt: Makefile harness/check_table.c
+$(IGT_DIR)/test-list.txt: Makefile checks/check_table.c
 	@mkdir -p $(@D)
 	printf 'TESTLIST\n%s\nEND TESTLIST\n' "$(IGT_BINS)" > $@
 
@@ -259,14 +260,14 @@ efi-signed:
 # Under OVMF with Secure Boot enforced and the snakeoil key enrolled: the signed application runs
 # on sim:skl and in guest mode, its reports saying "enforcing"; the unsigned one must be refused.
 qemu-secure-boot: efi-signed
-	harness/qemu-run.sh --secure-boot $(EFI_SIGNED) $(BUILD)/qemu-secure-boot skl vgpu-skl
-	harness/qemu-run.sh --secure-boot $(EFI_APP) $(BUILD)/qemu-secure-boot-unsigned refused
+	tests/vm/qemu-run.sh --secure-boot $(EFI_SIGNED) $(BUILD)/qemu-secure-boot skl vgpu-skl
+	tests/vm/qemu-run.sh --secure-boot $(EFI_APP) $(BUILD)/qemu-secure-boot-unsigned refused
 
 # Boot it in QEMU/OVMF for sim:skl, sim:hsw and sim:tgl, in guest mode for vgpu:sim:skl and
-# vgpu:sim:hsw (the guest suite), and once with ivshmem (harness/qemu-run.sh).
+# vgpu:sim:hsw (the guest suite), and once with ivshmem (tests/vm/qemu-run.sh).
 qemu: deps
 	$(MAKE) --no-print-directory $(EFI_APP)
-	harness/qemu-run.sh $(EFI_APP) $(BUILD)/qemu skl hsw tgl hsw-edram vgpu-skl vgpu-hsw
+	tests/vm/qemu-run.sh $(EFI_APP) $(BUILD)/qemu skl hsw tgl hsw-edram vgpu-skl vgpu-hsw
 	$(MAKE) --no-print-directory qemu-secure-boot
 
 # The real VM boundary (docs/transport.md): dom0 serve in this host, QEMU guests booting gttlab.efi
@@ -363,7 +364,7 @@ test-lane-mutants:
 	$(PHASE) mutants $(MAKE) --no-print-directory mutants
 
 test-lane-vm:
-	$(PHASE) vm harness/qemu-run.sh $(EFI_APP) $(BUILD)/qemu skl hsw tgl hsw-edram vgpu-skl vgpu-hsw
+	$(PHASE) vm tests/vm/qemu-run.sh $(EFI_APP) $(BUILD)/qemu skl hsw tgl hsw-edram vgpu-skl vgpu-hsw
 	$(PHASE) vm $(MAKE) --no-print-directory qemu-secure-boot
 	$(PHASE) vm $(MAKE) --no-print-directory qemu-selftest
 	$(PHASE) vm tests/vms.sh $(BUILD)
@@ -434,7 +435,7 @@ TSAN_DIR      := $(BUILD)/tsan
 TSAN_PACKAGES := clang libclang-rt-14-dev
 TSAN_CFLAGS   := -std=c11 $(WARN) -O1 -g -fsanitize=thread -fno-omit-frame-pointer -I. -MMD -MP
 TSAN_TEST_CFLAGS := $(TSAN_CFLAGS) -Itests/tsan -DGTTLAB_TSAN_RUNNER
-TSAN_SRCS     := $(filter-out harness/%,$(CORE_SRCS)) env/env_posix.c dom0/host/serve.c dom0/host/steal.c
+TSAN_SRCS     := $(filter-out checks/%,$(CORE_SRCS)) env/env_posix.c dom0/host/serve.c dom0/host/steal.c
 TSAN_TESTS    := tests/dom0/test_dom0_serve.c tests/helpers.c tests/dom0_helpers.c tests/tsan/serve_main.c
 TSAN_OBJS     := $(TSAN_SRCS:%.c=$(TSAN_DIR)/obj/%.o) $(TSAN_TESTS:%.c=$(TSAN_DIR)/obj/%.o)
 TSAN_RACE_OBJS := $(filter-out $(TSAN_DIR)/obj/tests/dom0/test_dom0_serve.o,$(TSAN_OBJS)) $(TSAN_DIR)/race/test_dom0_serve.o

@@ -35,8 +35,8 @@
 
 #include "bench/bench.h"
 #include "env/env_posix.h"
-#include "harness/backends.h"
-#include "harness/runner.h"
+#include "hosted/backends.h"
+#include "checks/runner.h"
 #include "hw/backend_pv.h"
 #include "hw/device.h"
 #include "regs/pvinfo.h"

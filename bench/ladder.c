@@ -17,8 +17,8 @@
 #include "dom0/dom0.h"
 #include "dom0/guest_device.h"
 #include "env/env_posix.h"
-#include "harness/backends.h"
-#include "harness/runner.h"
+#include "hosted/backends.h"
+#include "checks/runner.h"
 
 static const struct { const char *name; double ladder_k, modify_k; } paper[] = {
 	{ "LightsMark", 18.8, 455.3 }, { "Nexuiz", 4.67, 313.5 }, { "Openarena", 4.9, 228.5 },

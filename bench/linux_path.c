@@ -15,7 +15,7 @@
 
 #include "bench/bench.h"
 #include "env/env_posix.h"
-#include "harness/backends.h"
+#include "hosted/backends.h"
 
 /* The fake Skylake under root, made by tests/fake_sysfs.sh's fake_device (the bench runs from the tree's top). */
 static void fake_tree(const char *root)

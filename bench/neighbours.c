@@ -21,8 +21,8 @@
 
 #include "bench/bench.h"
 #include "env/env_posix.h"
-#include "harness/backends.h"
-#include "harness/runner.h"
+#include "hosted/backends.h"
+#include "checks/runner.h"
 #include "hw/device.h"
 
 #define MAX_REPS 9

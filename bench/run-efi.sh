@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One timed boot of an EFI application in QEMU/OVMF, for make bench (P5).
 #   bench/run-efi.sh EFI_APP WORKDIR [CFG-TEXT]
-# Boots the way harness/qemu-run.sh does: a FAT image made with mtools holding
+# Boots the way tests/vm/qemu-run.sh does: a FAT image made with mtools holding
 # EFI/BOOT/BOOTX64.EFI (and EFI/BOOT/gttlab.cfg holding CFG-TEXT when given),
 # OVMF_CODE_4M.fd with a fresh copy of the variable store, -machine q35,accel=tcg,
 # isa-debug-exit at 0xf4, under timeout. Prints one line:

@@ -9,7 +9,7 @@
 
 #include "bench/bench.h"
 #include "env/env_posix.h"
-#include "harness/backends.h"
+#include "hosted/backends.h"
 #include "hw/backend_sim.h"
 #include "hw/pte.h"
 #include "regs/platform.h"

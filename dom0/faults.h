@@ -6,7 +6,7 @@
  * binaries and gttlab.efi, DOM0_FAULT is the constant 0, so every injection
  * point compiles away and no struct or option of these names is there, as
  * i915 compiles its injection points away without its selftest config.
- * Model faults (harness/test_faults.c, the simulated device's own) are not
+ * Model faults (checks/test_faults.c, the simulated device's own) are not
  * these: they break the model, never the mediator.
  */
 #ifndef DOM0_FAULTS_H

@@ -15,7 +15,7 @@
 /* The location the instance reports: segment 0xffff keeps it apart from any real 0000:00:02.0. */
 #define PCIIO_SIM_SEGMENT 0xffff
 
-/* The second instance, a migration's target device (harness/checks_migration.c). */
+/* The second instance, a migration's target device (checks/checks_migration.c). */
 #define PCIIO_SIM_PEER_SEGMENT 0xfffe
 
 /* Create the model (params may be NULL: sim_create's) and install the protocol on a new handle. */

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 
 #include "env/env_posix.h"
-#include "harness/backends.h"
+#include "hosted/backends.h"
 #include "hw/device.h"
 #include "hw/journal.h"
 

@@ -36,7 +36,7 @@
 #include <string.h>
 
 #include "env/env_posix.h"
-#include "harness/backends.h"
+#include "hosted/backends.h"
 #include "hw/aperture.h"
 #include "hw/backend_sim.h"
 #include "hw/device.h"

@@ -27,7 +27,7 @@
 #include "dom0/guest_device.h"
 #include "dom0/host/pv_answer.h"
 #include "env/env_posix.h"
-#include "harness/backends.h"
+#include "hosted/backends.h"
 #include "hw/backend_sim.h"
 #include "hw/pv_words.h"
 #include "hw/raw_access.h"

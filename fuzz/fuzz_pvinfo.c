@@ -39,7 +39,7 @@
 
 #include "dom0/dom0.h"
 #include "env/env_posix.h"
-#include "harness/backends.h"
+#include "hosted/backends.h"
 #include "hw/fence.h"
 #include "hw/backend_sim.h"
 #include "hw/ggtt.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer harness for the scenario language's pre-pass,
- * scenario_check_text() (harness/scenario.h): the whole input is the text of
+ * scenario_check_text() (scenario/scenario.h): the whole input is the text of
  * a scenario, checked against the facts of a simulated Skylake or, when the
  * first byte is odd, a Haswell (gScale's layout is written for one). The
  * devices are opened once and only their hw_info is used; the pre-pass
@@ -15,8 +15,8 @@
 #include <stdlib.h>
 
 #include "env/env_posix.h"
-#include "harness/backends.h"
-#include "harness/scenario.h"
+#include "hosted/backends.h"
+#include "scenario/scenario.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

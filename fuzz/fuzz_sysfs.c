@@ -37,7 +37,7 @@
 #include <unistd.h>
 
 #include "env/env_posix.h"
-#include "harness/backends.h"
+#include "hosted/backends.h"
 #include "hw/device.h"
 #include "hw/fence.h"
 #include "regs/pci_config.h"

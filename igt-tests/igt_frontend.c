@@ -2,11 +2,11 @@
 #define _POSIX_C_SOURCE 200809L
 #include "igt-tests/igt_frontend.h"
 #include "env/env_posix.h"
-#include "harness/backends.h"
-#include "harness/journal_file.h"
-#include "harness/runner.h"
-#include "harness/session.h"
-#include "harness/text_escape.h"
+#include "hosted/backends.h"
+#include "hosted/journal_file.h"
+#include "checks/runner.h"
+#include "checks/session.h"
+#include "hosted/text_escape.h"
 #include "hw/backend_sim.h"
 
 #include <stdarg.h>
@@ -38,7 +38,7 @@ struct fe {
 /*
  * One line on `f` whose arguments may hold what the command line, the
  * environment (GTTLAB_DEVICE, GTTLAB_JOURNAL) or a device gave: escaped
- * (harness/text_escape.h), so that a control byte can neither drive the
+ * (hosted/text_escape.h), so that a control byte can neither drive the
  * terminal nor start a second line that igt_runner would read as one of ours.
  */
 static void say(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

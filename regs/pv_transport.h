@@ -94,7 +94,7 @@
 
 /*
  * The stamp the guest suite puts at the start of each page it tags
- * (harness/checks_guest_common.c): u64 PV_TAG_MAGIC, u32 the writer's
+ * (checks/checks_guest_common.c): u64 PV_TAG_MAGIC, u32 the writer's
  * vgt_id, u32 the tag, then u64 SipHash-2-4 (env/siphash.h) of those 8
  * bytes of vgt_id and tag under the writer's stamp key (PV_MB_STAMP_KEY:
  * only the host and that guest know it). The host finds in what a guest

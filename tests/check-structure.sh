@@ -7,8 +7,8 @@
 #                                        exactly those lines; then require the same output from
 #                                        two runs on . (and from mawk and gawk, when both exist)
 #
-# Rooms are directories: env, regs, hw, hw/sim, hw/linux, dom0, dom0/host, harness, efi,
-# igt-tests, and the non-product rooms bench, fuzz and tests (their subdirectories belong to them:
+# Rooms are directories: env, regs, hw, hw/sim, hw/linux, dom0, dom0/host, checks, hosted,
+# scenario, cli, efi, igt-tests, and the non-product rooms bench, fuzz and tests (their subdirectories belong to them:
 # bench/efi, tests/tsan, tests/tools). Only #include "..." lines count; every include in this tree
 # is written from the top (-I.), so an include's room is the directory part of its path.
 #
@@ -23,18 +23,22 @@
 #   hw/linux   hw regs env             the linux backend implements hw/backend.h
 #   dom0       hw regs env             the Dom0 runtime
 #   dom0/host  dom0 hw regs env        the hosted request service and steal meter
-#   harness    dom0 dom0/host hw regs env   (hw/sim and hw/linux only by the exceptions below)
-#   efi        harness dom0 hw hw/sim regs env
+#   checks     dom0 hw regs env        the check core: checks, runner, session, reports (freestanding)
+#   hosted     dom0 hw regs env        what the hosted front-ends share: the backend list, journal
+#                                      files, text escaping, JSON, pictures (hw/linux by an exception)
+#   scenario   hosted dom0 dom0/host hw regs env    the scenario runner (hosted)
+#   cli        checks scenario hosted dom0 dom0/host hw regs env    the gttlab command
+#   efi        checks dom0 hw hw/sim regs env
 #                                      the front-end without libc: not the hosted rooms hw/linux
 #                                      and dom0/host; hw/sim, because the application presents
 #                                      the model as an EFI_PCI_IO_PROTOCOL (efi/pciio_sim.*)
-#   igt-tests  harness dom0 dom0/host hw hw/linux hw/sim regs env   (a hosted front-end)
+#   igt-tests  checks hosted dom0 dom0/host hw hw/linux hw/sim regs env   (a hosted front-end)
 #   bench fuzz tests   every product room (test and benchmark code, not product)
 # Exceptions, by file (an include of the named room from that one file only):
 #   hw/backend_sim.h -> hw/sim     the adapter from the backend table to the model (architecture.md)
-#   harness/backends.c -> hw/linux the hosted front-ends' list of backends (architecture.md)
+#   hosted/backends.c -> hw/linux the hosted front-ends' list of backends (architecture.md)
 #
-# Product (file and function size): env regs hw dom0 harness efi igt-tests, with their
+# Product (file and function size): every room but bench, fuzz and tests, with their
 # subdirectories. bench, fuzz and tests are test and benchmark code and are not held to it.
 #   a product file over 600 lines; a function over 80 lines, counted from its opening brace at
 #   column 0 to its closing brace at column 0, both included.
@@ -47,7 +51,7 @@ LC_ALL=C
 export LC_ALL
 
 AWK=${AWK:-awk}
-ROOMS="env regs hw dom0 harness efi igt-tests bench fuzz tests"
+ROOMS="env regs hw dom0 checks hosted scenario cli efi igt-tests bench fuzz tests"
 
 check() {
 	root=$1
@@ -156,13 +160,16 @@ BEGIN {
 	allowed["hw/linux"] = " hw regs env "
 	allowed["dom0"] = " hw regs env "
 	allowed["dom0/host"] = " dom0 hw regs env "
-	allowed["harness"] = " dom0 dom0/host hw regs env "
-	allowed["efi"] = " harness dom0 hw hw/sim regs env "
-	allowed["igt-tests"] = " harness dom0 dom0/host hw hw/linux hw/sim regs env "
-	prod = " env regs hw hw/sim hw/linux dom0 dom0/host harness efi igt-tests "
+	allowed["checks"] = " dom0 hw regs env "
+	allowed["hosted"] = " dom0 hw regs env "
+	allowed["scenario"] = " hosted dom0 dom0/host hw regs env "
+	allowed["cli"] = " checks scenario hosted dom0 dom0/host hw regs env "
+	allowed["efi"] = " checks dom0 hw hw/sim regs env "
+	allowed["igt-tests"] = " checks hosted dom0 dom0/host hw hw/linux hw/sim regs env "
+	prod = " env regs hw hw/sim hw/linux dom0 dom0/host checks hosted scenario cli efi igt-tests "
 	allowed["bench"] = prod; allowed["fuzz"] = prod; allowed["tests"] = prod
 	exception["hw/backend_sim.h", "hw/sim"] = 1
-	exception["harness/backends.c", "hw/linux"] = 1
+	exception["hosted/backends.c", "hw/linux"] = 1
 	MAXFILE = 600
 	MAXFUNC = 80
 	while ((getline f < filelist) > 0) {
@@ -246,7 +253,7 @@ func_of() { # func_of NAME TOTAL: a function whose braces span TOTAL lines, both
 }
 self_test() {
 	p=$tmp/planted
-	mkdir -p "$p/env" "$p/regs" "$p/hw/sim" "$p/dom0" "$p/harness" "$p/tests" "$p/bench"
+	mkdir -p "$p/env" "$p/regs" "$p/hw/sim" "$p/dom0" "$p/checks" "$p/tests" "$p/bench"
 	# a circle in regs/: a.h -> b.h (a.h includes it), b -> a (b.c includes a.h); and c.c -> c.h (no circle)
 	printf '#include "regs/b.h"\n' > "$p/regs/a.h"
 	printf '/* b */\n' > "$p/regs/b.h"
@@ -254,27 +261,27 @@ self_test() {
 	printf '#include "regs/c.h"\n' > "$p/regs/c.c"
 	printf '/* c */\n' > "$p/regs/c.h"
 	printf '/* e */\n' > "$p/env/e.h"
-	# upward: env/ includes regs/; hw/sim/ includes an hw/ encoder; dom0/ includes harness/
+	# upward: env/ includes regs/; hw/sim/ includes an hw/ encoder; dom0/ includes checks/
 	printf '/* line 1 */\n#include "regs/c.h"\n' > "$p/env/up.c"
 	printf '#include "regs/c.h"\n#include "hw/pte.h"\n#include "hw/sim/s.h"\n' > "$p/hw/sim/s.c"
 	printf '/* s */\n' > "$p/hw/sim/s.h"
 	printf '#include "hw/pte.h"\n' > "$p/hw/pte.c"
 	printf '/* pte */\n' > "$p/hw/pte.h"
-	printf '#include "harness/check.h"\n#include "hw/pte.h"\n' > "$p/dom0/d.c"
-	printf '/* check */\n' > "$p/harness/check.h"
+	printf '#include "checks/check.h"\n#include "hw/pte.h"\n' > "$p/dom0/d.c"
+	printf '/* check */\n' > "$p/checks/check.h"
 	# sizes: 601 lines (reported) and 600 (not); tests/ is not product
 	lines 601 "$p/env/big.c"
 	lines 600 "$p/env/fits.c"
 	lines 900 "$p/tests/t.c"
-	printf '#include "harness/check.h"\n' >> "$p/tests/t.c"
+	printf '#include "checks/check.h"\n' >> "$p/tests/t.c"
 	# functions: 81 lines (reported, its brace on line 5) and 80 (not); bench/ is not product
-	{ printf '/* 1 */\n/* 2 */\n/* 3 */\n'; func_of too_long 81; func_of just_fits 80; } > "$p/harness/f.c"
+	{ printf '/* 1 */\n/* 2 */\n/* 3 */\n'; func_of too_long 81; func_of just_fits 80; } > "$p/checks/f.c"
 	func_of bench_long 200 > "$p/bench/b.c"
 	cat > "$tmp/expected" <<'EOF'
-dom0/d.c:1: layer: dom0/ may not include harness/ (harness/check.h)
+checks/f.c:5: function-length: too_long() is 81 lines (limit 80)
+dom0/d.c:1: layer: dom0/ may not include checks/ (checks/check.h)
 env/big.c:601: file-length: 601 lines (limit 600)
 env/up.c:2: layer: env/ may not include regs/ (regs/c.h)
-harness/f.c:5: function-length: too_long() is 81 lines (limit 80)
 hw/sim/s.c:2: layer: hw/sim/ may not include hw/ (hw/pte.h)
 regs/a.h:1: include-cycle: circle of includes in regs/: regs/a -> regs/b -> regs/a
 EOF

@@ -2,7 +2,7 @@
 #define _GNU_SOURCE
 #include "tests/helpers.h"
 #include "env/env_posix.h"
-#include "harness/backends.h"
+#include "hosted/backends.h"
 
 #include <criterion/criterion.h>
 #include <stdlib.h>

@@ -6,7 +6,7 @@
 # boot, a guest-mode boot whose guest suite skipped (the device was no vGPU), and under
 # --secure-boot: firmware that does not enforce (it runs the unsigned application, and its policy
 # is not the one the results must state) and an unsigned application where a signed one must run.
-# Each case runs harness/qemu-run.sh and requires a non-zero exit with the reason.
+# Each case runs tests/vm/qemu-run.sh and requires a non-zero exit with the reason.
 #   tests/qemu-selftest.sh EFI_APP WORKDIR SIGNED_EFI_APP
 set -u
 app=${1:?usage: qemu-selftest.sh EFI_APP WORKDIR SIGNED_EFI_APP}
@@ -19,7 +19,7 @@ expect_failure() {
 	local name=$1 needle=$2
 	shift 2
 	local out
-	out=$(env GTTLAB_QEMU_NO_JOURNAL=1 "$@" harness/qemu-run.sh ${SECURE:+--secure-boot} "${APP:-$app}" "$work/$name" \
+	out=$(env GTTLAB_QEMU_NO_JOURNAL=1 "$@" tests/vm/qemu-run.sh ${SECURE:+--secure-boot} "${APP:-$app}" "$work/$name" \
 		${PLATFORMS:-hsw} 2>&1)
 	local rc=$?
 	if [ "$rc" -ne 0 ] && grep -q -- "$needle" <<<"$out"; then

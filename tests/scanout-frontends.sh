@@ -132,7 +132,7 @@ fi
 # ---- the EFI application under QEMU (one boot) ----
 if [ -f "$build/efi/gttlab.efi" ]; then
 	GTTLAB_QEMU_NO_IVSHMEM=1 GTTLAB_QEMU_NO_JOURNAL=1 GTTLAB_QEMU_ARGS="--fault plane" \
-		"$repo/harness/qemu-run.sh" "$build/efi/gttlab.efi" "$tmp/qemu" skl >"$tmp/qemu.log" 2>&1
+		"$repo/tests/vm/qemu-run.sh" "$build/efi/gttlab.efi" "$tmp/qemu" skl >"$tmp/qemu.log" 2>&1
 	rc=$?
 	if [ "$rc" != 0 ]; then
 		bad "gttlab.efi" "qemu-run exit $rc: $(grep -m1 FAIL "$tmp/qemu.log")"

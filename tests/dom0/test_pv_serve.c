@@ -27,8 +27,8 @@
 
 #include "env/env_posix.h"
 #include "env/siphash.h"
-#include "harness/backends.h"
-#include "harness/runner.h"
+#include "hosted/backends.h"
+#include "checks/runner.h"
 #include "hw/device.h"
 #include "hw/pte.h"
 #include "hw/raw_access.h"

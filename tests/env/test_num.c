@@ -13,7 +13,7 @@
 
 #include "env/err.h"
 #include "env/num.h"
-#include "harness/scenario.h"
+#include "scenario/scenario.h"
 #include "tests/helpers.h"
 
 Test(num, accepts_the_documented_forms)

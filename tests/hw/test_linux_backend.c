@@ -15,9 +15,9 @@
 #include <unistd.h>
 
 #include "env/env_posix.h"
-#include "harness/backends.h"
-#include "harness/journal_file.h"
-#include "harness/runner.h"
+#include "hosted/backends.h"
+#include "hosted/journal_file.h"
+#include "checks/runner.h"
 #include "hw/aperture.h"
 #include "hw/fence.h"
 #include "hw/ggtt.h"

@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "env/env_posix.h"
-#include "harness/backends.h"
+#include "hosted/backends.h"
 #include "hw/detect_pvinfo.h"
 #include "regs/pci_config.h"
 #include "tests/helpers.h"

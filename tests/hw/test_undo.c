@@ -10,7 +10,7 @@
 #include "hw/pte.h"
 #include "regs/mmio.h"
 #include "env/env_posix.h"
-#include "harness/backends.h"
+#include "hosted/backends.h"
 #include "tests/helpers.h"
 
 /* Everything restore must bring back: the whole GSM and every fence register, read from BAR0. */

@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/check.h"
+#include "checks/check.h"
 #include "hw/fence.h"
 #include "hw/pte.h"
 #include "hw/scanout.h"

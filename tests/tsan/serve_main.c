@@ -30,7 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "harness/backends.h"
+#include "hosted/backends.h"
 #include "hw/backend_sim.h"
 #include "tests/tsan/criterion/criterion.h"
 #include "tests/tsan/serve_tests.h"

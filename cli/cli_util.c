@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: MIT */
+#define _POSIX_C_SOURCE 200809L
+#include "cli/cli.h"
+#include "hosted/backends.h"
+#include "hosted/text_escape.h"
+#include "env/num.h"
+#include "hw/backend_sim.h"
+#include "hw/journal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int cli_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("gttlab: ", stderr);
+	va_start(ap, fmt);
+	text_vfprintf_escaped(stderr, fmt, ap);	/* arguments and file contents reach a terminal */
+	va_end(ap);
+	fputc('\n', stderr);
+	return EXIT_USAGE;
+}
+
+int cli_report(const struct gtt_err *err)
+{
+	return cli_error("%s", err->msg[0] ? err->msg : gtt_strerror(err->code));
+}
+
+int cli_parse_u64(const char *what, const char *s, uint64_t *out)
+{
+	const char *why;
+
+	if (gtt_parse_u64(s, out, &why))
+		return cli_error("%s '%s' %s", what, s ? s : "", why);
+	return 0;
+}
+
+int cli_opt(int argc, char **argv, int *i, const char *name, const char **val)
+{
+	const char *a = argv[*i];
+	size_t n = strlen(name);
+
+	if (strncmp(a, name, n))
+		return 0;
+	if (a[n] == '=') {
+		*val = a + n + 1;
+		return 1;
+	}
+	if (a[n])
+		return 0;
+	if (*i + 1 >= argc) {
+		cli_error("option %s needs a value", name);
+		return -1;
+	}
+	*val = argv[++*i];
+	return 1;
+}
+
+const struct gtt_platform *cli_platform(const struct cli *c, const char *name)
+{
+	const struct gtt_platform *p;
+
+	if (!name) {
+		/* the device's platform when it is a simulated one, else Skylake */
+		name = !strncmp(c->device, "sim:", 4) ? c->device + 4 : "skl";
+	}
+	p = gtt_platform_by_name(name);
+	if (!p) {
+		char list[256] = "";
+		size_t len = 0;
+		for (size_t i = 0; i < gtt_num_platforms; i++)
+			len += (size_t)snprintf(list + len, len < sizeof(list) ? sizeof(list) - len : 0, "%s%s",
+						i ? ", " : "", gtt_platforms[i].name);
+		cli_error("unknown platform '%s': one of %s", name, list);
+	}
+	return p;
+}
+
+int cli_open(struct cli *c, struct hw_device **dev)
+{
+	struct gtt_err err = { 0 };
+
+	if (hw_open(c->env, c->device, gtt_posix_backends, gtt_num_posix_backends, &c->opts, dev, &err))
+		return cli_report(&err);
+	return 0;
+}
+
+void cli_close(struct hw_device *dev)
+{
+	hw_close(dev);
+}
+
+/* Root, and the crash journal of a device that is not the model; the error unsaid. */
+static int journal_start(struct cli *c, struct hw_device *dev, struct journal_file *jf, struct gtt_err *err)
+{
+	jf->fd = -1;
+	if (c->journal && !c->journal[0])
+		return gtt_err_set(err, GTT_EINVAL, "--journal: the file name is empty");
+	if (!dev->ops->in_process && geteuid() != 0)
+		return gtt_err_set(err, GTT_EPERM, "writing the real device %s needs root (it writes the GGTT, fences and config space)",
+				   dev->name);
+	return journal_begin(dev, c->journal, &c->opts, jf, err);
+}
+
+int cli_journal_begin(struct cli *c, struct hw_device *dev, struct journal_file *jf)
+{
+	struct gtt_err err = { 0 };
+
+	return journal_start(c, dev, jf, &err) ? cli_report(&err) : 0;
+}
+
+int cli_journal_end(struct hw_device *dev, struct journal_file *jf, bool restored)
+{
+	struct gtt_err err = { 0 };
+	bool kept;
+
+	if (!journal_end(dev, jf, restored, &kept, &err))
+		return 0;
+	cli_error("%s", err.msg);
+	return kept ? EXIT_ABORT : EXIT_USAGE;
+}
+
+static int session_open_hook(void *ctx, struct hw_device **dev, struct gtt_err *err)
+{
+	struct cli_session *cs = ctx;
+
+	return hw_open(cs->c->env, cs->c->device, gtt_posix_backends, gtt_num_posix_backends, &cs->c->opts, dev, err);
+}
+
+static int session_journal_begin(void *ctx, struct hw_device *dev, struct gtt_err *err)
+{
+	struct cli_session *cs = ctx;
+
+	return journal_start(cs->c, dev, &cs->jf, err);
+}
+
+static int session_journal_end(void *ctx, struct hw_device *dev, bool restored, struct gtt_err *err)
+{
+	struct cli_session *cs = ctx;
+
+	return journal_end(dev, &cs->jf, restored, NULL, err);
+}
+
+void cli_session_init(struct cli_session *cs, struct cli *c, const char *fault)
+{
+	*cs = (struct cli_session){ .c = c, .jf = { .fd = -1 } };
+	cs->s = (struct session){ .hooks = { session_open_hook, session_journal_begin, session_journal_end, cs }, .fault = fault };
+}
+
+const char *cli_size(uint64_t b, char *buf, size_t n)
+{
+	static const char *const unit[] = { "bytes", "KiB", "MiB", "GiB", "TiB" };
+	unsigned u = 0;
+
+	while (u < 4 && b >= 1024 && !(b & 1023)) {
+		b >>= 10;
+		u++;
+	}
+	snprintf(buf, n, "%" PRIu64 " %s", b, unit[u]);
+	return buf;
+}
+
+const char *cli_gen(unsigned gen, char *buf, size_t n)
+{
+	if (gen % 10)
+		snprintf(buf, n, "%u.%u", gen / 10, gen % 10);
+	else
+		snprintf(buf, n, "%u", gen / 10);
+	return buf;
+}
+
+int cli_twice(const char *opt, const char *first, const char *second)
+{
+	if (!first)
+		return cli_error("option %s given twice: give it once", opt);
+	return cli_error("option %s given twice ('%s', then '%s'): give it once", opt, first, second);
+}
+
+FILE *output_open(const char *path)
+{
+	int fd, fl;
+	FILE *f;
+
+	/* O_NONBLOCK only for the open: a FIFO nobody reads fails with ENXIO */
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_CLOEXEC, 0666);
+	if (fd < 0)
+		return NULL;
+	if ((fl = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0 || !(f = fdopen(fd, "w"))) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return NULL;
+	}
+	return f;
+}
+
+int output_close(FILE *f)
+{
+	int err = 0;
+
+	errno = 0;
+	if (fflush(f))
+		err = errno ? errno : EIO;
+	else if (ferror(f))
+		err = EIO;	/* an earlier write failed; its errno is gone */
+	if (fclose(f) && !err)
+		err = errno ? errno : EIO;
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	return 0;
+}
