@@ -128,7 +128,7 @@ mutants=(
 "dom0/migrate.c~s/if (was_owner \&\& rt->render_owner == 0 \&\& rt->c.switches == switches_at_drain)/if (was_owner || rt->c.switches == switches_at_drain)/~migration: a rollback re-owns the render over another vGPU's entries~dom0_migrate/a_rollback_after_a_switch_leaves_the_render_owner"
 "dom0/gm_request.c~s/rt->v\[i\]->req_arrival \&\& !rt->v\[i\]->migrating \&\&/rt->v[i]->req_arrival \&\&/~a migrating vGPU's request is answered between the steps~dom0_migrate/slot_occupancy_holds_with_requests_between_steps"
 "scenario/scenario_exec.c~s/nm->on = s->cur_dev;/nm->on = 0;/~scenarios: a vGPU created under 'on D' is filed under the main device~scenarios/a_vgpu_lives_on_the_device_it_was_created_on"
-"scenario/scenario_admission.c~s/bool withdrew = in.counters.withdrawn != nm->withdrawn;/bool withdrew = false;/~scenarios: a withdrawn request is reported as admitted~scenarios/a_withdrawal_is_reported_as_one"
+"scenario/scenario_admission.c~s/bool withdrew = in.counters.withdrawn != nm->withdrawn,/bool withdrew = false,/~scenarios: a withdrawn request is reported as admitted~scenarios/a_withdrawal_is_reported_as_one"
 "dom0/migrate.c~s/^	if (!DOM0_FAULT(rt, migrate_no_release))$/	if (0)/~migration: the source slots stay mapped after a slot move~check_faults/migration_slots_stale_copy"
 "dom0/migrate.c~s/^	if (!DOM0_FAULT(src, migrate_no_rollback))$/	if (0)/~migration: a failed device move leaves its vGPU on the target~check_faults/migration_device_no_rollback"
 "hw/scanout.c~s/^		if (p->sprite != SPRITE_NONE)$/		if (0)/~scanout: the gen6-8 sprite of a pipe is never read~runner/every_surface_of_every_platform_is_kept_off"
