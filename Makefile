@@ -48,11 +48,11 @@ CORE_SRCS := env/fmt.c env/err.c env/num.c env/siphash.c regs/platform.c regs/re
 	dom0/runtime.c dom0/state.c dom0/phys.c dom0/vgpu.c dom0/guest_gtt.c dom0/switch.c dom0/ladder.c dom0/fence_pool.c \
 	dom0/slots.c dom0/slots_select.c dom0/slots_pick.c dom0/slots_runs.c dom0/sched.c dom0/pvinfo.c dom0/gm_request.c dom0/policy.c dom0/admission.c dom0/ops.c dom0/migrate.c dom0/migrate_queue.c dom0/migrate_forward.c dom0/rebalance.c dom0/compact.c \
 	dom0/guest_device.c dom0/guest_device_mmio.c dom0/guest_device_host.c dom0/guest_device_audit.c \
-	checks/check_ctx.c checks/check_table.c $(sort $(wildcard checks/checks_*.c)) checks/runner.c checks/session.c checks/report.c checks/report_igt.c checks/firmware_policy.c checks/test_faults.c hw/backend_pv.c
+	checks/check_ctx.c checks/check_table.c $(sort $(wildcard checks/checks_*.c)) checks/runner.c checks/session.c checks/report.c checks/report_sink.c checks/report_text.c checks/report_igt.c checks/firmware_policy.c checks/test_faults.c hw/backend_pv.c
 # Hosted pieces: the POSIX environment and the linux backend.
 POSIX_SRCS := env/env_posix.c hw/linux/backend_linux.c hw/linux/backend_pv_client.c hw/linux/linux_discover.c hw/linux/linux_sysfs.c hw/linux/linux_map.c hw/linux/linux_pages.c \
 	hosted/backends.c \
-	scenario/scenario_run.c scenario/scenario_args.c scenario/scenario_exec.c scenario/scenario_guest.c scenario/scenario_policy.c scenario/scenario_admission.c scenario/scenario_migrate.c \
+	scenario/scenario_run.c scenario/scenario_args.c scenario/scenario_exec.c scenario/scenario_guest.c scenario/scenario_policy.c scenario/scenario_admission.c scenario/scenario_migrate.c scenario/scenario_devices.c scenario/scenario_history.c \
 	scenario/scenario_expect.c scenario/scenario_report.c scenario/scenario_parse.c \
 	cli/firmware_efivarfs.c hosted/journal_file.c hosted/text_escape.c hosted/json.c hosted/picture.c hosted/picture_build.c dom0/host/serve.c dom0/host/steal.c dom0/host/ivshmem_server.c dom0/host/pv_answer.c dom0/host/pv_serve.c
 CLI_SRCS := cli/main.c cli/cli_util.c \
@@ -168,14 +168,6 @@ check-freestanding: $(FREE_OBJS)
 	if [ -n "$$undef" ]; then echo "freestanding core needs symbols no EFI build has: $$undef"; exit 1; fi; \
 	echo "freestanding core: $(words $(FREE_OBJS)) objects, no libc dependencies"
 
-# The structure of the tree (tests/check-structure.sh): includes only down the layers of
-# design.md, no circle of includes inside a room, no product file over 600 lines and no
-# product function over 80. The checker proves itself first on a planted tree. Then every
-# citation of docs/hardware.md names one of its sections (tests/check-citations.sh, self-tested too).
-structure:
-	tests/check-structure.sh --self-test
-	tests/check-structure.sh
-	tests/check-citations.sh --self-test
 
 # The tables the code owns (checks, platforms and their ids, the models), generated into the docs from the program
 # (tests/doc-tables.sh): make docs writes them, make docs-check fails where a document differs.
@@ -509,6 +501,23 @@ bench:
 
 -include $(BENCH_OBJS:.o=.d) $(BUILD)/efi/obj/bench/efi/floor.d
 # ---- end of benchmarks ----
+
+# The structure of the tree (tests/check-structure.sh): includes only down the layers of
+# design.md, no circle of includes inside a room, no product file over 600 lines and no
+# product function over 80; and of its calls (tests/check-calls.sh, from the objects of the
+# hosted programs and of the EFI application): every call down the same layers, no files that
+# call each other round a circle. Each checker proves itself first on a planted tree. Then every
+# citation of docs/hardware.md names one of its sections (tests/check-citations.sh, self-tested too).
+STRUCTURE_OBJS := $(CORE_OBJS) $(POSIX_OBJS) $(CLI_OBJS) $(IGT_OBJS) $(BENCH_OBJS)
+structure:
+	@$(MAKE) --no-print-directory deps-efi
+	@$(MAKE) --no-print-directory $(STRUCTURE_OBJS) $(EFI_OBJS)
+	tests/check-structure.sh --self-test
+	tests/check-structure.sh
+	tests/check-calls.sh --self-test
+	@tests/check-calls.sh $(STRUCTURE_OBJS)
+	@tests/check-calls.sh $(EFI_OBJS)
+	tests/check-citations.sh --self-test
 
 clean:
 	rm -rf $(BUILD)

@@ -128,6 +128,7 @@ struct bench_results {
 /* The parts, one per file. Each fills its fields or exits with a one-line reason. */
 void bench_writes(const struct bench_opts *o, struct bench_results *r);		/* P1 */
 void bench_switch_time(const struct bench_opts *o, struct bench_results *r);	/* P2, P3 */
+void bench_p3_sim(const struct bench_opts *o, struct bench_results *r);	/* P3 on the model */
 void bench_p3_linux(const struct bench_opts *o, struct bench_results *r);	/* P3 through the linux backend */
 /* P3's measurement on the runtime b runs (the model, or the linux backend). */
 struct bench_dev;

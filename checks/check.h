@@ -7,8 +7,8 @@
  * helpers below, which refuse anything else; the runner restores everything
  * the check wrote, whatever the outcome. Freestanding.
  */
-#ifndef HARNESS_CHECK_H
-#define HARNESS_CHECK_H
+#ifndef CHECKS_CHECK_H
+#define CHECKS_CHECK_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The check functions, one per table entry in checks/check_table.c. */
-#ifndef HARNESS_CHECK_SUITES_H
-#define HARNESS_CHECK_SUITES_H
+#ifndef CHECKS_CHECK_SUITES_H
+#define CHECKS_CHECK_SUITES_H
 
 #include "checks/check.h"
 

@@ -4,8 +4,8 @@
  * runtime started with the run's injected faults and ended with its restore
  * judged, vGPU creation that reports the reason, and PTEs from both sides.
  */
-#ifndef HARNESS_CHECKS_DOM0_COMMON_H
-#define HARNESS_CHECKS_DOM0_COMMON_H
+#ifndef CHECKS_CHECKS_DOM0_COMMON_H
+#define CHECKS_CHECKS_DOM0_COMMON_H
 
 #include "dom0/dom0.h"
 #include "checks/check.h"

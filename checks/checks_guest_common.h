@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* What the guest suite's checks share: the vGPU's slices, page tags, churn, the host's audit. */
-#ifndef HARNESS_CHECKS_GUEST_COMMON_H
-#define HARNESS_CHECKS_GUEST_COMMON_H
+#ifndef CHECKS_CHECKS_GUEST_COMMON_H
+#define CHECKS_CHECKS_GUEST_COMMON_H
 
 #include "checks/check.h"
 

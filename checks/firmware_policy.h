@@ -8,8 +8,8 @@
  * application with GetVariable, the CLI from efivarfs); the reports print them.
  * Freestanding.
  */
-#ifndef HARNESS_FIRMWARE_POLICY_H
-#define HARNESS_FIRMWARE_POLICY_H
+#ifndef CHECKS_FIRMWARE_POLICY_H
+#define CHECKS_FIRMWARE_POLICY_H
 
 #include <stddef.h>
 #include <stdint.h>

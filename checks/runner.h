@@ -5,8 +5,8 @@
  * the device from the undo log whatever the outcome, and times it.
  * Freestanding; the reporters turn its results into text.
  */
-#ifndef HARNESS_RUNNER_H
-#define HARNESS_RUNNER_H
+#ifndef CHECKS_RUNNER_H
+#define CHECKS_RUNNER_H
 
 #include "checks/check.h"
 #include "hw/scanout.h"

@@ -10,8 +10,8 @@
  * After an abort (a restore that did not read back) nothing more runs.
  * Freestanding.
  */
-#ifndef HARNESS_SESSION_H
-#define HARNESS_SESSION_H
+#ifndef CHECKS_SESSION_H
+#define CHECKS_SESSION_H
 
 #include <stdbool.h>
 #include <stddef.h>

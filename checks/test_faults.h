@@ -7,8 +7,8 @@
  * only, refused on anything but the model. Freestanding: the EFI application
  * (--fault), `gttlab check` and the IGT binaries (GTTLAB_TEST_FAULT) share it.
  */
-#ifndef HARNESS_TEST_FAULTS_H
-#define HARNESS_TEST_FAULTS_H
+#ifndef CHECKS_TEST_FAULTS_H
+#define CHECKS_TEST_FAULTS_H
 
 #include "hw/device.h"
 

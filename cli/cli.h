@@ -4,8 +4,8 @@
  * helpers with the one-line error rule (name the value and the rule, exit 2),
  * and opening the device.
  */
-#ifndef HARNESS_CLI_H
-#define HARNESS_CLI_H
+#ifndef CLI_CLI_H
+#define CLI_CLI_H
 
 #include <stdbool.h>
 #include <stdint.h>

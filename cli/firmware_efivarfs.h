@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The Secure Boot policy of the firmware Linux was booted by, from efivarfs (hosted). */
-#ifndef HARNESS_FIRMWARE_EFIVARFS_H
-#define HARNESS_FIRMWARE_EFIVARFS_H
+#ifndef CLI_FIRMWARE_EFIVARFS_H
+#define CLI_FIRMWARE_EFIVARFS_H
 
 #include "checks/firmware_policy.h"
 

@@ -12,6 +12,7 @@
 #include "dom0/fence_pool.h"
 #include "dom0/migrate_queue.h"
 #include "dom0/ops.h"
+#include "dom0/runtime.h"
 #include "dom0/runtime_internal.h"
 #include "dom0/slots.h"
 #include "dom0/state.h"
@@ -173,4 +174,15 @@ int dom0_withdraw(struct dom0_runtime *rt, int id, struct gtt_err *err)
 		return gtt_err_set(err, GTT_EINVAL, "vGPU %d: its create is paused; a create is taken back by destroying the vGPU", id);
 	dom0_withdraw_now(rt, v);
 	return dom0_op_done(rt, GTT_OK, err);
+}
+
+int dom0_fini(struct dom0_runtime *rt, struct gtt_err *err)
+{
+	if (!rt)
+		return GTT_OK;
+	rt->cfg.admission = DOM0_ADMIT_OFF;	/* going away: nothing paused is admitted on the way */
+	for (int id = 1; id <= rt->n_ids; id++)
+		if (rt->v[id])
+			dom0_vgpu_remove(rt, rt->v[id]);
+	return dom0_runtime_end(rt, err);
 }

@@ -32,5 +32,12 @@ int dom0_reduce(struct dom0_runtime *rt, int id, unsigned q, unsigned *left, uns
  * behind it may run. GTT_EINVAL when nothing of it is paused.
  */
 int dom0_withdraw(struct dom0_runtime *rt, int id, struct gtt_err *err);
+/*
+ * The runtime's end: every vGPU destroyed (nothing paused is admitted on the
+ * way), then dom0_runtime_end: the GGTT and fences put back byte-identical
+ * and read back, the runtime freed. GTT_EIO naming the entries (the first
+ * three and how many) that do not read back as found; err may be NULL.
+ */
+int dom0_fini(struct dom0_runtime *rt, struct gtt_err *err);
 
 #endif

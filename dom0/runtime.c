@@ -7,7 +7,6 @@
  */
 #include "dom0/runtime.h"
 #include "dom0/phys.h"
-#include "dom0/vgpu.h"
 #include "hw/fence.h"
 #include "hw/ggtt.h"
 #include "hw/pte.h"
@@ -188,17 +187,13 @@ static int verify(struct dom0_runtime *rt, struct gtt_err *err)
 	return hw_restore_result(&f, err);
 }
 
-int dom0_fini(struct dom0_runtime *rt, struct gtt_err *err)
+int dom0_runtime_end(struct dom0_runtime *rt, struct gtt_err *err)
 {
 	int rc;
 
 	if (!rt)
 		return GTT_OK;
-	rt->cfg.admission = DOM0_ADMIT_OFF;	/* going away: nothing paused is admitted on the way */
-	for (int id = 1; id <= rt->n_ids; id++)
-		if (rt->v[id])
-			dom0_vgpu_remove(rt, rt->v[id]);
-	/* anything the mirror says is not as found (there should be nothing) goes back too */
+	/* anything the mirror says is not as found (the vGPUs gave theirs back as they went) goes back too */
 	for (uint64_t c = 0; c < rt->n_chunks; c++)
 		if (rt->chunk[c]) {
 			uint64_t a = c * DOM0_CHUNK, k = rt->dev->info.n_ptes - a < DOM0_CHUNK ? rt->dev->info.n_ptes - a : DOM0_CHUNK;

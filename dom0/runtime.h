@@ -12,12 +12,13 @@ uint64_t dom0_default_host_low(uint64_t aperture_size);
 int dom0_init(struct hw_device *dev, const struct dom0_config *cfg, struct dom0_runtime **out,
 	      struct gtt_err *err);
 /*
- * Destroy every vGPU, put the GGTT and fences back byte-identical, read every
- * PTE and fence back against the snapshot, free the runtime. GTT_EIO naming
- * the entries (the first three and how many) that do not read back as found;
- * err may be NULL.
+ * The runtime's end beneath its parts: put the GGTT and fences back
+ * byte-identical, read every PTE and fence back against the snapshot, free
+ * the runtime. Its vGPUs are gone already (dom0_fini, dom0/ops.h, removes
+ * them first). GTT_EIO naming the entries (the first three and how many)
+ * that do not read back as found; err may be NULL.
  */
-int dom0_fini(struct dom0_runtime *rt, struct gtt_err *err);
+int dom0_runtime_end(struct dom0_runtime *rt, struct gtt_err *err);
 /* The layout dom0_init would make on a device with these facts (cfg NULL: the defaults); touches nothing. */
 int dom0_layout_for(const struct hw_info *in, const struct dom0_config *cfg, struct dom0_layout *out, struct gtt_err *err);
 

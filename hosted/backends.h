@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The backends the hosted (Linux) programs are built with. */
-#ifndef HARNESS_BACKENDS_H
-#define HARNESS_BACKENDS_H
+#ifndef HOSTED_BACKENDS_H
+#define HOSTED_BACKENDS_H
 
 #include "hw/backend.h"
 

@@ -7,8 +7,8 @@
  * its name only with its header durable, and the directory is synced when
  * the name appears and when it goes.
  */
-#ifndef HARNESS_JOURNAL_FILE_H
-#define HARNESS_JOURNAL_FILE_H
+#ifndef HOSTED_JOURNAL_FILE_H
+#define HOSTED_JOURNAL_FILE_H
 
 #include <stdbool.h>
 #include <stddef.h>

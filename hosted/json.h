@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* A minimal streaming JSON writer for --json output. */
-#ifndef HARNESS_JSON_H
-#define HARNESS_JSON_H
+#ifndef HOSTED_JSON_H
+#define HOSTED_JSON_H
 
 #include <stdbool.h>
 #include <stdint.h>

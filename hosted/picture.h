@@ -6,8 +6,8 @@
  * Every labelled part is a <text> element with a class naming what it is,
  * so a reader of the DOM (tests/svg-render.sh) finds it.
  */
-#ifndef HARNESS_PICTURE_H
-#define HARNESS_PICTURE_H
+#ifndef HOSTED_PICTURE_H
+#define HOSTED_PICTURE_H
 
 #include <stdbool.h>
 #include <stddef.h>

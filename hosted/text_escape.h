@@ -6,8 +6,8 @@
  * newline in a device string can neither drive the terminal nor make one
  * message look like two. Hosted only: the sinks that print messages use it.
  */
-#ifndef HARNESS_TEXT_ESCAPE_H
-#define HARNESS_TEXT_ESCAPE_H
+#ifndef HOSTED_TEXT_ESCAPE_H
+#define HOSTED_TEXT_ESCAPE_H
 
 #include <stdarg.h>
 #include <stddef.h>

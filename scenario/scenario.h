@@ -4,8 +4,8 @@
  * `gttlab dom0 run FILE`. The whole file is checked before the device is
  * touched, then every line runs; the language is described in docs/dom0.md.
  */
-#ifndef HARNESS_SCENARIO_H
-#define HARNESS_SCENARIO_H
+#ifndef SCENARIO_SCENARIO_H
+#define SCENARIO_SCENARIO_H
 
 #include <stdbool.h>
 #include <stddef.h>

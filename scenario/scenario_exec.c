@@ -453,6 +453,27 @@ static enum scen_rc cmd_expect(struct scen *s, const struct scen_line *l, bool r
  * `wraps`: fail and on, whose command decides. The runtime starts at the
  * first command that is none of these.
  */
+enum scen_rc scen_exec(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err);
+
+/* `on D COMMAND ...`: one command against device D (a vGPU it names must live there). */
+static enum scen_rc cmd_on(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err)
+{
+	struct scen_line inner = { .no = l->no, .argc = l->argc - 2 };
+	int k = l->argc > 1 ? scen_device_index(s, l->argv[1]) : -1;
+
+	if (l->argc < 3 || k < 0)
+		return scen_bad(s, "on D COMMAND ...: D is main%s%s", s->n_devs > 1 ? " or " : "", s->n_devs > 1 ? s->devs[1].name : "");
+	if (!strcmp(l->argv[2], "on") || !strcmp(l->argv[2], "config") || !strcmp(l->argv[2], "device"))
+		return scen_bad(s, "on takes an operation or an expect, not '%s'", l->argv[2]);
+	for (int i = 2; i < l->argc; i++)
+		inner.argv[i - 2] = l->argv[i];
+	int was = s->on_dev;
+	s->on_dev = k;
+	enum scen_rc rc = scen_exec(s, &inner, refuse, err);
+	s->on_dev = was;
+	return rc;
+}
+
 static const struct command {
 	const char *name;
 	enum scen_rc (*run)(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err);
@@ -478,7 +499,7 @@ static const struct command {
 	{ "pvinfo-write", scen_cmd_pvinfo_write, true, false, false },
 	{ "device", scen_cmd_device, false, true, false },
 	{ "migrate", scen_cmd_migrate, true, false, false },
-	{ "on", scen_cmd_on, false, false, true },
+	{ "on", cmd_on, false, false, true },
 	{ "fail", cmd_fail, false, false, true },
 	{ "expect", cmd_expect, false, false, false },
 };

@@ -13,8 +13,18 @@
  *                      policy, steal, request, evict, pvinfo-write and
  *                      their expects (class, request)
  *   scenario_admission.c  admission: notices, `expect paused`, its counters
- *   scenario_migrate.c `device`, `migrate`, `on`; which device a line runs on
+ *   scenario_migrate.c `device`, `migrate`
+ *   scenario_devices.c the scenario's devices, and which of them a line runs on
+ *   scenario_history.c the slots of every vGPU over time, as the commands note them
  *   scenario_report.c  the summary, and the slot history it prints
+ *
+ * The files stand in floors, and call only down: scenario_run.c over the
+ * dispatcher (scenario_exec.c: its table, `on` and `fail`, and the commands
+ * of vGPUs and the scheduler), over the other commands' files (guest, expect,
+ * policy, admission, migrate), over scenario_devices.c, scenario_history.c
+ * and scenario_args.c. No command calls the dispatcher or another command's
+ * file but expect, which reads the counters of admission and the policy; the
+ * summary (scenario_report.c) reads theirs.
  *
  * A file goes through the handlers twice. The pre-pass (s->dry) checks what
  * holds whatever happens at run time: each line's words, the forms and
@@ -28,8 +38,8 @@
  * that did not start) is judged there, as a line that failed (SCEN_FAILED,
  * reported and counted, exit 1). No handler returns without a verdict.
  */
-#ifndef HARNESS_SCENARIO_INTERNAL_H
-#define HARNESS_SCENARIO_INTERNAL_H
+#ifndef SCENARIO_SCENARIO_INTERNAL_H
+#define SCENARIO_SCENARIO_INTERNAL_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -223,7 +233,11 @@ void scen_admission_summary(struct scen *s);
 
 enum scen_rc scen_cmd_device(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err);
 enum scen_rc scen_cmd_migrate(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err);
-enum scen_rc scen_cmd_on(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err);
+
+/* ---- scenario_devices.c ---- */
+
+/* The index of the device a line names (main, or the declared one), -1 for none. */
+int scen_device_index(struct scen *s, const char *n);
 /* Make device k the current one (dev, info, rt). */
 void scen_use_device(struct scen *s, int k);
 /*
@@ -243,10 +257,13 @@ enum scen_rc scen_expect(struct scen *s, const struct scen_line *l);
 /* The vGPU an expect is about and whose device it runs on (`expect slots NAME ...`), or NULL. */
 const char *scen_expect_subject(const struct scen_line *l);
 
-/* ---- scenario_report.c ---- */
+/* ---- scenario_history.c ---- */
 
 /* Note a change of a vGPU's slots (id 0: it is gone) at the current line; nothing when dry. */
 void scen_history(struct scen *s, const char *name, const char *what, int id, unsigned left, unsigned right);
+
+/* ---- scenario_report.c ---- */
+
 void scen_summary(struct scen *s);
 /* --json: the summary as one JSON object (kept in s->json_body until the result is known). */
 void scen_summary_json(struct scen *s);

@@ -2,56 +2,18 @@
 /*
  * Migration in scenarios: `device NAME sim:PLATFORM` declares a second
  * (simulated) device with its own runtime, started with the first and put
- * back at the end; `migrate NAME slot=N` moves a vGPU to other slots,
- * `migrate NAME device=D` to the other device (D: the declared name, or
- * `main` for the scenario's own); `on D COMMAND ...` runs one command
- * against device D. A command that acts on a vGPU runs on the device that
- * vGPU lives on, so after a move its commands follow it; under `on D` the
- * vGPU must live on D. Where a vGPU lives is the run's to know: its create
- * says, and only a migration that succeeded changes it.
+ * back at the end (scenario_devices.c); `migrate NAME slot=N` moves a vGPU to
+ * other slots, `migrate NAME device=D` to the other device (D: the declared
+ * name, or `main` for the scenario's own). A command that acts on a vGPU runs
+ * on the device that vGPU lives on, so after a move its commands follow it.
+ * Where a vGPU lives is the run's to know: its create says, and only a
+ * migration that succeeded changes it.
  */
 #include "hosted/backends.h"
 #include "scenario/scenario_internal.h"
 
 #include <inttypes.h>
 #include <string.h>
-
-void scen_use_device(struct scen *s, int k)
-{
-	s->cur_dev = k;
-	s->dev = s->devs[k].dev;
-	s->rt = s->devs[k].rt;
-	s->info = s->devs[k].info;	/* NULL for a second device when only checking */
-}
-
-void scen_use_line_device(struct scen *s, const char *subject)
-{
-	if (s->on_dev >= 0) {
-		scen_use_device(s, s->on_dev);
-		return;
-	}
-	if (!subject) {
-		scen_use_device(s, 0);
-		return;
-	}
-	if (s->dry) {
-		scen_use_device(s, 0);
-		if (s->n_devs > 1)
-			s->info = NULL;	/* main or the other: the checks that depend on it wait for the run */
-		return;
-	}
-	/* a vGPU that is not there: main, and scen_vgpu says why the line cannot run */
-	struct name *nm = scen_find_name(s, subject);
-	scen_use_device(s, nm && nm->alive ? nm->on : 0);
-}
-
-static int device_index(struct scen *s, const char *n)
-{
-	for (int k = 0; k < s->n_devs; k++)
-		if (!strcmp(s->devs[k].name, n))
-			return k;
-	return -1;
-}
 
 enum scen_rc scen_cmd_device(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err)
 {
@@ -79,36 +41,6 @@ enum scen_rc scen_cmd_device(struct scen *s, const struct scen_line *l, bool ref
 		return scen_bad(s, "device %s %s: %s", d->name, d->spec, e.msg);
 	d->info = &d->dev->info;
 	return SCEN_RAN;
-}
-
-enum scen_rc scen_start_second(struct scen *s)
-{
-	struct scen_device *d = &s->devs[1];
-	struct gtt_err err = { 0 };
-
-	if (s->n_devs < 2 || !d->dev || d->rt)
-		return SCEN_RAN;
-	if (dom0_init(d->dev, &s->cfg, &d->rt, &err))
-		return scen_failed(s, "cannot start the runtime on device %s: %s (every line for it will fail)", d->name,
-				   err.msg);
-	scen_say(s, "device %s: %s, %u slots of %" PRIu64 " MiB", d->name, d->spec, dom0_layout(d->rt)->num_slots,
-		 dom0_layout(d->rt)->slot_size >> 20);
-	return SCEN_RAN;
-}
-
-void scen_end_second(struct scen *s)
-{
-	struct scen_device *d = &s->devs[1];
-	struct gtt_err err = { 0 };
-
-	if (d->rt && dom0_fini(d->rt, &err)) {
-		s->unrestored = true;
-		snprintf(s->fini_err.msg, sizeof(s->fini_err.msg), "device %.31s: %.190s", d->name, err.msg);
-	}
-	d->rt = NULL;
-	if (d->dev)
-		hw_close(d->dev);
-	d->dev = NULL;
 }
 
 static void say_move(struct scen *s, const char *n, const struct dom0_migration *m, const char *where)
@@ -141,7 +73,7 @@ enum scen_rc scen_cmd_migrate(struct scen *s, const struct scen_line *l, bool re
 		scen_history(s, l->argv[1], "migrated", id, 0, 0);
 		return SCEN_RAN;
 	}
-	int k = device_index(s, dev);
+	int k = scen_device_index(s, dev);
 	if (k < 0)
 		return scen_bad(s, "migrate %s device=%s: no such device (main%s%s)", l->argv[1], dev, s->n_devs > 1 ? " or " : "",
 				s->n_devs > 1 ? s->devs[1].name : "");
@@ -165,22 +97,4 @@ enum scen_rc scen_cmd_migrate(struct scen *s, const struct scen_line *l, bool re
 	scen_history(s, nm->name, "arrived from the other device", nid, 0, 0);
 	scen_use_device(s, from);
 	return SCEN_RAN;
-}
-
-enum scen_rc scen_cmd_on(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err)
-{
-	struct scen_line inner = { .no = l->no, .argc = l->argc - 2 };
-	int k = l->argc > 1 ? device_index(s, l->argv[1]) : -1;
-
-	if (l->argc < 3 || k < 0)
-		return scen_bad(s, "on D COMMAND ...: D is main%s%s", s->n_devs > 1 ? " or " : "", s->n_devs > 1 ? s->devs[1].name : "");
-	if (!strcmp(l->argv[2], "on") || !strcmp(l->argv[2], "config") || !strcmp(l->argv[2], "device"))
-		return scen_bad(s, "on takes an operation or an expect, not '%s'", l->argv[2]);
-	for (int i = 2; i < l->argc; i++)
-		inner.argv[i - 2] = l->argv[i];
-	int was = s->on_dev;
-	s->on_dev = k;
-	enum scen_rc rc = scen_exec(s, &inner, refuse, err);
-	s->on_dev = was;
-	return rc;
 }

@@ -4,8 +4,8 @@
  * text without NUL bytes) split into lines of blank-separated words, with
  * comments and empty lines dropped. What the words mean is scenario_run.c's.
  */
-#ifndef HARNESS_SCENARIO_PARSE_H
-#define HARNESS_SCENARIO_PARSE_H
+#ifndef SCENARIO_SCENARIO_PARSE_H
+#define SCENARIO_SCENARIO_PARSE_H
 
 #include <stddef.h>
 #include <stdio.h>

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What a scenario run prints at its end: the summary of the switches, of each
- * vGPU and of the fence pool, and the slots of every vGPU over time, noted
- * here by scen_history as the commands change them.
+ * vGPU and of the fence pool, and the slots of every vGPU over time, as the
+ * commands noted them (scenario_history.c).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "hosted/json.h"
@@ -12,20 +12,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-
-void scen_history(struct scen *s, const char *name, const char *what, int id, unsigned left, unsigned right)
-{
-	struct dom0_vgpu_info in = { 0 };
-
-	if (s->dry || s->n_hist == MAX_HIST)
-		return;
-	if (id)
-		dom0_vgpu_info(s->rt, id, &in);
-	struct hist *h = &s->hist[s->n_hist++];
-	*h = (struct hist){ .line = s->cur_line, .what = what, .first = in.first_slot, .slots = in.slots,
-			    .left = left, .right = right };
-	snprintf(h->name, sizeof(h->name), "%s", name);
-}
 
 /* One row per live vGPU: slots, switches, quanta, GTT modifications against ladder mappings, refusals. */
 static void summary_vgpus(struct scen *s)

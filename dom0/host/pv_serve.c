@@ -15,6 +15,7 @@
 #include "dom0/guest_device.h"
 #include "dom0/host/ivshmem_server.h"
 #include "dom0/host/pv_answer.h"
+#include "dom0/ops.h"
 #include "dom0/runtime.h"
 #include "dom0/sched.h"
 #include "env/fmt.h"
