@@ -77,7 +77,8 @@ FREE_OBJS  := $(CORE_SRCS:%.c=$(BUILD)/freestanding/%.o)
 # One IGT binary per suite of the check table, in the table's order: gtt_<suite> with '-' as '_'
 # (a new suite needs no file of its own: igt-tests/igt_main.c is compiled once per suite). The
 # Criterion suite's igt_collection tests check every check is a subtest of its suite's binary.
-IGT_SUITES := $(shell sed -n 's/^	{ "[a-z0-9-]*", "\([a-z0-9-]*\)",.*/\1/p' checks/check_table.c | awk '!seen[$$0]++')
+IGT_SUITES := $(shell for f in $$(sed -n 's/^	&\(checks_[a-z0-9_]*\),$$/\1/p' checks/check_table.c); do \
+	sed -n 's/^	{ "[a-z0-9-]*", "\([a-z0-9-]*\)",.*/\1/p' checks/$$f.c; done | awk '!seen[$$0]++')
 IGT_BINS := $(addprefix gtt_,$(subst -,_,$(IGT_SUITES)))
 IGT_DIR  := $(BUILD)/igt
 IGT_PROGS := $(IGT_BINS:%=$(IGT_DIR)/%)
@@ -138,7 +139,7 @@ $(IGT_DIR)/%: $(BUILD)/igt-tests/main_%.o $(BUILD)/igt-tests/igt_frontend.o $(LI
 
 # test-list.txt is igt_runner's test-root file (the binaries it runs), not a list for --test-list;
 # gttlab.testlist is that list: every test in igt@BINARY@SUBTEST[@DYNAMIC] form
-$(IGT_DIR)/test-list.txt: Makefile checks/check_table.c
+$(IGT_DIR)/test-list.txt: Makefile checks/check_table.c $(wildcard checks/checks_*.c)
 	@mkdir -p $(@D)
 	printf 'TESTLIST\n%s\nEND TESTLIST\n' "$(IGT_BINS)" > $@
 
@@ -361,6 +362,7 @@ test-lane-vm:
 	$(PHASE) vm $(MAKE) --no-print-directory qemu-selftest
 	$(PHASE) vm tests/vms.sh $(BUILD)
 	$(PHASE) vm tests/hostile-neighbour.sh $(BUILD)
+	$(PHASE) vm tests/recipes.sh $(BUILD)/recipes
 	$(PHASE) vm tests/igt-conformance.sh $(IGT_DIR)
 	$(PHASE) vm tests/igt-conformance-selftest.sh
 	$(PHASE) vm tests/scanout-frontends.sh $(BUILD)

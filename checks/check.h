@@ -77,8 +77,18 @@ struct check_ctx {
 	unsigned n_allocs;
 };
 
-extern const struct check gtt_checks[];
-extern const size_t gtt_num_checks;
+/* A row's claim of every fence register. */
+#define ALL_FENCES (~0u)
+
+/* A file's rows of the check table. */
+struct check_rows {
+	const struct check *rows;
+	size_t n;
+};
+
+/* The check table: how many checks, and check i (NULL past the end), files in check_table.c's order. */
+size_t gtt_check_count(void);
+const struct check *gtt_check(size_t i);
 
 /* Record why the check failed (or is skipped) and return status. */
 enum check_status ck_fail(struct check_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

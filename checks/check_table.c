@@ -1,73 +1,40 @@
 /* SPDX-License-Identifier: MIT */
-/* The check table: every check, its suite, what it needs and what it claims. */
+/*
+ * The check table: the rows each file of checks exports beside its checks
+ * (name, suite, description, requirements, claims, function), in the order
+ * of the files below. A new file of checks adds its line here; a new check
+ * is only its function and its row, in its file (docs/adding.md).
+ */
 #include "checks/check.h"
 #include "checks/check_suites.h"
 
-#define ALL_FENCES (~0u)
-
-const struct check gtt_checks[] = {
-	{ "ggtt-pte-readback", "ggtt", "walking-ones and walking-zeros PTEs over every address bit read back as written",
-	  0, 16, 0, check_pte_readback },
-	{ "ggtt-high-address-bits", "ggtt", "a page above 4 GiB keeps its high PTE bits and its bytes reach the aperture",
-	  REQ_TEST_PAGES | REQ_PAGE_ABOVE_4G, 4, 0, check_high_address_bits },
-	{ "ggtt-invalidate", "ggtt", "a rewritten PTE takes effect through the aperture only after the GFX_FLSH_CNTL_GEN6 invalidate",
-	  REQ_TEST_PAGES, 1, 0, check_invalidate },
-	{ "ggtt-scratch-fill", "ggtt", "a scratch fill leaves every PTE on the scratch page and every page reading its bytes",
-	  REQ_TEST_PAGES, 64, 0, check_scratch_fill },
-	{ "ggtt-guard-page", "ggtt", "the last GGTT page is mapped, so a prefetch past the end does not fault",
-	  REQ_NATIVE, 0, 0, check_guard_page },
-	{ "fence-readback", "fence", "every fence register reads back the value programmed",
-	  0, 36, ALL_FENCES, check_fence_readback },
-	{ "fence-x-detile", "fence", "an X-tiled surface reads and writes linearly through a fence, against the reference layout",
-	  REQ_TEST_PAGES, 16, 1, check_fence_x_detile },
-	{ "fence-y-detile", "fence", "a Y-tiled surface reads and writes linearly through a fence, against the reference layout",
-	  REQ_TEST_PAGES, 16, 1, check_fence_y_detile },
-	{ "fence-disable-linear", "fence", "disabling a fence gives linear access back",
-	  REQ_TEST_PAGES, 16, 1, check_fence_disable_linear },
-	{ "fence-write-order", "fence", "programming a fence never leaves it valid while half written",
-	  REQ_MODEL, 8, 1, check_fence_write_order },
-	{ "aperture-rw", "aperture", "CPU writes and reads through the aperture equal the pages behind it",
-	  REQ_TEST_PAGES, 32, 0, check_aperture_rw },
-	{ "aperture-alias", "aperture", "two PTEs naming one page: bytes written through either aperture address read back through the other",
-	  REQ_TEST_PAGES, 4, 0, check_aperture_alias },
-	{ "shadow-copy-switch", "shadow-copy", "after every switch the physical GTT is the incoming vGPU's shadow, written minimally, host untouched",
-	  REQ_TEST_PAGES | REQ_WHOLE_GGTT, 0, 0, check_shadow_copy_switch },
-	{ "shadow-copy-ladder", "shadow-copy", "a guest reaches its own data through its aperture while another vGPU owns the GTT",
-	  REQ_TEST_PAGES | REQ_WHOLE_GGTT, 0, 0, check_shadow_copy_ladder },
-	{ "fence-pool-guest-fence", "fence-pool", "a guest fence lands in the fence pool with its pitch and tiling, and is given back",
-	  REQ_TEST_PAGES | REQ_WHOLE_GGTT, 0, 0, check_fence_pool_guest_fence },
-	{ "slot-resize-algorithm", "slot-resize", "gBalloon Figure 4: Algorithm 1's choices, PVINFO, shadow and physical GTT, refusals",
-	  REQ_TEST_PAGES | REQ_WHOLE_GGTT, 0, 0, check_slot_resize_algorithm },
-	{ "slot-resize-release", "slot-resize", "slots a vGPU gives up are no longer mapped for it",
-	  REQ_TEST_PAGES | REQ_WHOLE_GGTT, 0, 0, check_slot_resize_release },
-	{ "slot-resize-runs", "slot-resize", "non-contiguous slots: a create in two free runs, PVINFO's run words, shadow and GTT run by run, the GPU's bytes, a write between runs refused, a reduction",
-	  REQ_TEST_PAGES | REQ_WHOLE_GGTT, 0, 0, check_slot_resize_runs },
-	{ "slot-policy-channel", "slot-policy", "gBalloon's requests over PVINFO: malformed ones refused with a status and no change, granted ones in PVINFO, shadow and GTT",
-	  REQ_TEST_PAGES | REQ_WHOLE_GGTT, 0, 0, check_slot_policy_channel },
-	{ "slot-policy-classes", "slot-policy", "gBalloon's policy: in each class of f(W, R_copy) a request gets the paper's decision; PVINFO, shadow and GTT agree",
-	  REQ_TEST_PAGES | REQ_WHOLE_GGTT, 0, 0, check_slot_policy_classes },
-	{ "admission-policies", "admission", "ConVGPU's admission: after a release FIFO, RU, BF and RAND admit the paused create the paper says; it holds its slots alone and agrees in PVINFO and GTT; paused ones never run",
-	  REQ_TEST_PAGES | REQ_WHOLE_GGTT, 0, 0, check_admission_policies },
-	{ "admission-channel", "admission", "an expansion over PVINFO that does not fit is answered PAUSED, never switched in, then GRANTED; a guest fence the pool cannot hold waits for pages",
-	  REQ_TEST_PAGES | REQ_WHOLE_GGTT, 0, 0, check_admission_channel },
-	{ "migration-slots", "migration", "VOCL's migration to other slots: locked while it moves, PVINFO's new base, the source slots as found and closed to the guest, the GPU reads its bytes at the new range",
-	  REQ_TEST_PAGES | REQ_WHOLE_GGTT, 0, 0, check_migration_slots },
-	{ "migration-device", "migration", "a vGPU moved to a second device with its memory, shadow, fence and PVINFO: the source as before it existed, the target's GTT its shadow, its bytes through aperture and fence; failures roll back",
-	  REQ_TEST_PAGES | REQ_WHOLE_GGTT, 0, 0, check_migration_device },
-	{ "guest-pvinfo", "guest", "inside a vGPU: PVINFO's magic, version 1.x, slices inside the aperture and the GGTT, fence_num, the same on every read while peers switch",
-	  REQ_GUEST, 0, 0, check_guest_pvinfo },
-	{ "guest-pte-ranges", "guest", "inside a vGPU: entries at both ends of its slices read back as written across peers' context switches (the shadow survives)",
-	  REQ_GUEST | REQ_TEST_PAGES, 0, 0, check_guest_pte_ranges },
-	{ "guest-data-paths", "guest", "inside a vGPU: bytes through the aperture, the GPU side and its pages agree in both slices while peers take turns",
-	  REQ_GUEST | REQ_TEST_PAGES, 0, 0, check_guest_data_paths },
-	{ "guest-fences", "guest", "inside a vGPU: a tiled surface reads and writes linearly through each fence below fence_num (the fence pool, seen from inside)",
-	  REQ_GUEST | REQ_TEST_PAGES, 0, ALL_FENCES, check_guest_fences },
-	{ "guest-outside", "guest", "inside a vGPU: entries outside its slices, fences at or above fence_num, aperture bytes outside and its scratch page change nothing it or anyone sees",
-	  REQ_GUEST | REQ_TEST_PAGES, 0, ALL_FENCES, check_guest_outside },
-	{ "guest-resize", "guest", "inside a vGPU: over the request channel a slot is granted and given back; PVINFO follows, kept bytes stay, the released slot is out of reach",
-	  REQ_GUEST | REQ_TEST_PAGES, 0, 0, check_guest_resize },
-	{ "guest-migration", "guest", "inside a vGPU: a move of its high range the host makes on its own (EPOCH) keeps the size, entries and bytes at their offsets, and leaves the old range out of reach",
-	  REQ_GUEST | REQ_TEST_PAGES, 0, 0, check_guest_migration },
+static const struct check_rows *const files[] = {
+	&checks_ggtt,
+	&checks_fence,
+	&checks_dom0,
+	&checks_slot_runs,
+	&checks_policy,
+	&checks_admission,
+	&checks_migration,
+	&checks_guest,
+	&checks_guest_outside,
+	&checks_guest_resize,
+	&checks_guest_migrate,
 };
 
-const size_t gtt_num_checks = sizeof(gtt_checks) / sizeof(gtt_checks[0]);
+size_t gtt_check_count(void)
+{
+	size_t n = 0;
+
+	for (size_t f = 0; f < sizeof(files) / sizeof(files[0]); f++)
+		n += files[f]->n;
+	return n;
+}
+
+const struct check *gtt_check(size_t i)
+{
+	for (size_t f = 0; f < sizeof(files) / sizeof(files[0]); i -= files[f]->n, f++)
+		if (i < files[f]->n)
+			return &files[f]->rows[i];
+	return NULL;
+}

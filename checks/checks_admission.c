@@ -216,7 +216,7 @@ static enum check_status held_places(struct check_ctx *c)
 	return dck_stop(c, &r, st);
 }
 
-enum check_status check_admission_policies(struct check_ctx *c)
+static enum check_status check_admission_policies(struct check_ctx *c)
 {
 	static const bool fifo[3] = { true, false, false }, ru[3] = { false, false, true }, bf[3] = { false, true, false };
 	enum check_status st;
@@ -349,9 +349,19 @@ static enum check_status channel_fence(struct check_ctx *c)
 	return dck_stop(c, &r, CHECK_PASS);
 }
 
-enum check_status check_admission_channel(struct check_ctx *c)
+static enum check_status check_admission_channel(struct check_ctx *c)
 {
 	enum check_status st = channel_expand(c);
 
 	return st ? st : channel_fence(c);
 }
+
+/* This file's rows of the check table (checks/check_table.c lists the files). */
+static const struct check rows[] = {
+	{ "admission-policies", "admission", "ConVGPU's admission: after a release FIFO, RU, BF and RAND admit the paused create the paper says; it holds its slots alone and agrees in PVINFO and GTT; paused ones never run",
+	  REQ_TEST_PAGES | REQ_WHOLE_GGTT, 0, 0, check_admission_policies },
+	{ "admission-channel", "admission", "an expansion over PVINFO that does not fit is answered PAUSED, never switched in, then GRANTED; a guest fence the pool cannot hold waits for pages",
+	  REQ_TEST_PAGES | REQ_WHOLE_GGTT, 0, 0, check_admission_channel },
+};
+
+const struct check_rows checks_admission = { rows, sizeof(rows) / sizeof(rows[0]) };

@@ -198,7 +198,7 @@ static enum check_status switch_once(struct check_ctx *c, struct dck_rt *r, int 
  * the PTE writes are exactly the entries the GTT did not hold for it, and
  * (on the model, from its trace) exactly those whose value differed.
  */
-enum check_status check_shadow_copy_switch(struct check_ctx *c)
+static enum check_status check_shadow_copy_switch(struct check_ctx *c)
 {
 	struct dom0_config cfg = { 0 };
 	struct dck_rt r = { 0 };
@@ -227,7 +227,7 @@ enum check_status check_shadow_copy_switch(struct check_ctx *c)
 }
 
 /* Ladder mapping: a guest reads its own data through its aperture while another vGPU owns the GTT. */
-enum check_status check_shadow_copy_ladder(struct check_ctx *c)
+static enum check_status check_shadow_copy_ladder(struct check_ctx *c)
 {
 	struct dom0_config cfg = { 0 };
 	struct dck_rt r = { 0 };
@@ -262,7 +262,7 @@ enum check_status check_shadow_copy_ladder(struct check_ctx *c)
 }
 
 /* A guest fence lands in the pool; update and disable give it back. */
-enum check_status check_fence_pool_guest_fence(struct check_ctx *c)
+static enum check_status check_fence_pool_guest_fence(struct check_ctx *c)
 {
 	struct dom0_config cfg = { 0 };
 	struct dck_rt r = { 0 };
@@ -355,7 +355,7 @@ static enum check_status figure4(struct check_ctx *c, struct dck_rt *r, int id[4
 	return CHECK_PASS;
 }
 
-enum check_status check_slot_resize_algorithm(struct check_ctx *c)
+static enum check_status check_slot_resize_algorithm(struct check_ctx *c)
 {
 	struct dck_rt r = { 0 };
 	int id[4];
@@ -402,7 +402,7 @@ enum check_status check_slot_resize_algorithm(struct check_ctx *c)
 }
 
 /* Slots a vGPU gives up are no longer mapped for it, at once and after its next switch. */
-enum check_status check_slot_resize_release(struct check_ctx *c)
+static enum check_status check_slot_resize_release(struct check_ctx *c)
 {
 	struct dck_rt r = { 0 };
 	int id[4];
@@ -456,3 +456,19 @@ enum check_status check_slot_resize_release(struct check_ctx *c)
 	c->dev->env->free(c->dev->env, ph);
 	return dck_stop(c, &r, st ? st : CHECK_PASS);
 }
+
+/* This file's rows of the check table (checks/check_table.c lists the files). */
+static const struct check rows[] = {
+	{ "shadow-copy-switch", "shadow-copy", "after every switch the physical GTT is the incoming vGPU's shadow, written minimally, host untouched",
+	  REQ_TEST_PAGES | REQ_WHOLE_GGTT, 0, 0, check_shadow_copy_switch },
+	{ "shadow-copy-ladder", "shadow-copy", "a guest reaches its own data through its aperture while another vGPU owns the GTT",
+	  REQ_TEST_PAGES | REQ_WHOLE_GGTT, 0, 0, check_shadow_copy_ladder },
+	{ "fence-pool-guest-fence", "fence-pool", "a guest fence lands in the fence pool with its pitch and tiling, and is given back",
+	  REQ_TEST_PAGES | REQ_WHOLE_GGTT, 0, 0, check_fence_pool_guest_fence },
+	{ "slot-resize-algorithm", "slot-resize", "gBalloon Figure 4: Algorithm 1's choices, PVINFO, shadow and physical GTT, refusals",
+	  REQ_TEST_PAGES | REQ_WHOLE_GGTT, 0, 0, check_slot_resize_algorithm },
+	{ "slot-resize-release", "slot-resize", "slots a vGPU gives up are no longer mapped for it",
+	  REQ_TEST_PAGES | REQ_WHOLE_GGTT, 0, 0, check_slot_resize_release },
+};
+
+const struct check_rows checks_dom0 = { rows, sizeof(rows) / sizeof(rows[0]) };

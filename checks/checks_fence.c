@@ -31,7 +31,7 @@ static uint64_t fence_value(struct check_ctx *c, uint64_t start, uint64_t size, 
 	return v;
 }
 
-enum check_status check_fence_readback(struct check_ctx *c)
+static enum check_status check_fence_readback(struct check_ctx *c)
 {
 	struct gtt_err err = { 0 };
 
@@ -110,10 +110,10 @@ enum check_status check_fence_surface(struct check_ctx *c, unsigned fence, uint6
 	return CHECK_PASS;
 }
 
-enum check_status check_fence_x_detile(struct check_ctx *c) { return detile(c, false, 2048); }
-enum check_status check_fence_y_detile(struct check_ctx *c) { return detile(c, true, 512); }
+static enum check_status check_fence_x_detile(struct check_ctx *c) { return detile(c, false, 2048); }
+static enum check_status check_fence_y_detile(struct check_ctx *c) { return detile(c, true, 512); }
 
-enum check_status check_fence_disable_linear(struct check_ctx *c)
+static enum check_status check_fence_disable_linear(struct check_ctx *c)
 {
 	struct hw_page *pg;
 	uint8_t buf[4096];
@@ -145,7 +145,7 @@ enum check_status check_fence_disable_linear(struct check_ctx *c)
  * them returned): after every access a valid LO must come with the HI of the
  * same value.
  */
-enum check_status check_fence_write_order(struct check_ctx *c)
+static enum check_status check_fence_write_order(struct check_ctx *c)
 {
 	struct sim_device *sim = hw_sim_model(c->dev);
 	unsigned f = c->claim_fence_first;
@@ -183,3 +183,19 @@ enum check_status check_fence_write_order(struct check_ctx *c)
 	}
 	return st;
 }
+
+/* This file's rows of the check table (checks/check_table.c lists the files). */
+static const struct check rows[] = {
+	{ "fence-readback", "fence", "every fence register reads back the value programmed",
+	  0, 36, ALL_FENCES, check_fence_readback },
+	{ "fence-x-detile", "fence", "an X-tiled surface reads and writes linearly through a fence, against the reference layout",
+	  REQ_TEST_PAGES, 16, 1, check_fence_x_detile },
+	{ "fence-y-detile", "fence", "a Y-tiled surface reads and writes linearly through a fence, against the reference layout",
+	  REQ_TEST_PAGES, 16, 1, check_fence_y_detile },
+	{ "fence-disable-linear", "fence", "disabling a fence gives linear access back",
+	  REQ_TEST_PAGES, 16, 1, check_fence_disable_linear },
+	{ "fence-write-order", "fence", "programming a fence never leaves it valid while half written",
+	  REQ_MODEL, 8, 1, check_fence_write_order },
+};
+
+const struct check_rows checks_fence = { rows, sizeof(rows) / sizeof(rows[0]) };

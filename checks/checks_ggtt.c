@@ -14,7 +14,7 @@
 #include "hw/pte.h"
 
 /* Walking ones and walking zeros over every address bit of the platform's PTE. */
-enum check_status check_pte_readback(struct check_ctx *c)
+static enum check_status check_pte_readback(struct check_ctx *c)
 {
 	const struct gtt_platform *p = c->dev->info.plat;
 	uint64_t first = c->claim_gm / 4096, top = (1ull << p->phys_addr_bits) - 4096;
@@ -46,7 +46,7 @@ enum check_status check_pte_readback(struct check_ctx *c)
 }
 
 /* A page above 4 GiB: its PTE keeps the high bits and the aperture reaches its bytes. */
-enum check_status check_high_address_bits(struct check_ctx *c)
+static enum check_status check_high_address_bits(struct check_ctx *c)
 {
 	struct hw_page *pg;
 	uint64_t pte;
@@ -84,7 +84,7 @@ enum check_status check_high_address_bits(struct check_ctx *c)
 }
 
 /* Rewriting a PTE changes nothing the aperture sees until GFX_FLSH_CNTL_GEN6 is written. */
-enum check_status check_invalidate(struct check_ctx *c)
+static enum check_status check_invalidate(struct check_ctx *c)
 {
 	struct hw_page *pg;
 	struct gtt_err err = { 0 };
@@ -120,7 +120,7 @@ enum check_status check_invalidate(struct check_ctx *c)
 }
 
 /* Every claimed PTE on one scratch page: registers all equal, every page reads the scratch bytes. */
-enum check_status check_scratch_fill(struct check_ctx *c)
+static enum check_status check_scratch_fill(struct check_ctx *c)
 {
 	struct hw_page *pg;
 	struct gtt_err err = { 0 };
@@ -155,7 +155,7 @@ enum check_status check_scratch_fill(struct check_ctx *c)
 }
 
 /* The last GGTT page is mapped (i915 keeps it on scratch so CS prefetch past the end is harmless). */
-enum check_status check_guard_page(struct check_ctx *c)
+static enum check_status check_guard_page(struct check_ctx *c)
 {
 	uint64_t last = c->dev->info.n_ptes - 1, pte;
 	struct hw_pte d;
@@ -180,7 +180,7 @@ enum check_status check_guard_page(struct check_ctx *c)
 }
 
 /* CPU writes and reads through the aperture land in, and come from, the pages behind it. */
-enum check_status check_aperture_rw(struct check_ctx *c)
+static enum check_status check_aperture_rw(struct check_ctx *c)
 {
 	struct hw_page *pg;
 	size_t n = c->claim_pages, size = n * 4096;
@@ -248,7 +248,7 @@ static enum check_status alias_pass(struct check_ctx *c, const struct hw_page *p
  * written and decode to the page, and bytes written through either address of the aperture read
  * back through the other and are in the page.
  */
-enum check_status check_aperture_alias(struct check_ctx *c)
+static enum check_status check_aperture_alias(struct check_ctx *c)
 {
 	const struct gtt_platform *p = c->dev->info.plat;
 	uint64_t gm[2] = { c->claim_gm, c->claim_gm + (c->claim_pages - 1) * 4096 };
@@ -273,3 +273,23 @@ enum check_status check_aperture_alias(struct check_ctx *c)
 		return st;
 	return alias_pass(c, pg, gm[1], gm[0]);
 }
+
+/* This file's rows of the check table (checks/check_table.c lists the files). */
+static const struct check rows[] = {
+	{ "ggtt-pte-readback", "ggtt", "walking-ones and walking-zeros PTEs over every address bit read back as written",
+	  0, 16, 0, check_pte_readback },
+	{ "ggtt-high-address-bits", "ggtt", "a page above 4 GiB keeps its high PTE bits and its bytes reach the aperture",
+	  REQ_TEST_PAGES | REQ_PAGE_ABOVE_4G, 4, 0, check_high_address_bits },
+	{ "ggtt-invalidate", "ggtt", "a rewritten PTE takes effect through the aperture only after the GFX_FLSH_CNTL_GEN6 invalidate",
+	  REQ_TEST_PAGES, 1, 0, check_invalidate },
+	{ "ggtt-scratch-fill", "ggtt", "a scratch fill leaves every PTE on the scratch page and every page reading its bytes",
+	  REQ_TEST_PAGES, 64, 0, check_scratch_fill },
+	{ "ggtt-guard-page", "ggtt", "the last GGTT page is mapped, so a prefetch past the end does not fault",
+	  REQ_NATIVE, 0, 0, check_guard_page },
+	{ "aperture-rw", "aperture", "CPU writes and reads through the aperture equal the pages behind it",
+	  REQ_TEST_PAGES, 32, 0, check_aperture_rw },
+	{ "aperture-alias", "aperture", "two PTEs naming one page: bytes written through either aperture address read back through the other",
+	  REQ_TEST_PAGES, 4, 0, check_aperture_alias },
+};
+
+const struct check_rows checks_ggtt = { rows, sizeof(rows) / sizeof(rows[0]) };

@@ -48,7 +48,7 @@ static const char *pvinfo_diff(const struct hw_pvinfo *a, const struct hw_pvinfo
 	return NULL;
 }
 
-enum check_status check_guest_pvinfo(struct check_ctx *c)
+static enum check_status check_guest_pvinfo(struct check_ctx *c)
 {
 	const struct hw_info *in = &c->dev->info;
 	const struct hw_pvinfo *pv = &in->pvinfo;
@@ -99,7 +99,7 @@ static size_t edge_indexes(const struct guest_slice *s, uint64_t *idx)
 	return n;
 }
 
-enum check_status check_guest_pte_ranges(struct check_ctx *c)
+static enum check_status check_guest_pte_ranges(struct check_ctx *c)
 {
 	struct guest_slice sl[GUEST_MAX_SLICES];
 	uint64_t idx[GUEST_MAX_SLICES][2 * EDGE], want[GUEST_MAX_SLICES][2 * EDGE], got;
@@ -172,7 +172,7 @@ static enum check_status data_pass(struct check_ctx *c, const struct guest_slice
 	return st;
 }
 
-enum check_status check_guest_data_paths(struct check_ctx *c)
+static enum check_status check_guest_data_paths(struct check_ctx *c)
 {
 	struct guest_slice sl[GUEST_MAX_SLICES];
 	unsigned ns = guest_slices(c, sl);
@@ -220,7 +220,7 @@ enum check_status check_guest_data_paths(struct check_ctx *c)
 	return CHECK_PASS;
 }
 
-enum check_status check_guest_fences(struct check_ctx *c)
+static enum check_status check_guest_fences(struct check_ctx *c)
 {
 	struct hw_page *pg;
 
@@ -241,3 +241,17 @@ enum check_status check_guest_fences(struct check_ctx *c)
 	}
 	return CHECK_PASS;
 }
+
+/* This file's rows of the check table (checks/check_table.c lists the files). */
+static const struct check rows[] = {
+	{ "guest-pvinfo", "guest", "inside a vGPU: PVINFO's magic, version 1.x, slices inside the aperture and the GGTT, fence_num, the same on every read while peers switch",
+	  REQ_GUEST, 0, 0, check_guest_pvinfo },
+	{ "guest-pte-ranges", "guest", "inside a vGPU: entries at both ends of its slices read back as written across peers' context switches (the shadow survives)",
+	  REQ_GUEST | REQ_TEST_PAGES, 0, 0, check_guest_pte_ranges },
+	{ "guest-data-paths", "guest", "inside a vGPU: bytes through the aperture, the GPU side and its pages agree in both slices while peers take turns",
+	  REQ_GUEST | REQ_TEST_PAGES, 0, 0, check_guest_data_paths },
+	{ "guest-fences", "guest", "inside a vGPU: a tiled surface reads and writes linearly through each fence below fence_num (the fence pool, seen from inside)",
+	  REQ_GUEST | REQ_TEST_PAGES, 0, ALL_FENCES, check_guest_fences },
+};
+
+const struct check_rows checks_guest = { rows, sizeof(rows) / sizeof(rows[0]) };

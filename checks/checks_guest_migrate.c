@@ -74,7 +74,7 @@ static void clear_moved(struct check_ctx *c, const struct hw_pvinfo *now, const 
 
 static enum check_status migration(struct check_ctx *c, uint64_t *off, struct hw_pvinfo *now);
 
-enum check_status check_guest_migration(struct check_ctx *c)
+static enum check_status check_guest_migration(struct check_ctx *c)
 {
 	struct hw_pvinfo was = c->dev->info.pvinfo, now = was;
 	uint64_t off[TAGGED] = { 0, 0, 0 };
@@ -127,3 +127,11 @@ static enum check_status migration(struct check_ctx *c, uint64_t *off, struct hw
 									: "the host moved the non-mappable range");
 	return st != CHECK_PASS || stayed ? st : left_behind(c, &was, &now, &pg[0], pte[0]);
 }
+
+/* This file's rows of the check table (checks/check_table.c lists the files). */
+static const struct check rows[] = {
+	{ "guest-migration", "guest", "inside a vGPU: a move of its high range the host makes on its own (EPOCH) keeps the size, entries and bytes at their offsets, and leaves the old range out of reach",
+	  REQ_GUEST | REQ_TEST_PAGES, 0, 0, check_guest_migration },
+};
+
+const struct check_rows checks_guest_migrate = { rows, sizeof(rows) / sizeof(rows[0]) };

@@ -162,7 +162,7 @@ static enum check_status released(struct check_ctx *c, const struct hw_pvinfo *b
 	return guest_out_of_reach(c, first_new(big, now), pg, pte, "the slots a reduction released");
 }
 
-enum check_status check_guest_resize(struct check_ctx *c)
+static enum check_status check_guest_resize(struct check_ctx *c)
 {
 	struct hw_pvinfo was = c->dev->info.pvinfo, big, now;
 	uint64_t gm[3], pte[3];
@@ -224,3 +224,11 @@ enum check_status check_guest_resize(struct check_ctx *c)
 		return r;
 	return released(c, &big, &now, &pg[0], pte[0]);
 }
+
+/* This file's rows of the check table (checks/check_table.c lists the files). */
+static const struct check rows[] = {
+	{ "guest-resize", "guest", "inside a vGPU: over the request channel a slot is granted and given back; PVINFO follows, kept bytes stay, the released slot is out of reach",
+	  REQ_GUEST | REQ_TEST_PAGES, 0, 0, check_guest_resize },
+};
+
+const struct check_rows checks_guest_resize = { rows, sizeof(rows) / sizeof(rows[0]) };

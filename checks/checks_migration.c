@@ -164,7 +164,7 @@ static int probe(void *ctx, struct dom0_runtime *rt, int id, enum dom0_migrate_s
 	return s == p->fail_at;
 }
 
-enum check_status check_migration_slots(struct check_ctx *c)
+static enum check_status check_migration_slots(struct check_ctx *c)
 {
 	struct lock_probe pr = { .fail_at = DOM0_MIGRATE_UNLOCK + 1 };
 	struct dom0_config cfg = { .migrate_hooks = { probe, &pr } };
@@ -279,7 +279,7 @@ static enum check_status rolled_back(struct check_ctx *c, struct dck_rt *src, in
 	return CHECK_PASS;
 }
 
-enum check_status check_migration_device(struct check_ctx *c)
+static enum check_status check_migration_device(struct check_ctx *c)
 {
 	struct lock_probe pr = { .fail_at = DOM0_MIGRATE_UNLOCK + 1 };
 	struct dom0_config cfg = { .migrate_hooks = { probe, &pr } }, pcfg = { 0 };
@@ -357,3 +357,13 @@ close:
 		hw_close(peer);
 	return st;
 }
+
+/* This file's rows of the check table (checks/check_table.c lists the files). */
+static const struct check rows[] = {
+	{ "migration-slots", "migration", "VOCL's migration to other slots: locked while it moves, PVINFO's new base, the source slots as found and closed to the guest, the GPU reads its bytes at the new range",
+	  REQ_TEST_PAGES | REQ_WHOLE_GGTT, 0, 0, check_migration_slots },
+	{ "migration-device", "migration", "a vGPU moved to a second device with its memory, shadow, fence and PVINFO: the source as before it existed, the target's GTT its shadow, its bytes through aperture and fence; failures roll back",
+	  REQ_TEST_PAGES | REQ_WHOLE_GGTT, 0, 0, check_migration_device },
+};
+
+const struct check_rows checks_migration = { rows, sizeof(rows) / sizeof(rows[0]) };

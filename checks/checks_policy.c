@@ -158,7 +158,7 @@ out:
  * nothing; a valid expansion and a reduction are granted and reach PVINFO,
  * the shadow and the physical GTT.
  */
-enum check_status check_slot_policy_channel(struct check_ctx *c)
+static enum check_status check_slot_policy_channel(struct check_ctx *c)
 {
 	struct dom0_config cfg = { 0 };
 	struct dck_rt r = { 0 };
@@ -228,7 +228,7 @@ static enum check_status one_class(struct check_ctx *c, enum dom0_policy_class c
 }
 
 /* In each class a request over PVINFO leads to the paper's decision, and PVINFO, shadow and GTT agree. */
-enum check_status check_slot_policy_classes(struct check_ctx *c)
+static enum check_status check_slot_policy_classes(struct check_ctx *c)
 {
 	enum check_status st = CHECK_PASS;
 
@@ -236,3 +236,13 @@ enum check_status check_slot_policy_classes(struct check_ctx *c)
 		st = one_class(c, (enum dom0_policy_class)cls);
 	return st;
 }
+
+/* This file's rows of the check table (checks/check_table.c lists the files). */
+static const struct check rows[] = {
+	{ "slot-policy-channel", "slot-policy", "gBalloon's requests over PVINFO: malformed ones refused with a status and no change, granted ones in PVINFO, shadow and GTT",
+	  REQ_TEST_PAGES | REQ_WHOLE_GGTT, 0, 0, check_slot_policy_channel },
+	{ "slot-policy-classes", "slot-policy", "gBalloon's policy: in each class of f(W, R_copy) a request gets the paper's decision; PVINFO, shadow and GTT agree",
+	  REQ_TEST_PAGES | REQ_WHOLE_GGTT, 0, 0, check_slot_policy_classes },
+};
+
+const struct check_rows checks_policy = { rows, sizeof(rows) / sizeof(rows[0]) };

@@ -121,7 +121,7 @@ static enum check_status admitted_in_runs(struct check_ctx *c)
 	return dck_stop(c, &r, dck_agree(c, &r, a));
 }
 
-enum check_status check_slot_resize_runs(struct check_ctx *c)
+static enum check_status check_slot_resize_runs(struct check_ctx *c)
 {
 	struct dck_rt r = { 0 };
 	int e = 0;
@@ -155,3 +155,11 @@ enum check_status check_slot_resize_runs(struct check_ctx *c)
 		return st;
 	return admitted_in_runs(c);
 }
+
+/* This file's rows of the check table (checks/check_table.c lists the files). */
+static const struct check rows[] = {
+	{ "slot-resize-runs", "slot-resize", "non-contiguous slots: a create in two free runs, PVINFO's run words, shadow and GTT run by run, the GPU's bytes, a write between runs refused, a reduction",
+	  REQ_TEST_PAGES | REQ_WHOLE_GGTT, 0, 0, check_slot_resize_runs },
+};
+
+const struct check_rows checks_slot_runs = { rows, sizeof(rows) / sizeof(rows[0]) };

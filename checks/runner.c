@@ -41,10 +41,10 @@ int runner_select(const char *spec, const struct check **out, size_t cap, size_t
 	char pat[96];
 
 	*n = 0;
-	if (gtt_num_checks > 64)
+	if (gtt_check_count() > 64)
 		return gtt_err_set(err, GTT_EINVAL, "the check table has more than 64 checks");
 	if (!spec || !*spec) {
-		for (size_t i = 0; i < gtt_num_checks; i++)
+		for (size_t i = 0; i < gtt_check_count(); i++)
 			chosen[i] = true;
 	} else {
 		for (const char *s = spec; *s;) {
@@ -56,8 +56,8 @@ int runner_select(const char *spec, const struct check **out, size_t cap, size_t
 			gtt_memcpy(pat, s, len);
 			pat[len] = '\0';
 			bool any = false;
-			for (size_t i = 0; i < gtt_num_checks; i++)
-				if (!gtt_strcmp(pat, gtt_checks[i].suite) || runner_glob(pat, gtt_checks[i].name))
+			for (size_t i = 0; i < gtt_check_count(); i++)
+				if (!gtt_strcmp(pat, gtt_check(i)->suite) || runner_glob(pat, gtt_check(i)->name))
 					chosen[i] = any = true;
 			if (!any)
 				return gtt_err_set(err, GTT_EINVAL, "'%s' names no check or suite (gttlab check --list shows them)", pat);
@@ -66,9 +66,9 @@ int runner_select(const char *spec, const struct check **out, size_t cap, size_t
 				s++;
 		}
 	}
-	for (size_t i = 0; i < gtt_num_checks && *n < cap; i++)
+	for (size_t i = 0; i < gtt_check_count() && *n < cap; i++)
 		if (chosen[i])
-			out[(*n)++] = &gtt_checks[i];
+			out[(*n)++] = gtt_check(i);
 	return GTT_OK;
 }
 

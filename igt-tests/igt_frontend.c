@@ -433,9 +433,9 @@ int igt_frontend_main(const char *suite, int argc, char **argv)
 	f.device = getenv("GTTLAB_DEVICE") && *getenv("GTTLAB_DEVICE") ? getenv("GTTLAB_DEVICE") : "sim:skl";
 	f.device_from_env = getenv("GTTLAB_DEVICE") && *getenv("GTTLAB_DEVICE");
 	f.sentinel = getenv("IGT_SENTINEL_ON_STDERR") != NULL;
-	for (size_t i = 0; i < gtt_num_checks && f.n_checks < MAX_SUBTESTS - 1; i++)
-		if (!strcmp(gtt_checks[i].suite, suite))
-			f.checks[f.n_checks++] = &gtt_checks[i];
+	for (size_t i = 0; i < gtt_check_count() && f.n_checks < MAX_SUBTESTS - 1; i++)
+		if (!strcmp(gtt_check(i)->suite, suite))
+			f.checks[f.n_checks++] = gtt_check(i);
 	if ((rc = parse_igt_args(&f, argc, argv, &x)) >= 0)
 		return rc;
 

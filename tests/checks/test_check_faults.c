@@ -20,9 +20,9 @@ typedef void (*inject_fn)(struct hw_device *dev, struct sim_device *sim, uint64_
 
 static const struct check *find(const char *name)
 {
-	for (size_t i = 0; i < gtt_num_checks; i++)
-		if (!strcmp(gtt_checks[i].name, name))
-			return &gtt_checks[i];
+	for (size_t i = 0; i < gtt_check_count(); i++)
+		if (!strcmp(gtt_check(i)->name, name))
+			return gtt_check(i);
 	cr_assert_fail("no check %s", name);
 	return NULL;
 }
@@ -299,11 +299,11 @@ Test(check_faults, every_check_has_a_fault_test)
 {
 	char *self = source("tests/checks/test_check_faults.c"), *guest = source("tests/checks/test_guest_faults.c");
 
-	for (size_t i = 0; i < gtt_num_checks; i++) {
+	for (size_t i = 0; i < gtt_check_count(); i++) {
 		char quoted[80];
 		bool found = false;
-		snprintf(quoted, sizeof(quoted), "\"%s\"", gtt_checks[i].name);
-		if (!strcmp(gtt_checks[i].suite, "guest")) {
+		snprintf(quoted, sizeof(quoted), "\"%s\"", gtt_check(i)->name);
+		if (!strcmp(gtt_check(i)->suite, "guest")) {
 			found = strstr(guest, quoted) != NULL;
 		} else {
 			for (const char *p = self; (p = strstr(p, "caught(")) && !found; p++) {
@@ -312,7 +312,7 @@ Test(check_faults, every_check_has_a_fault_test)
 				found = at && end && at < end;
 			}
 		}
-		cr_expect(found, "check %s has no fault-injection test", gtt_checks[i].name);
+		cr_expect(found, "check %s has no fault-injection test", gtt_check(i)->name);
 	}
 	free(self);
 	free(guest);

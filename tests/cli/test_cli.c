@@ -401,16 +401,26 @@ Test(cli, info_platforms_opens_no_device)
 	cr_assert_eq(run("info --platforms", out, sizeof(out)), 0, "%s", out);
 	cr_expect(strstr(out, "skl   skylake       gen 9    sim:skl   0x1906") &&
 		  strstr(out, "hsw   haswell       gen 7.5  sim:hsw   0x0a02") &&
-		  strstr(out, "cml   cometlake     gen 9.5  -         0x9ba2") &&
 		  strstr(out, "tgl   tigerlake     gen 12   sim:tgl   0x9a60"), "%s", out);
+	/* a platform the table gives no model is listed with "-" for it (the first such, whichever it is) */
+	const struct gtt_platform *bare = NULL;
+	for (size_t i = 0; i < gtt_num_platforms && !bare; i++)
+		if (!gtt_platform_simulated(&gtt_platforms[i]))
+			bare = &gtt_platforms[i];
+	cr_assert_not_null(bare);
+	char row[64], json[160];
+	snprintf(row, sizeof(row), "%-5s %-13s", bare->name, bare->codename);
+	const char *at = strstr(out, row);
+	cr_expect(at && strstr(at, "  -         0x"), "%s has no '-' in its model column: %s", bare->name, out);
 	cr_expect_eq(lines(out), gtt_num_platforms, "%s", out);
 	cr_expect_eq(run("--device pci:0000:00:02.0 info --platforms", out, sizeof(out)), 2, "%s", out);
 	cr_assert_eq(run("--json info --platforms", out, sizeof(out)), 0, "%s", out);
 	static const char first[] = "[{\"name\":\"snb\",\"codename\":\"sandybridge\",\"gen\":\"6\",\"family\":\"Sandy Bridge (SNB)\","
 				    "\"simulated\":true,\"gvt\":false,\"devids\":[\"0x0102\"";
 	cr_expect(!strncmp(out, first, sizeof(first) - 1), "%s", out);
-	cr_expect(strstr(out, "{\"name\":\"cml\",\"codename\":\"cometlake\",\"gen\":\"9.5\",\"family\":\"Comet Lake (CML)\","
-			      "\"simulated\":false,\"gvt\":true,"), "%s", out);
+	snprintf(json, sizeof(json), "{\"name\":\"%s\",\"codename\":\"%s\",", bare->name, bare->codename);
+	at = strstr(out, json);
+	cr_expect(at && strstr(at, "\"simulated\":false,"), "%s", out);
 }
 
 /*
