@@ -83,6 +83,9 @@ IGT_BINS := $(addprefix gtt_,$(subst -,_,$(IGT_SUITES)))
 IGT_DIR  := $(BUILD)/igt
 IGT_PROGS := $(IGT_BINS:%=$(IGT_DIR)/%)
 IGT_OBJS := $(BUILD)/igt-tests/igt_frontend.o $(IGT_BINS:%=$(BUILD)/igt-tests/main_%.o)
+# the test build's IGT binaries (GTTLAB_TEST_FAULT), for the tests that inject a model fault
+FAULTS_IGT_PROGS := $(IGT_BINS:%=$(FAULTS)/igt/%)
+FAULTS_IGT_OBJS := $(FAULTS)/igt-tests/igt_frontend.o $(IGT_BINS:%=$(FAULTS)/igt-tests/main_%.o)
 PREFIX  ?= /usr/local
 
 LIB     := $(BUILD)/libgttlab.a
@@ -125,7 +128,7 @@ $(BUILD)/tests/png_stats: tests/tools/png_stats.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $< -lz -o $@
 
-$(UNIT): $(TEST_OBJS) $(FAULTS_LIB) $(GTTLAB) $(FAULTS_GTTLAB) igt $(BUILD)/tests/png_stats $(BUILD)/tests/pv_attack
+$(UNIT): $(TEST_OBJS) $(FAULTS_LIB) $(GTTLAB) $(FAULTS_GTTLAB) igt $(FAULTS_IGT_PROGS) $(BUILD)/tests/png_stats $(BUILD)/tests/pv_attack
 	$(CC) $(ALL_CFLAGS) $(TEST_OBJS) $(FAULTS_LIB) $(LDLIBS) -lcriterion -o $@
 
 # ---- the IGT-protocol binaries: build/igt/ is a test root for igt_runner ----
@@ -137,6 +140,14 @@ $(IGT_DIR)/%: $(BUILD)/igt-tests/main_%.o $(BUILD)/igt-tests/igt_frontend.o $(LI
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $< $(BUILD)/igt-tests/igt_frontend.o $(LIB) $(LDLIBS) -o $@
 
+$(FAULTS)/igt-tests/main_gtt_%.o: igt-tests/igt_main.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -DGTTLAB_FAULTS -DIGT_SUITE='"$(subst _,-,$*)"' $(ALL_CFLAGS) -c $< -o $@
+
+$(FAULTS)/igt/%: $(FAULTS)/igt-tests/main_%.o $(FAULTS)/igt-tests/igt_frontend.o $(FAULTS_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $< $(FAULTS)/igt-tests/igt_frontend.o $(FAULTS_LIB) $(LDLIBS) -o $@
+
 # test-list.txt is igt_runner's test-root file (the binaries it runs), not a list for --test-list;
 # gttlab.testlist is that list: every test in igt@BINARY@SUBTEST[@DYNAMIC] form
 $(IGT_DIR)/test-list.txt: Makefile checks/check_table.c $(wildcard checks/checks_*.c)
@@ -146,7 +157,7 @@ $(IGT_DIR)/test-list.txt: Makefile checks/check_table.c $(wildcard checks/checks
 $(IGT_DIR)/gttlab.testlist: $(IGT_PROGS) $(IGT_DIR)/test-list.txt $(GTTLAB) igt-tests/make-testlist.sh
 	igt-tests/make-testlist.sh $(IGT_DIR) $(GTTLAB) > $@.tmp && mv $@.tmp $@
 
-.SECONDARY: $(IGT_OBJS)
+.SECONDARY: $(IGT_OBJS) $(FAULTS_IGT_OBJS)
 igt: $(IGT_PROGS) $(IGT_DIR)/test-list.txt $(IGT_DIR)/gttlab.testlist
 
 install: $(GTTLAB) igt
@@ -207,22 +218,37 @@ EFI_HARDEN := -fstack-protector-strong -mstack-protector-guard=global -fsanitize
 EFI_CFLAGS := -std=c11 $(WARN) -O2 -fpic -ffreestanding $(EFI_HARDEN) -fno-stack-check -fshort-wchar \
 	-mno-red-zone -maccumulate-outgoing-args -fno-tree-loop-distribute-patterns -DGNU_EFI_USE_MS_ABI \
 	-MMD -MP -I. -I$(EFI_INC) -I$(EFI_INC)/x86_64
-EFI_SRCS   := efi/main.c efi/efi_env.c efi/efi_files.c efi/efi_journal.c efi/backend_efi.c efi/pciio_sim.c efi/ivshmem_check.c efi/backend_pv_efi.c efi/secure_boot.c efi/shim.c efi/stack_guard.c
+EFI_SRCS   := efi/main.c efi/efi_args.c efi/efi_env.c efi/efi_files.c efi/efi_journal.c efi/backend_efi.c efi/pciio_sim.c efi/ivshmem_check.c efi/backend_pv_efi.c efi/secure_boot.c efi/shim.c efi/stack_guard.c
 EFI_OBJS   := $(CORE_SRCS:%.c=$(BUILD)/efi/obj/%.o) $(EFI_SRCS:%.c=$(BUILD)/efi/obj/%.o)
 EFI_APP    := $(BUILD)/efi/gttlab.efi
+
+# the test build's application (--fault), for the tests that inject a model fault
+FAULTS_EFI_OBJS := $(CORE_SRCS:%.c=$(FAULTS)/efi/obj/%.o) $(EFI_SRCS:%.c=$(FAULTS)/efi/obj/%.o)
+FAULTS_EFI_APP  := $(FAULTS)/efi/gttlab.efi
+EFI_LINK := $(LD) -nostdlib -znocombreloc -T $(EFI_LIB)/elf_x86_64_efi.lds -shared -Bsymbolic -z defs -L$(EFI_LIB) \
+	--wrap=memcpy --wrap=memset $(EFI_LIB)/crt0-efi-x86_64.o
+EFI_COPY := objcopy -j .text -j .sdata -j .data -j .rodata -j .dynamic -j .dynsym -j .rel -j .rela -j .rel.* -j .rela.* \
+	-j .reloc --target efi-app-x86_64 --subsystem=10
 
 $(BUILD)/efi/obj/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(EFI_CFLAGS) -c $< -o $@
 
 $(BUILD)/efi/gttlab.so: $(EFI_OBJS)
-	$(LD) -nostdlib -znocombreloc -T $(EFI_LIB)/elf_x86_64_efi.lds -shared -Bsymbolic -z defs -L$(EFI_LIB) \
-		--wrap=memcpy --wrap=memset \
-		$(EFI_LIB)/crt0-efi-x86_64.o $(EFI_OBJS) -lefi -lgnuefi -o $@
+	$(EFI_LINK) $(EFI_OBJS) -lefi -lgnuefi -o $@
 
 $(EFI_APP): $(BUILD)/efi/gttlab.so
-	objcopy -j .text -j .sdata -j .data -j .rodata -j .dynamic -j .dynsym -j .rel -j .rela -j .rel.* -j .rela.* \
-		-j .reloc --target efi-app-x86_64 --subsystem=10 $< $@
+	$(EFI_COPY) $< $@
+
+$(FAULTS)/efi/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) -DGTTLAB_FAULTS $(EFI_CFLAGS) -c $< -o $@
+
+$(FAULTS)/efi/gttlab.so: $(FAULTS_EFI_OBJS)
+	$(EFI_LINK) $(FAULTS_EFI_OBJS) -lefi -lgnuefi -o $@
+
+$(FAULTS_EFI_APP): $(FAULTS)/efi/gttlab.so
+	$(EFI_COPY) $< $@
 
 efi: deps-efi
 	$(MAKE) --no-print-directory $(EFI_APP)
@@ -270,7 +296,7 @@ vms: deps
 	tests/vms.sh $(BUILD)
 
 # ---- LAVA (lava/, docs/lava.md): every job template validated, the QEMU job run under lava-run with
-# the gate, and the gate proven on a run with the application's test-only fault ----
+# the gate, and the gate proven on a run of the test build's application (build/faults/efi/) with a model fault ----
 LAVA_PACKAGES := lava-dispatcher tftpd-hpa telnet qemu-system-x86 ovmf mtools gnu-efi
 # A whole LAVA lab on this machine (lava/lab.sh, docs/lava.md): lava-server with a PostgreSQL cluster
 # of its own, scheduler and API, lava-worker, three devices; four jobs at once through lavacli, gated
@@ -280,13 +306,13 @@ LAVA_PACKAGES := lava-dispatcher tftpd-hpa telnet qemu-system-x86 ovmf mtools gn
 LAVA_LAB_PACKAGES := lava-server lavacli postgresql lava-dispatcher curl chromium zlib1g-dev qemu-system-x86 ovmf mtools gnu-efi
 lava-lab:
 	@$(MAKE) --no-print-directory install-packages PACKAGES="$(LAVA_LAB_PACKAGES)"
-	@$(MAKE) --no-print-directory $(EFI_APP) $(BUILD)/tests/png_stats
-	lava/lab.sh $(EFI_APP) $(BUILD)/lava-lab
+	@$(MAKE) --no-print-directory $(EFI_APP) $(FAULTS_EFI_APP) $(BUILD)/tests/png_stats
+	lava/lab.sh $(EFI_APP) $(FAULTS_EFI_APP) $(BUILD)/lava-lab
 
-lava: $(EFI_APP) $(GTTLAB) efi-signed
+lava: $(EFI_APP) $(FAULTS_EFI_APP) $(GTTLAB) efi-signed
 	@$(MAKE) --no-print-directory install-packages PACKAGES="$(LAVA_PACKAGES)"
 	lava/run-qemu.sh $(EFI_APP) $(BUILD)/lava --secure-boot $(EFI_SIGNED)
-	@if lava/run-qemu.sh $(EFI_APP) $(BUILD)/lava-fault --fault drop-flush > $(BUILD)/lava-fault.out 2>&1; then \
+	@if lava/run-qemu.sh $(FAULTS_EFI_APP) $(BUILD)/lava-fault --fault drop-flush > $(BUILD)/lava-fault.out 2>&1; then \
 		cat $(BUILD)/lava-fault.out; echo "lava: the gate passed a run whose checks failed"; exit 1; \
 	elif ! grep -q 'failing test cases: .*ggtt-invalidate' $(BUILD)/lava-fault.out; then \
 		cat $(BUILD)/lava-fault.out; echo "lava: the gate failed the faulty run without naming its failing cases"; exit 1; \
@@ -304,7 +330,8 @@ guest-fake-tree: $(GTTLAB)
 
 # The QEMU pipeline's own failure modes must be caught (tests/qemu-selftest.sh).
 qemu-selftest: efi-signed
-	tests/qemu-selftest.sh $(EFI_APP) $(BUILD)/qemu-selftest $(EFI_SIGNED)
+	@$(MAKE) --no-print-directory $(FAULTS_EFI_APP)
+	tests/qemu-selftest.sh $(EFI_APP) $(BUILD)/qemu-selftest $(EFI_SIGNED) $(FAULTS_EFI_APP)
 
 # ---- sanitizers: the CLI, the IGT binaries and the Criterion suite under ASan+UBSan ----
 # The same sources and rules in build/asan/ with gcc's AddressSanitizer (leak checking on)
@@ -340,7 +367,7 @@ asan: asan-build
 PHASE := tests/phase.sh
 test: deps
 	$(PHASE) host $(MAKE) --no-print-directory structure
-	$(MAKE) --no-print-directory all check-freestanding $(EFI_APP)
+	$(MAKE) --no-print-directory all check-freestanding $(EFI_APP) $(FAULTS_EFI_APP)
 	$(PHASE) host $(MAKE) --no-print-directory docs-check
 	$(PHASE) host tests/shipped-has-no-faults.sh $(BUILD)
 	$(PHASE) host tests/shipped-hardening.sh $(BUILD)
@@ -524,4 +551,4 @@ structure:
 clean:
 	rm -rf $(BUILD)
 
--include $(IGT_OBJS:.o=.d) $(EFI_OBJS:.o=.d) $(CORE_OBJS:.o=.d) $(POSIX_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(FREE_OBJS:.o=.d) $(FAULTS_OBJS:.o=.d) $(CLI_SRCS:%.c=$(FAULTS)/%.d)
+-include $(IGT_OBJS:.o=.d) $(FAULTS_IGT_OBJS:.o=.d) $(EFI_OBJS:.o=.d) $(FAULTS_EFI_OBJS:.o=.d) $(CORE_OBJS:.o=.d) $(POSIX_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(FREE_OBJS:.o=.d) $(FAULTS_OBJS:.o=.d) $(CLI_SRCS:%.c=$(FAULTS)/%.d)

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* The sequence of a check run, its unwinding, and its totals across runs. */
 #include "checks/session.h"
+#ifdef GTTLAB_FAULTS
 #include "checks/test_faults.h"
+#endif
 #include "hw/device.h"
 
 int session_open(struct session *s, struct gtt_err *err)
@@ -13,10 +15,12 @@ int session_open(struct session *s, struct gtt_err *err)
 	s->stage = SESSION_OPEN_FAILED;
 	if ((rc = s->hooks.open(s->hooks.ctx, &s->dev, err)))
 		return rc;
+#ifdef GTTLAB_FAULTS
 	/* tests only, on the model only: prove that a failing or unrestorable device is reported */
 	s->stage = SESSION_FAULT_FAILED;
 	if (s->fault && *s->fault && (rc = test_fault_inject(s->dev, s->fault, err)))
 		goto close;
+#endif
 	/* before the first write: a real device's crash journal */
 	s->stage = SESSION_JOURNAL_FAILED;
 	if (s->hooks.journal_begin && (rc = s->hooks.journal_begin(s->hooks.ctx, s->dev, err)))

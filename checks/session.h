@@ -37,9 +37,20 @@ struct session_hooks {
 /* How far session_open got: where it failed, or open. */
 enum session_stage { SESSION_CLOSED, SESSION_OPEN_FAILED, SESSION_FAULT_FAILED, SESSION_JOURNAL_FAILED, SESSION_OPEN };
 
+/*
+ * What only the test build has (-DGTTLAB_FAULTS, build/faults/): the shipped
+ * CLI, IGT binaries and gttlab.efi carry no model fault, as i915's
+ * I915_SELFTEST_DECLARE compiles its selftests' members away.
+ */
+#ifdef GTTLAB_FAULTS
+#define SESSION_FAULT_DECLARE(x) x
+#else
+#define SESSION_FAULT_DECLARE(x)
+#endif
+
 struct session {
 	struct session_hooks hooks;
-	const char *fault;		/* a model fault (checks/test_faults.c), tests only; NULL or "": none */
+	SESSION_FAULT_DECLARE(const char *fault;)	/* a model fault (checks/test_faults.c), tests only; NULL or "": none */
 	enum session_stage stage;
 	struct hw_device *dev;		/* while open */
 	struct run_totals totals;	/* every run of the session, added up; abort also counts a failed journal end */

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#ifdef GTTLAB_FAULTS	/* the test build only (checks/session.h): the shipped binaries hold none of it */
 #include "checks/test_faults.h"
 #include "env/fmt.h"
 #include "hw/backend_sim.h"
@@ -33,3 +34,4 @@ int test_fault_inject(struct hw_device *dev, const char *name, struct gtt_err *e
 	}
 	return gtt_err_set(err, GTT_EINVAL, "test fault '%s' is not one of " TEST_FAULT_NAMES, name);
 }
+#endif

@@ -4,7 +4,9 @@
  * reports what it must: a lost GGTT invalidate (checks fail), a device that
  * stops taking writes (the restore cannot read back: abort), and a live
  * display plane (the checks keep clear of it). For tests
- * only, refused on anything but the model. Freestanding: the EFI application
+ * only, refused on anything but the model, and compiled only into the test
+ * build (-DGTTLAB_FAULTS: build/faults/gttlab, build/faults/igt/,
+ * build/faults/efi/gttlab.efi). Freestanding: there the EFI application
  * (--fault), `gttlab check` and the IGT binaries (GTTLAB_TEST_FAULT) share it.
  */
 #ifndef CHECKS_TEST_FAULTS_H

@@ -237,12 +237,20 @@ int cmd_check(struct cli *c, int argc, char **argv)
 		free(res);
 		return cli_error("-o '%s': cannot create it: %s", a.out_path, strerror(errno));
 	}
-	/* open, the test-only model fault (GTTLAB_TEST_FAULT), a real device's crash journal */
+	/* open, the test build's model fault (GTTLAB_TEST_FAULT), a real device's crash journal */
 	struct cli_session cs;
+#ifdef GTTLAB_FAULTS
 	cli_session_init(&cs, c, getenv("GTTLAB_TEST_FAULT"));
+#else
+	cli_session_init(&cs, c, NULL);
+#endif
 	if (session_open(&cs.s, &err)) {
 		drop_outputs(out, res);
-		return cs.s.stage == SESSION_FAULT_FAILED ? cli_error("GTTLAB_TEST_FAULT: %s", err.msg) : cli_report(&err);
+#ifdef GTTLAB_FAULTS
+		if (cs.s.stage == SESSION_FAULT_FAILED)
+			return cli_error("GTTLAB_TEST_FAULT: %s", err.msg);
+#endif
+		return cli_report(&err);
 	}
 	size_t ran = run_and_report(&cs.s, sel, n, fmt, seed, out, res);
 	free(res);

@@ -13,6 +13,7 @@
 #include <efilib.h>
 
 #include "efi/backend_efi.h"
+#include "efi/efi_args.h"
 #include "efi/backend_pv_efi.h"
 #include "efi/efi_env.h"
 #include "efi/efi_files.h"
@@ -38,32 +39,12 @@
 #define EXIT_ERROR 0x12	/* QEMU status 37 */
 #define EXIT_ABORT 0x13	/* QEMU status 39: the device could not be restored */
 
-struct args {
-	const char *device, *run;
-	uint64_t seed;
-	bool ivshmem, debug_exit, no_shutdown;
-	const char *fault;		/* test only: a model fault, to prove a failing run is seen */
-	bool journal_model;		/* test only: journal the model too, as a real device is */
-	unsigned crash_before;		/* test only: reset the machine before check N runs (1-based; 0 never) */
-	struct fw_policy firmware;	/* the Secure Boot policy found at start */
-};
-
-static const char usage[] =
-	"usage: gttlab.efi [--device sim[:PLATFORM[,edram]]|pci:SSSS:BB:DD.F|auto|vgpu:sim[:PLATFORM][,KEY=VALUE...]\n"
-	"                           |pv[:N[,wait=poll|pause]]]\n"
-	"                  [--run PATTERNS] [--seed N] [--debug-exit] [--no-shutdown] [--ivshmem-check]\n"
-	"A real device is journaled in \\gttlab\\journal.bin; a journal left there is restored at the\n"
-	"next boot, before anything else (\\gttlab\\restore.txt says what went back).\n"
-	"Arguments come from the load options, or from gttlab.cfg beside the application.\n"
-	"Results: \\gttlab\\summary.txt, results.tap, results.xml (JUnit) and results.json on this volume,\n"
-	"each saying the firmware's Secure Boot policy (SecureBoot and SetupMode).\n";
-
 static void outb(uint16_t port, uint8_t v)
 {
 	__asm__ volatile("outb %0, %1" : : "a"(v), "Nd"(port));
 }
 
-static void finish(const struct args *a, uint8_t code)
+static void finish(const struct efi_args *a, uint8_t code)
 {
 	if (a->debug_exit)
 		outb(0xf4, code);	/* QEMU's isa-debug-exit: leaves here when present */
@@ -71,107 +52,6 @@ static void finish(const struct args *a, uint8_t code)
 		return;
 	efi_print("gttlab: powering off\n");
 	RT->ResetSystem(EfiResetShutdown, EFI_SUCCESS, 0, NULL);
-}
-
-static int split(char *s, char **argv, int max)
-{
-	int n = 0;
-
-	while (*s && n < max) {
-		while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')
-			*s++ = '\0';
-		if (!*s)
-			break;
-		argv[n++] = s;
-		while (*s && *s != ' ' && *s != '\t' && *s != '\r' && *s != '\n')
-			s++;
-	}
-	return n;
-}
-
-static bool ends_with_efi(const char *s)
-{
-	size_t n = gtt_strlen(s);
-
-	return n > 4 && (s[n - 4] == '.') && (s[n - 3] | 32) == 'e' && (s[n - 2] | 32) == 'f' && (s[n - 1] | 32) == 'i';
-}
-
-/* Load options (UTF-16) as ASCII words; gttlab.cfg when there are none. */
-static int gather(EFI_HANDLE image, const struct gtt_env *env, char **argv, int max)
-{
-	EFI_LOADED_IMAGE *li;
-	int n = 0;
-
-	if (BS->HandleProtocol(image, &LoadedImageProtocol, (void **)&li) == EFI_SUCCESS && li->LoadOptions &&
-	    li->LoadOptionsSize >= 2) {
-		size_t chars = li->LoadOptionsSize / 2;
-		char *s = env->alloc(env, chars + 1);
-		for (size_t i = 0; s && i < chars; i++) {
-			CHAR16 c = ((CHAR16 *)li->LoadOptions)[i];
-			s[i] = c && c < 0x80 ? (char)c : (c ? '?' : ' ');
-		}
-		if (s)
-			n = split(s, argv, max);
-		if (n && ends_with_efi(argv[0])) {	/* the shell passes the image name first */
-			for (int i = 1; i < n; i++)
-				argv[i - 1] = argv[i];
-			n--;
-		}
-		if (n && argv[0][0] != '-')	/* firmware boot options carry no words of ours */
-			n = 0;
-	}
-	if (!n) {
-		size_t len;
-		char *cfg = efi_read_file(image, "\\EFI\\BOOT\\gttlab.cfg", &len);
-		if (!cfg)
-			cfg = efi_read_file(image, "\\gttlab.cfg", &len);
-		if (cfg) {
-			efi_print("gttlab: arguments from gttlab.cfg\n");
-			n = split(cfg, argv, max);
-		}
-	}
-	return n;
-}
-
-static int parse(int argc, char **argv, struct args *a)
-{
-	*a = (struct args){ .device = "auto" };
-	for (int i = 0; i < argc; i++) {
-		const char *o = argv[i];
-		if (!gtt_strcmp(o, "--device") && i + 1 < argc) {
-			a->device = argv[++i];
-		} else if (!gtt_strcmp(o, "--run") && i + 1 < argc) {
-			a->run = argv[++i];
-		} else if (!gtt_strcmp(o, "--seed") && i + 1 < argc) {
-			const char *why;
-			if (gtt_parse_u64(argv[++i], &a->seed, &why)) {
-				efi_printf("gttlab: seed '%s' %s\n", argv[i], why);
-				return -1;
-			}
-		} else if (!gtt_strcmp(o, "--ivshmem-check")) {
-			a->ivshmem = true;
-		} else if (!gtt_strcmp(o, "--debug-exit")) {
-			a->debug_exit = true;
-		} else if (!gtt_strcmp(o, "--no-shutdown")) {
-			a->no_shutdown = true;
-		} else if (!gtt_strcmp(o, "--fault") && i + 1 < argc) {
-			a->fault = argv[++i];
-		} else if (!gtt_strcmp(o, "--journal-model")) {
-			a->journal_model = true;
-		} else if (!gtt_strcmp(o, "--crash-before") && i + 1 < argc) {
-			const char *why;
-			uint64_t v;
-			if (gtt_parse_u64(argv[++i], &v, &why) || !v || v > 64) {
-				efi_printf("gttlab: --crash-before '%s': a check number from 1 to 64\n", argv[i]);
-				return -1;
-			}
-			a->crash_before = (unsigned)v;
-		} else {
-			efi_printf("gttlab: unknown argument '%s'\n%s", o, usage);
-			return -1;
-		}
-	}
-	return 0;
 }
 
 /* The migration checks' second device: a second simulated EFI_PCI_IO_PROTOCOL instance, found by the efi backend. */
@@ -327,7 +207,7 @@ static void console_write(void *ctx, const char *s, size_t n)
 
 static void progress(void *ctx, size_t i, size_t total, const struct check *c, const struct check_result *r)
 {
-	const struct args *a = ctx;
+	const struct efi_args *a = ctx;
 
 	if (!r && a->crash_before == i + 1) {
 		/* test only: the machine goes down mid-run; the journal on the ESP is what is left */
@@ -379,7 +259,7 @@ static void gop_exclusion(struct hw_device *dev, struct runner_opts *o)
 }
 
 /* A run that cannot start: the reason on the console and in error.txt, the exit code to QEMU. */
-static EFI_STATUS refuse(EFI_HANDLE image, const struct args *a, const char *msg, uint8_t code, EFI_STATUS st)
+static EFI_STATUS refuse(EFI_HANDLE image, const struct efi_args *a, const char *msg, uint8_t code, EFI_STATUS st)
 {
 	efi_printf("gttlab: %s\n", msg);
 	efi_write_file(image, RESULTS_DIR, "error.txt", msg, gtt_strlen(msg));
@@ -388,7 +268,7 @@ static EFI_STATUS refuse(EFI_HANDLE image, const struct args *a, const char *msg
 }
 
 /* --ivshmem: the raw-BAR check of an ivshmem device, and nothing else. */
-static EFI_STATUS run_ivshmem(EFI_HANDLE image, const struct args *a)
+static EFI_STATUS run_ivshmem(EFI_HANDLE image, const struct efi_args *a)
 {
 	char reason[160];
 	int rc = ivshmem_check(reason, sizeof(reason));
@@ -402,7 +282,7 @@ static EFI_STATUS run_ivshmem(EFI_HANDLE image, const struct args *a)
 struct efi_run {
 	EFI_HANDLE image;
 	const struct gtt_env *env;
-	const struct args *a;
+	const struct efi_args *a;
 	char spec[128];
 	bool model;
 	struct efi_journal ej;
@@ -456,7 +336,7 @@ static int open_device(void *ctx, struct hw_device **dev, struct gtt_err *err)
 }
 
 /* One line: the device as `gttlab info` names it, its sizes, and how many checks run. */
-static void announce(const struct args *a, const struct hw_device *dev, size_t n)
+static void announce(const struct efi_args *a, const struct hw_device *dev, size_t n)
 {
 	/* the generation as `gttlab info` prints it: 7.5, 9.5, 12 */
 	char gen[16];
@@ -471,7 +351,7 @@ static void announce(const struct args *a, const struct hw_device *dev, size_t n
 }
 
 /* Runs the checks, writes the reports (console, summary.txt, results.tap, results.xml, results.json), says the verdict. */
-static void run_checks(EFI_HANDLE image, const struct gtt_env *env, const struct args *a, struct session *s,
+static void run_checks(EFI_HANDLE image, const struct gtt_env *env, const struct efi_args *a, struct session *s,
 		       const struct runner_opts *o, const struct check *const *sel, size_t n)
 {
 	struct check_result *res = env->alloc(env, sizeof(*res) * (n ? n : 1));
@@ -544,13 +424,13 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 static EFI_STATUS gttlab_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 {
 	char *argv[32];
-	struct args a;
+	struct efi_args a;
 
 	InitializeLib(image, systab);
 	const struct gtt_env *env = efi_env_init();
 	efi_print("gttlab.efi: register-level checks of the GGTT, aperture and fences\n");
-	int argc = gather(image, env, argv, 32);
-	if (parse(argc, argv, &a)) {
+	int argc = efi_args_gather(image, env, argv, 32);
+	if (efi_args_parse(argc, argv, &a)) {
 		finish(&a, EXIT_ERROR);
 		return EFI_INVALID_PARAMETER;
 	}
@@ -569,17 +449,26 @@ static EFI_STATUS gttlab_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	EFI_STATUS st = prepare(&r, sel, &n);
 	if (st != EFI_SUCCESS)
 		return st;
-	/* open (journaled from its open on), the test-only model fault (--fault) */
-	struct session s = { .hooks = { open_device, NULL, end_journal, &r }, .fault = a.fault };
+	/* open (journaled from its open on), the test build's model fault (--fault) */
+	struct session s = { .hooks = { open_device, NULL, end_journal, &r } };
+#ifdef GTTLAB_FAULTS
+	s.fault = a.fault;
+#endif
 	struct gtt_err err = { 0 };
 	if (session_open(&s, &err)) {
 		char msg[GTT_ERR_MSG_MAX + 16];
+#ifdef GTTLAB_FAULTS
 		gtt_snprintf(msg, sizeof(msg), "%s%s", s.stage == SESSION_FAULT_FAILED ? "--fault: " : "", err.msg);
+#else
+		gtt_snprintf(msg, sizeof(msg), "%s", err.msg);
+#endif
 		return refuse(image, &a, msg, EXIT_ERROR, EFI_DEVICE_ERROR);
 	}
 	announce(&a, s.dev, n);
+#ifdef GTTLAB_FAULTS
 	if (a.fault)
 		efi_printf("gttlab: test fault injected: %s\n", a.fault);
+#endif
 
 	static struct peer peer;
 	peer.env = env;

@@ -162,8 +162,10 @@ static struct hw_device *device(struct fe *f)
 	if (f->dev_config_error)
 		snprintf(f->dev_error, sizeof(f->dev_error), "%s '%s' names no device: %s",
 			 f->device_from_env ? "GTTLAB_DEVICE" : "--device", f->device, err.msg);
+#ifdef GTTLAB_FAULTS
 	else if (f->s.stage == SESSION_FAULT_FAILED)
 		snprintf(f->dev_error, sizeof(f->dev_error), "GTTLAB_TEST_FAULT: %s", err.msg);
+#endif
 	else
 		snprintf(f->dev_error, sizeof(f->dev_error), "no usable device %s: %s", f->device, err.msg);
 	return NULL;
@@ -417,7 +419,10 @@ static int select_subtests(const struct fe *f, const char *argv0, const struct i
 int igt_frontend_main(const char *suite, int argc, char **argv)
 {
 	struct fe f = { .suite = suite, .jf = { .fd = -1 } };
-	f.s = (struct session){ .hooks = { open_device, journal_open, journal_close, &f }, .fault = getenv("GTTLAB_TEST_FAULT") };
+	f.s = (struct session){ .hooks = { open_device, journal_open, journal_close, &f } };
+#ifdef GTTLAB_FAULTS
+	f.s.fault = getenv("GTTLAB_TEST_FAULT");	/* the test build's binaries only (build/faults/igt/) */
+#endif
 	const char *sysfs = getenv("GTTLAB_SYSFS_ROOT");
 	struct igt_args x = { 0 };
 	int rc;

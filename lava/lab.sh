@@ -12,8 +12,8 @@
 #   - a user and token for lavacli, one worker and LAB_DEVICES (default 3) devices of device type qemu,
 #     each with gttlab's QEMU dictionary (lava/devices/gttlab-qemu.jinja2);
 #   - four jobs submitted at once with lavacli from the rendered qemu template (lava/make-jobs.sh):
-#     gttlab.efi on sim:skl, sim:hsw and sim:tgl, and on sim:skl with the application's test-only fault
-#     drop-flush; waited for, then judged from what the API gives back (health, log, results) by
+#     gttlab.efi on sim:skl, sim:hsw and sim:tgl, and FAULTS_EFI_APP (the test build's application, the
+#     only one that has model faults) on sim:skl with the fault drop-flush; waited for, then judged from what the API gives back (health, log, results) by
 #     lava/gate.sh --server: the three must pass, the faulty one must fail naming ggtt-invalidate;
 #   - the faulty job's results page of the gttlab suite opened in headless Chromium: the screenshot must
 #     not be blank (build/tests/png_stats) and the DOM must name its test cases.
@@ -24,8 +24,8 @@ set -uo pipefail
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
-[ $# = 2 ] || { echo "usage: lava/lab.sh EFI_APP WORKDIR" >&2; exit 2; }
-app=$(realpath "$1") work=$2
+[ $# = 3 ] || { echo "usage: lava/lab.sh EFI_APP FAULTS_EFI_APP WORKDIR" >&2; exit 2; }
+app=$(realpath "$1") faulty=$(realpath "$2") work=$3
 ndev=${LAB_DEVICES:-3}
 stats=$top/build/tests/png_stats
 say() { echo "lava-lab: $*"; }
@@ -151,9 +151,10 @@ cp /usr/share/OVMF/OVMF_VARS_4M.fd "$work/vars.fd"
 names=(skl hsw tgl skl-fault) ids=()
 for j in "${names[@]}"; do
 	cfg="--device sim:${j%-fault} --debug-exit" title="gttlab.efi on sim:${j%-fault}"
-	[ "$j" = skl-fault ] && cfg+=" --fault drop-flush" title+=" with --fault drop-flush"
-	make_esp "$work/esp-$j.img" "$app" "$cfg" || die "cannot make the ESP for $j"
-	"$here/make-jobs.sh" "$work/jobs-$j" "$app" "$work/esp-$j.img" "$work/vars.fd" "$title" ||
+	a=$app
+	[ "$j" = skl-fault ] && cfg+=" --fault drop-flush" title+=" with --fault drop-flush" a=$faulty
+	make_esp "$work/esp-$j.img" "$a" "$cfg" || die "cannot make the ESP for $j"
+	"$here/make-jobs.sh" "$work/jobs-$j" "$a" "$work/esp-$j.img" "$work/vars.fd" "$title" ||
 		die "cannot make the jobs for $j"
 	id=$(lc jobs submit "$work/jobs-$j/qemu.yaml") || die "the server refused the $j job"
 	ids+=("$id")

@@ -6,12 +6,16 @@
 # boot, a guest-mode boot whose guest suite skipped (the device was no vGPU), and under
 # --secure-boot: firmware that does not enforce (it runs the unsigned application, and its policy
 # is not the one the results must state) and an unsigned application where a signed one must run.
-# Each case runs tests/vm/qemu-run.sh and requires a non-zero exit with the reason.
-#   tests/qemu-selftest.sh EFI_APP WORKDIR SIGNED_EFI_APP
+# Each case runs tests/vm/qemu-run.sh and requires a non-zero exit with the reason. The cases that
+# inject a model fault (--fault) boot the test build's application, FAULTS_EFI_APP: the shipped one
+# has none.
+#   tests/qemu-selftest.sh EFI_APP WORKDIR SIGNED_EFI_APP FAULTS_EFI_APP
 set -u
-app=${1:?usage: qemu-selftest.sh EFI_APP WORKDIR SIGNED_EFI_APP}
-work=${2:?usage: qemu-selftest.sh EFI_APP WORKDIR SIGNED_EFI_APP}
-signed=${3:?usage: qemu-selftest.sh EFI_APP WORKDIR SIGNED_EFI_APP}
+usage="usage: qemu-selftest.sh EFI_APP WORKDIR SIGNED_EFI_APP FAULTS_EFI_APP"
+app=${1:?$usage}
+work=${2:?$usage}
+signed=${3:?$usage}
+faulty=${4:?$usage}
 passed=0
 failed=0
 
@@ -22,6 +26,8 @@ expect_failure() {
 	out=$(env GTTLAB_QEMU_NO_JOURNAL=1 "$@" tests/vm/qemu-run.sh ${SECURE:+--secure-boot} "${APP:-$app}" "$work/$name" \
 		${PLATFORMS:-hsw} 2>&1)
 	local rc=$?
+	# SERIAL=1: the reason is what the application said on the serial line, not what qemu-run says
+	[ -n "${SERIAL:-}" ] && out+=$'\n'$(cat "$work/$name"/*/serial.log 2>/dev/null | tr -d '\r')
 	if [ "$rc" -ne 0 ] && grep -q -- "$needle" <<<"$out"; then
 		echo "qemu-selftest: $name: caught ($needle)"
 		passed=$((passed + 1))
@@ -32,8 +38,10 @@ expect_failure() {
 	fi
 }
 
-expect_failure failing-check "checks failed" GTTLAB_QEMU_NO_IVSHMEM=1 "GTTLAB_QEMU_ARGS=--fault drop-flush"
-expect_failure abort "ABORT: the device could not be restored" GTTLAB_QEMU_NO_IVSHMEM=1 \
+APP=$faulty expect_failure failing-check "checks failed" GTTLAB_QEMU_NO_IVSHMEM=1 "GTTLAB_QEMU_ARGS=--fault drop-flush"
+# the shipped application has no model fault: the option is unknown to it
+SERIAL=1 expect_failure shipped-has-no-fault "unknown argument '--fault'" GTTLAB_QEMU_NO_IVSHMEM=1 "GTTLAB_QEMU_ARGS=--fault drop-flush"
+APP=$faulty expect_failure abort "ABORT: the device could not be restored" GTTLAB_QEMU_NO_IVSHMEM=1 \
 	"GTTLAB_QEMU_ARGS=--fault freeze-fence --run fence-readback,fence-x-detile"
 expect_failure timeout "timed out" GTTLAB_QEMU_NO_IVSHMEM=1 GTTLAB_QEMU_TIMEOUT=2
 expect_failure no-results "results.json was not written" GTTLAB_QEMU_NO_IVSHMEM=1 "GTTLAB_QEMU_ARGS=--run no-such-check"

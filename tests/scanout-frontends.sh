@@ -9,7 +9,8 @@
 # (hw/scanout.h) the range kept clear is the surface widened by 1 MiB on either side:
 # [mid - 1 MiB, mid + 7680 * 1080 + 1 MiB). It is enabled
 #   - on the model by the test fault `plane` (GTTLAB_TEST_FAULT, --fault in the EFI application),
-#     on sim:skl (PLANE_CTL) and sim:hsw (DSPCNTR);
+#     on sim:skl (PLANE_CTL) and sim:hsw (DSPCNTR): the test build's front-ends, BUILD_DIR/faults/
+#     (the shipped ones hold no model fault);
 #   - on a fake sysfs tree (tests/fake_sysfs.sh) by writing PLANE_CTL_1_A, PLANE_STRIDE_1_A,
 #     PLANE_SIZE_1_A and PLANE_SURF_1_A into resource0, a real-device path.
 # For `gttlab check` and the EFI application every claim in the TAP report (`claim: 0xA+N pages`)
@@ -19,11 +20,12 @@
 set -u
 
 if [ $# -ne 1 ] || [ ! -x "$1/gttlab" ]; then
-	echo "usage: $0 BUILD_DIR (holding gttlab, igt/ and efi/gttlab.efi)" >&2
+	echo "usage: $0 BUILD_DIR (holding gttlab, igt/, efi/gttlab.efi and their test build in faults/)" >&2
 	exit 2
 fi
 build=$(cd "$1" && pwd)
 bin=$build/gttlab
+faults=$build/faults	# the test build: the model faults are compiled in there only
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(dirname "$here")
 tmp=$(mktemp -d /tmp/gttlab-scanout.XXXXXX)
@@ -79,7 +81,7 @@ some_passed() {
 for p in skl:268435456 hsw:536870912; do
 	plat=${p%%:*}
 	read -r start end < <(range "${p#*:}")
-	GTTLAB_TEST_FAULT=plane "$bin" --device "sim:$plat" check --format tap >"$tmp/cli-$plat.tap" 2>"$tmp/cli-$plat.err"
+	GTTLAB_TEST_FAULT=plane "$faults/gttlab" --device "sim:$plat" check --format tap >"$tmp/cli-$plat.tap" 2>"$tmp/cli-$plat.err"
 	rc=$?
 	if [ "$rc" != 0 ]; then
 		bad "gttlab check sim:$plat" "exit $rc: $(grep -m1 '^not ok' "$tmp/cli-$plat.tap")"
@@ -93,7 +95,7 @@ done
 # ---- the IGT binaries on the model: the line once on stdout (an info line), stderr clean on a pass ----
 read -r start end < <(range 268435456)
 for b in gtt_ggtt gtt_fence gtt_aperture; do
-	GTTLAB_TEST_FAULT=plane "$build/igt/$b" >"$tmp/$b.out" 2>"$tmp/$b.err"
+	GTTLAB_TEST_FAULT=plane "$faults/igt/$b" >"$tmp/$b.out" 2>"$tmp/$b.err"
 	rc=$?
 	if [ "$rc" != 0 ]; then
 		bad "$b" "exit $rc: $(head -1 "$tmp/$b.err")"
@@ -130,9 +132,9 @@ if line_names "gtt_ggtt on the fake tree" "$tmp/fake-igt.out" "$start" "$end"; t
 fi
 
 # ---- the EFI application under QEMU (one boot) ----
-if [ -f "$build/efi/gttlab.efi" ]; then
+if [ -f "$faults/efi/gttlab.efi" ]; then
 	GTTLAB_QEMU_NO_IVSHMEM=1 GTTLAB_QEMU_NO_JOURNAL=1 GTTLAB_QEMU_ARGS="--fault plane" \
-		"$repo/tests/vm/qemu-run.sh" "$build/efi/gttlab.efi" "$tmp/qemu" skl >"$tmp/qemu.log" 2>&1
+		"$repo/tests/vm/qemu-run.sh" "$faults/efi/gttlab.efi" "$tmp/qemu" skl >"$tmp/qemu.log" 2>&1
 	rc=$?
 	if [ "$rc" != 0 ]; then
 		bad "gttlab.efi" "qemu-run exit $rc: $(grep -m1 FAIL "$tmp/qemu.log")"
@@ -141,7 +143,7 @@ if [ -f "$build/efi/gttlab.efi" ]; then
 		ok "gttlab.efi in QEMU ($(grep -c '^  claim:' "$tmp/qemu/skl/results.tap") claims)"
 	fi
 else
-	bad "gttlab.efi" "$build/efi/gttlab.efi is not built (make efi)"
+	bad "gttlab.efi" "$faults/efi/gttlab.efi is not built (make $faults/efi/gttlab.efi)"
 fi
 
 echo "scanout: $passed passed, $failed failed"
