@@ -41,7 +41,7 @@ DEB_PACKAGES := libcriterion-dev libpci-dev pciutils gnu-efi qemu-system-x86 ovm
 CORE_SRCS := env/fmt.c env/err.c env/num.c env/siphash.c regs/platform.c regs/reg_names.c \
 	hw/raw_access.c hw/restore_failures.c hw/pte.c \
 	hw/journal_format.c hw/journal_write.c hw/journal_scan.c hw/journal_replay.c hw/undo.c hw/write_path.c \
-	hw/ggtt.c hw/fence.c hw/aperture.c hw/scanout.c hw/detect_decode.c hw/detect_pvinfo.c hw/detect.c hw/device.c \
+	hw/ggtt.c hw/fence.c hw/aperture.c hw/scanout.c hw/detect_decode.c hw/detect_pvinfo.c hw/detect.c hw/device_spec.c hw/device.c \
 	hw/backend_sim.c \
 	hw/sim/sim_device.c hw/sim/sim_config.c hw/sim/sim_mmio.c hw/sim/sim_translate.c \
 	hw/sim/sim_access.c hw/sim/sim_memory.c hw/sim/sim_trace.c hw/sim/sim_snapshot.c hw/sim/sim_format.c \
@@ -371,6 +371,7 @@ test: deps
 	$(PHASE) host $(MAKE) --no-print-directory docs-check
 	$(PHASE) host tests/shipped-has-no-faults.sh $(BUILD)
 	$(PHASE) host tests/shipped-hardening.sh $(BUILD)
+	$(PHASE) host tests/host/device-grammar.sh $(BUILD)
 	$(MAKE) --no-print-directory -j2 test-lane-mutants test-lane-vm
 	$(PHASE) host tests/kill-restore.sh $(BUILD) 100
 	$(PHASE) host tests/serve-kill-restore.sh $(BUILD) 8

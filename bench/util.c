@@ -81,12 +81,13 @@ uint64_t bench_range(uint64_t *state, uint64_t lo, uint64_t hi)
  * context is the model itself (its model() hook says so, and is checked), so
  * the default model it opened is swapped for one made with sim_params.
  */
-static int ggms_open(const struct gtt_env *env, const char *arg, const struct hw_open_opts *opts,
+static int ggms_open(const struct gtt_env *env, const struct hw_device_spec *spec, const struct hw_open_opts *opts,
 		     const struct hw_backend_ops **ops, void **ctx, struct gtt_err *err)
 {
 	char name[16];
 	unsigned ggms = 0;
-	const char *colon = strchr(arg, ':');
+	const char *arg = spec->target, *colon = strchr(arg, ':');
+	struct hw_device_spec model;
 	int rc;
 
 	if (!colon || (size_t)(colon - arg) >= sizeof(name) || sscanf(colon + 1, "%u", &ggms) != 1 || !ggms)
@@ -96,7 +97,8 @@ static int ggms_open(const struct gtt_env *env, const char *arg, const struct hw
 	const struct gtt_platform *plat = gtt_platform_by_name(name);
 	if (!plat)
 		return gtt_err_set(err, GTT_EINVAL, "simggms:%s: unknown platform", arg);
-	if ((rc = hw_sim_backend.open(env, name, opts, ops, ctx, err)))
+	hw_device_spec_model(&model, plat, false);
+	if ((rc = hw_sim_backend.open(env, &model, opts, ops, ctx, err)))
 		return rc;
 	if (!(*ops)->model || (*ops)->model(*ctx) != (struct sim_device *)*ctx) {
 		(*ops)->close(*ctx);

@@ -24,7 +24,8 @@
 
 struct cli {
 	const struct gtt_env *env;
-	const char *device;		/* --device, default "sim:skl" */
+	const char *device;		/* the device string: spec.text */
+	struct hw_device_spec spec;	/* --device, parsed once (hw/device_spec.h); default HW_DEVICE_DEFAULT */
 	bool device_given;		/* --device was on the command line (not the default) */
 	bool json;			/* --json */
 	bool help;			/* --help anywhere on the line */
@@ -57,15 +58,21 @@ int cli_twice(const char *opt, const char *first, const char *second);
  * ENXIO instead of hanging before the device is even opened), and closing
  * reports a write that failed at any point, not only at the last flush.
  *
- * output_open() creates or truncates `path` for writing and returns NULL with
- * errno set when it cannot. output_close() flushes and closes `f` (also when
- * it fails) and returns 0, or -1 with errno set when anything written to `f`
- * was lost.
+ * output_open() opens `path` for writing, creating it, and returns NULL with
+ * errno set when it cannot; a file that was there keeps its bytes until
+ * output_close(), which cuts it to what was written, flushes and closes `f`
+ * (also when it fails) and returns 0, or -1 with errno set when anything
+ * written to `f` was lost. output_drop() closes `f` of a run refused before
+ * it wrote: a file output_open created is removed, one that was there is as
+ * it was.
  */
 FILE *output_open(const char *path);
 int output_close(FILE *f);
+void output_drop(FILE *f);
 
-/* The platform named by --platform, or the default device's platform when NULL. */
+/* The device string S parsed into c->spec (every command reads that); EXIT_USAGE after its one line. */
+int cli_set_device(struct cli *c, const char *s);
+/* The platform named by --platform; when NULL, the model's when the device is one (sim:, vgpu:), else the default. */
 const struct gtt_platform *cli_platform(const struct cli *c, const char *name);
 
 int cli_open(struct cli *c, struct hw_device **dev);

@@ -10,9 +10,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int cli_error(const char *fmt, ...)
@@ -62,14 +64,24 @@ int cli_opt(int argc, char **argv, int *i, const char *name, const char **val)
 	return 1;
 }
 
+int cli_set_device(struct cli *c, const char *s)
+{
+	struct gtt_err err = { 0 };
+
+	if (hw_device_spec_parse(s, &c->spec, &err))
+		return cli_report(&err);
+	c->device = c->spec.text;
+	return EXIT_OK;
+}
+
 const struct gtt_platform *cli_platform(const struct cli *c, const char *name)
 {
 	const struct gtt_platform *p;
 
-	if (!name) {
-		/* the device's platform when it is a simulated one, else Skylake */
-		name = !strncmp(c->device, "sim:", 4) ? c->device + 4 : "skl";
-	}
+	if (!name && c->spec.plat)
+		return c->spec.plat;	/* the model's, as the grammar read it (sim:hsw,edram is hsw) */
+	if (!name)
+		name = HW_SIM_DEFAULT_PLATFORM;
 	p = gtt_platform_by_name(name);
 	if (!p) {
 		char list[256] = "";
@@ -86,7 +98,7 @@ int cli_open(struct cli *c, struct hw_device **dev)
 {
 	struct gtt_err err = { 0 };
 
-	if (hw_open(c->env, c->device, gtt_posix_backends, gtt_num_posix_backends, &c->opts, dev, &err))
+	if (hw_open_spec(c->env, &c->spec, gtt_posix_backends, gtt_num_posix_backends, &c->opts, dev, &err))
 		return cli_report(&err);
 	return 0;
 }
@@ -130,7 +142,7 @@ static int session_open_hook(void *ctx, struct hw_device **dev, struct gtt_err *
 {
 	struct cli_session *cs = ctx;
 
-	return hw_open(cs->c->env, cs->c->device, gtt_posix_backends, gtt_num_posix_backends, &cs->c->opts, dev, err);
+	return hw_open_spec(cs->c->env, &cs->c->spec, gtt_posix_backends, gtt_num_posix_backends, &cs->c->opts, dev, err);
 }
 
 static int session_journal_begin(void *ctx, struct hw_device *dev, struct gtt_err *err)
@@ -187,26 +199,72 @@ int cli_twice(const char *opt, const char *first, const char *second)
 	return cli_error("option %s given twice ('%s', then '%s'): give it once", opt, first, second);
 }
 
+/* The outputs open now: which were created by output_open (what output_drop removes). */
+static struct output {
+	FILE *f;
+	bool created;
+	char path[PATH_MAX];
+} outputs[8];
+
+static struct output *output_of(FILE *f)
+{
+	for (size_t i = 0; i < sizeof(outputs) / sizeof(outputs[0]); i++)
+		if (outputs[i].f == f)
+			return &outputs[i];
+	return NULL;
+}
+
 FILE *output_open(const char *path)
 {
+	struct output *o = output_of(NULL);
+	bool created = true;
 	int fd, fl;
 	FILE *f;
 
-	/* O_NONBLOCK only for the open: a FIFO nobody reads fails with ENXIO */
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_CLOEXEC, 0666);
+	if (!o || strlen(path) >= sizeof(o->path)) {
+		errno = o ? ENAMETOOLONG : EMFILE;
+		return NULL;
+	}
+	/*
+	 * O_NONBLOCK only for the open: a FIFO nobody reads fails with ENXIO. No O_TRUNC: a file
+	 * that was there keeps its bytes until output_close cuts it to what was written, so a
+	 * run refused after this (a device that does not open) leaves it as it was.
+	 */
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NONBLOCK | O_CLOEXEC, 0666);
+	if (fd < 0 && errno == EEXIST) {
+		created = false;
+		fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+	}
 	if (fd < 0)
 		return NULL;
 	if ((fl = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0 || !(f = fdopen(fd, "w"))) {
 		int e = errno;
 		close(fd);
+		if (created)
+			unlink(path);
 		errno = e;
 		return NULL;
 	}
+	*o = (struct output){ .f = f, .created = created };
+	memcpy(o->path, path, strlen(path) + 1);
 	return f;
+}
+
+void output_drop(FILE *f)
+{
+	struct output *o = output_of(f);
+
+	fclose(f);
+	if (o && o->created)
+		unlink(o->path);
+	if (o)
+		*o = (struct output){ 0 };
 }
 
 int output_close(FILE *f)
 {
+	struct output *o = output_of(f);
+	struct stat st;
 	int err = 0;
 
 	errno = 0;
@@ -214,6 +272,11 @@ int output_close(FILE *f)
 		err = errno ? errno : EIO;
 	else if (ferror(f))
 		err = EIO;	/* an earlier write failed; its errno is gone */
+	/* a file that was there: what it held past what was written goes now */
+	else if (!fstat(fileno(f), &st) && S_ISREG(st.st_mode) && ftruncate(fileno(f), ftello(f)))
+		err = errno;
+	if (o)
+		*o = (struct output){ 0 };
 	if (fclose(f) && !err)
 		err = errno ? errno : EIO;
 	if (err) {

@@ -165,7 +165,7 @@ static int parse_check(int argc, char **argv, struct check_args *a)
 static void drop_outputs(FILE *out, struct check_result *res)
 {
 	if (out != stdout)
-		output_close(out);
+		output_drop(out);
 	free(res);
 }
 

@@ -14,7 +14,8 @@ static const char encode_help[] =
 	"                           [--platform P] [--aperture SIZE]\n"
 	"Encode a GGTT PTE for the physical page ADDR, or a gen6+ fence register\n"
 	"value (printed as 0x%016x). The platform defaults to the --device's when it\n"
-	"is simulated, else skl; the aperture to that platform's simulated aperture.\n"
+	"is the model or a vGPU on it (its eDRAM too: sim:hsw,edram), else skl; the\n"
+	"aperture to that platform's simulated aperture.\n"
 	"LEVEL: none, llc, l3-llc, wt, or a name 'decode pte' prints (uncached, l3+llc,\n"
 	"wb-llc-age3, wb-ellc-llc-age3, wt-ellc-llc-age3): the same bits come back.\n"
 	"On Haswell the encoder is i915's for a part without eDRAM (hsw_pte_encode:\n"
@@ -81,8 +82,11 @@ static int encode_pte(struct cli *c, int argc, char **argv)
 		return EXIT_USAGE;
 	if (hw_cache_parse(cache, &level, &named_edram, &err))
 		return cli_report(&err);
-	if (edram && !strcmp(cache, "wb-llc-age3"))
-		return cli_error("--cache wb-llc-age3 is what a part without eDRAM writes; --edram says this one has it");
+	bool device_edram = !plat && c->spec.edram;	/* the device's model, sim:hsw,edram, when no --platform is named */
+	if ((edram || device_edram) && !strcmp(cache, "wb-llc-age3"))
+		return cli_error("--cache wb-llc-age3 is what a part without eDRAM writes; %s says this one has it",
+				 edram ? "--edram" : c->device);
+	edram |= device_edram;
 	edram |= named_edram;	/* a name only an eDRAM part's encoder writes says so itself */
 	if (edram ? hw_pte_encode_edram(p, addr, level, &pte, &err) : hw_pte_encode(p, addr, level, &pte, &err))
 		return cli_report(&err);

@@ -108,11 +108,13 @@ static int open_outputs(const struct run_args *a, struct scenario_opts *o, char 
 	if (a->trace && !(o->trace = output_open(a->trace))) {
 		int e = errno;
 		if (o->svg)
-			output_close(o->svg);
+			output_drop(o->svg);
 		return cli_error("--trace '%s': cannot create it: %s", a->trace, strerror(e));
 	}
 	if (a->trace && !(o->out = open_memstream(held_text, held_len))) {
-		output_close(o->trace);
+		output_drop(o->trace);
+		if (o->svg)
+			output_drop(o->svg);
 		return cli_error("dom0 run: out of memory");
 	}
 	return EXIT_OK;
@@ -121,12 +123,15 @@ static int open_outputs(const struct run_args *a, struct scenario_opts *o, char 
 /* With a trace, the held output and the trace dropped: the run says nothing more on stdout. */
 static void drop_held(const struct run_args *a, struct scenario_opts *o, char **held_text)
 {
+	if (o->svg)
+		output_drop(o->svg);
+	o->svg = NULL;
 	if (!a->trace)
 		return;
 	fclose(o->out);		/* sets *held_text: the stream's buffer is known only now */
 	free(*held_text);
 	*held_text = NULL;
-	output_close(o->trace);
+	output_drop(o->trace);
 }
 
 int cmd_dom0(struct cli *c, int argc, char **argv)
@@ -161,10 +166,9 @@ int cmd_dom0(struct cli *c, int argc, char **argv)
 	if (scen_load_file(a.file, &sc, stderr))
 		return EXIT_USAGE;
 	/* the device the scenario names (`# device: D`) unless --device says otherwise */
-	static char named[sizeof(sc.device)];
-	if (sc.device[0] && !c->device_given) {
-		memcpy(named, sc.device, sizeof(named));
-		c->device = named;
+	if (sc.device[0] && !c->device_given && (rc = cli_set_device(c, sc.device))) {
+		scen_script_free(&sc);
+		return rc;
 	}
 	scen_script_free(&sc);
 	if ((rc = open_outputs(&a, &o, &held_text, &held_len)))

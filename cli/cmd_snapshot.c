@@ -40,7 +40,7 @@ int cmd_snapshot(struct cli *c, int argc, char **argv)
 		return cli_error("snapshot: cannot create '%s': %s", argv[1], strerror(errno));
 	}
 	if (cli_open(c, &dev)) {
-		output_close(f);
+		output_drop(f);
 		free(buf);
 		return EXIT_USAGE;
 	}

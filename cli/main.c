@@ -51,7 +51,7 @@ static const char usage[] =
 	"                    pv:SOCKET[,wait=poll|pause|sleep][,timeout=MS] (a\n"
 	"                    vGPU dom0 serve serves: docs/transport.md),\n"
 	"                    pci:DDDD:BB:DD.F, or auto (the first Intel display device);\n"
-	"                    default sim:skl\n"
+	"                    default " HW_DEVICE_DEFAULT "\n"
 	"  --json            machine-readable output\n"
 	"  --allow-i915      use a real device even though i915 is bound to it\n"
 	"  --mmio-seed FILE  boot a simulated device with this intel_reg MMIO snapshot\n"
@@ -111,11 +111,6 @@ static int load_seed(struct cli *c, const char *path)
 	c->opts.sim_mmio_seed = c->seed;
 	c->opts.sim_mmio_seed_len = GTT_MMIO_SIZE;
 	return 0;
-}
-
-static bool is_sim(const char *device)
-{
-	return !strcmp(device, "sim") || !strncmp(device, "sim:", 4);
 }
 
 /* the global options, given before the command */
@@ -213,10 +208,9 @@ static int parse_and_run(struct cli *c, int argc, char **argv, char **rest)
 
 	if ((rc = parse_globals(c, argc, argv, &g, rest, &nrest)))
 		return rc;
-	if (g.device) {
-		c->device = g.device;
-		c->device_given = true;
-	}
+	c->device_given = g.device != NULL;
+	if ((rc = cli_set_device(c, g.device ? g.device : HW_DEVICE_DEFAULT)))
+		return rc;
 	c->json = g.json;
 	c->opts.allow_i915 = g.allow;
 	c->opts.sysfs_root = g.sysfs;
@@ -228,7 +222,7 @@ static int parse_and_run(struct cli *c, int argc, char **argv, char **rest)
 		}
 		return cli_error("no command given: one of check, info, encode, decode, dump, snapshot, dom0, restore (gttlab --help)");
 	}
-	if (g.seed && !is_sim(c->device))
+	if (g.seed && strcmp(c->spec.scheme, "sim"))
 		return cli_error("--mmio-seed applies to simulated devices (sim:...) only, not to --device '%s'", c->device);
 	if (g.seed && load_seed(c, g.seed))
 		return EXIT_USAGE;
@@ -237,7 +231,8 @@ static int parse_and_run(struct cli *c, int argc, char **argv, char **rest)
 
 int main(int argc, char **argv)
 {
-	struct cli c = { .env = gtt_env_posix(GTT_LOG_WARN), .device = "sim:skl" };
+	static struct cli c;	/* static: its parsed device is over a kilobyte */
+	c.env = gtt_env_posix(GTT_LOG_WARN);
 	char **rest = calloc((size_t)argc + 1, sizeof(*rest));
 	int rc;
 

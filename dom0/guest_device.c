@@ -265,7 +265,7 @@ static const struct hw_backend_ops guest_ops = {
 };
 
 /* Everything is refused before the host opens; once it has, a failure closes it again. */
-static int guest_open(const struct gtt_env *env, const char *arg, const struct hw_open_opts *opts,
+static int guest_open(const struct gtt_env *env, const struct hw_device_spec *spec, const struct hw_open_opts *opts,
 		      const struct hw_backend_ops **ops, void **ctx, struct gtt_err *err)
 {
 	struct guest_dev *g = env->alloc(env, sizeof(*g));
@@ -274,7 +274,7 @@ static int guest_open(const struct gtt_env *env, const char *arg, const struct h
 	if (!g)
 		return gtt_err_set(err, GTT_ENOMEM, "vgpu: out of memory");
 	g->env = env;
-	if ((rc = gd_parse(arg, &g->o, err)) || (rc = gd_host_open(g, opts, err))) {
+	if ((rc = gd_parse(spec, &g->o, err)) || (rc = gd_host_open(g, opts, err))) {
 		env->free(env, g);
 		return rc;
 	}

@@ -46,48 +46,27 @@ static const struct gd_key {
 };
 #define GD_NKEYS (sizeof(gd_keys) / sizeof(gd_keys[0]))
 
-/* KEY=VALUE into the option it names; `seen` refuses a key given twice. */
-static int parse_option(const char *tok, uint64_t *vals, bool *seen, struct gtt_err *err)
+/* KEY=VALUE, one option the grammar gathered (hw/device_spec.h: each key once), into the value it names. */
+static int parse_option(const struct hw_spec_opt *opt, uint64_t *vals, bool *seen, struct gtt_err *err)
 {
-	size_t eq = 0;
 	const char *why;
 	uint64_t v;
 
-	while (tok[eq] != '=')
-		eq++;
 	for (unsigned k = 0; k < GD_NKEYS; k++) {
 		const struct gd_key *key = &gd_keys[k];
-		if (gtt_strlen(key->name) != eq || gtt_strncmp(tok, key->name, eq))
+		if (gtt_strcmp(opt->key, key->name))
 			continue;
-		if (seen[k])
-			return gtt_err_set(err, GTT_EINVAL, "vgpu: option '%s': %s is given twice", tok, key->name);
-		if (gtt_parse_u64(tok + eq + 1, &v, &why))
-			return gtt_err_set(err, GTT_EINVAL, "vgpu: option '%s': '%s' %s", tok, tok + eq + 1, why);
+		if (gtt_parse_u64(opt->value, &v, &why))
+			return gtt_err_set(err, GTT_EINVAL, "vgpu: option '%s=%s': '%s' %s", opt->key, opt->value, opt->value, why);
 		if (v < key->min || v > key->max)
-			return gtt_err_set(err, GTT_EINVAL, "vgpu: option '%s': %s is %s, %llu to %llu", tok, key->name,
-					   key->rule, (unsigned long long)key->min, (unsigned long long)key->max);
+			return gtt_err_set(err, GTT_EINVAL, "vgpu: option '%s=%s': %s is %s, %llu to %llu", opt->key, opt->value,
+					   key->name, key->rule, (unsigned long long)key->min, (unsigned long long)key->max);
 		seen[k] = true;
 		vals[k] = v;
 		return GTT_OK;
 	}
-	return gtt_err_set(err, GTT_EINVAL, "vgpu: option '%s': no such option (low, high, fences, mem, peers, switch, migrate, hog, move, runs)", tok);
-}
-
-/* A token without '=' belongs to the host's spec: sim, sim:PLATFORM, then its own options (edram). */
-static int host_token(struct gd_opts *o, const char *tok, struct gtt_err *err)
-{
-	size_t at = gtt_strlen(o->host), len = gtt_strlen(tok);
-
-	if (!at && gtt_strcmp(tok, "sim") && gtt_strncmp(tok, "sim:", 4))
-		return gtt_err_set(err, GTT_EINVAL, "vgpu:%s: the host must be the model, sim[:PLATFORM] (a real GVT-g host is out of scope)",
-				   tok);
-	if (at + !!at + len >= sizeof(o->host))
-		return gtt_err_set(err, GTT_EINVAL, "vgpu: host spec '%s,%s' is longer than %zu characters", o->host, tok,
-				   sizeof(o->host) - 1);
-	if (at)
-		o->host[at++] = ',';
-	gtt_memcpy(o->host + at, tok, len + 1);
-	return GTT_OK;
+	return gtt_err_set(err, GTT_EINVAL, "vgpu: option '%s=%s': no such option (low, high, fences, mem, peers, switch, migrate, hog, move, runs)",
+			   opt->key, opt->value);
 }
 
 /*
@@ -99,49 +78,32 @@ static int runs_rules(const char *arg, struct gd_opts *o, bool migrate_given, st
 	if (!o->runs)
 		return GTT_OK;
 	if (o->runs == 1)
-		return gtt_err_set(err, GTT_EINVAL, "vgpu:%s: runs=1 is one run of slots, the default: write runs=0, or 2 to %d",
+		return gtt_err_set(err, GTT_EINVAL, "%s: runs=1 is one run of slots, the default: write runs=0, or 2 to %d",
 				   arg, DOM0_MAX_RUNS);
 	if ((migrate_given && o->migrate) || o->move || o->hog)
-		return gtt_err_set(err, GTT_EINVAL, "vgpu:%s: runs= with %s: %s", arg, o->hog ? "hog=" : "migrate= or move=",
+		return gtt_err_set(err, GTT_EINVAL, "%s: runs= with %s: %s", arg, o->hog ? "hog=" : "migrate= or move=",
 				   o->hog ? "hog='s tenants sit beside one run of the guest's" : "a migration moves one run of slots");
 	if (o->high < 2)
-		return gtt_err_set(err, GTT_EINVAL, "vgpu:%s: runs= splits the guest's slots in two: it needs high=2 or more, not %u",
+		return gtt_err_set(err, GTT_EINVAL, "%s: runs= splits the guest's slots in two: it needs high=2 or more, not %u",
 				   arg, o->high);
 	o->migrate = 0;
 	return GTT_OK;
 }
 
-int gd_parse(const char *arg, struct gd_opts *o, struct gtt_err *err)
+int gd_parse(const struct hw_device_spec *spec, struct gd_opts *o, struct gtt_err *err)
 {
 	uint64_t vals[GD_NKEYS] = { 32, 1, 4, 1024, 2, 16, 4, 0, 0, 0 };
 	bool seen[GD_NKEYS] = { false };
-	char tok[64];
 	int rc;
 
 	*o = (struct gd_opts){ 0 };
-	if (!*arg)
-		return gtt_err_set(err, GTT_EINVAL, "vgpu: name the host: vgpu:sim[:PLATFORM][,KEY=VALUE...]");
-	for (const char *s = arg;; s++) {
-		size_t n = 0;
-		bool opt = false;
-		for (; s[n] && s[n] != ','; n++)
-			opt |= s[n] == '=';
-		if (!n)
-			return gtt_err_set(err, GTT_EINVAL, "vgpu:%s: an empty token; write vgpu:sim[:PLATFORM][,KEY=VALUE...]", arg);
-		if (n >= sizeof(tok))
-			return gtt_err_set(err, GTT_EINVAL, "vgpu: token '%.*s...' is longer than %zu characters", 24, s,
-					   sizeof(tok) - 1);
-		gtt_memcpy(tok, s, n);
-		tok[n] = '\0';
-		if (opt && !o->host[0])
-			return gtt_err_set(err, GTT_EINVAL, "vgpu:%s: name the host before option '%s' (vgpu:sim[:PLATFORM][,KEY=VALUE...])",
-					   arg, tok);
-		if ((rc = opt ? parse_option(tok, vals, seen, err) : host_token(o, tok, err)))
+	if (!spec->plat)
+		return gtt_err_set(err, GTT_EINVAL, "%s: the host must be the model, sim[:PLATFORM]", spec->text);
+	/* the host: the model the grammar read, as sim:PLATFORM[,edram] parses */
+	hw_device_spec_model(&o->host, spec->plat, spec->edram);
+	for (unsigned i = 0; i < spec->n_opts; i++)
+		if ((rc = parse_option(&spec->opts[i], vals, seen, err)))
 			return rc;
-		s += n;
-		if (!*s)
-			break;
-	}
 	o->low_mib = vals[0];
 	o->high = (unsigned)vals[1];
 	o->fences = (unsigned)vals[2];
@@ -152,11 +114,11 @@ int gd_parse(const char *arg, struct gd_opts *o, struct gtt_err *err)
 	o->hog = (unsigned)vals[7];
 	o->move = (unsigned)vals[8];
 	o->runs = (unsigned)vals[9];
-	if ((rc = runs_rules(arg, o, seen[6], err)))
+	if ((rc = runs_rules(spec->text, o, seen[6], err)))
 		return rc;
 	if (o->hog && o->move)
-		return gtt_err_set(err, GTT_EINVAL, "vgpu:%s: hog= and move= together: under hog='s admission the way back from the spare model could wait, stranding the guest there",
-				   arg);
+		return gtt_err_set(err, GTT_EINVAL, "%s: hog= and move= together: under hog='s admission the way back from the spare model could wait, stranding the guest there",
+				   spec->text);
 	return GTT_OK;
 }
 
@@ -413,11 +375,11 @@ int gd_host_open(struct guest_dev *g, const struct hw_open_opts *opts, struct gt
 		cfg.share_limit = 1;
 	}
 	cfg.slot_runs = g->o.runs;
-	if ((rc = hw_open(g->env, g->o.host, model, 1, &ho, &g->host, err)))
+	if ((rc = hw_open_spec(g->env, &g->o.host, model, 1, &ho, &g->host, err)))
 		return rc;
 	if ((rc = dom0_layout_for(&g->host->info, &cfg, &lay, err)) || (rc = check_fit(g, &lay, err)) ||
 	    (rc = guest_ram(g, err)) || (rc = dom0_init(g->host, &cfg, &g->rt, err)) ||
-	    (g->o.move && ((rc = hw_open(g->env, g->o.host, model, 1, &ho, &g->spare, err)) ||
+	    (g->o.move && ((rc = hw_open_spec(g->env, &g->o.host, model, 1, &ho, &g->spare, err)) ||
 			   (rc = dom0_init(g->spare, &cfg, &g->spare_rt, err)))) ||
 	    (rc = make_vgpus(g, &lay, err)) || (rc = snapshots(g, err))) {
 		gd_host_close(g);

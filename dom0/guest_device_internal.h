@@ -23,7 +23,7 @@
 
 /* The options of vgpu:sim[:PLATFORM][,KEY=VALUE...], defaults filled in. */
 struct gd_opts {
-	char host[48];			/* the host's device string: sim[:PLATFORM][,edram] */
+	struct hw_device_spec host;	/* the host: the model sim[:PLATFORM][,edram] */
 	uint64_t low_mib;		/* low=: the guest's aperture slice */
 	unsigned high;			/* high=: its high slots */
 	unsigned fences;		/* fences=: its fences */
@@ -84,8 +84,8 @@ struct guest_dev {
 struct dom0_guest_view_params;
 
 /* guest_device_host.c */
-/* Parse the argument after "vgpu:" into *o; GTT_EINVAL naming the token and its rule. */
-int gd_parse(const char *arg, struct gd_opts *o, struct gtt_err *err);
+/* vgpu:'s parsed string (hw/device_spec.h) into *o: its host and its options judged; GTT_EINVAL naming the option and its rule. */
+int gd_parse(const struct hw_device_spec *spec, struct gd_opts *o, struct gtt_err *err);
 /* Open the host, start the runtime, create the guest and its busy peers, take the snapshots. */
 int gd_host_open(struct guest_dev *g, const struct hw_open_opts *opts, struct gtt_err *err);
 /* Stop the runtime (restoring the host), close the host and free what the host side holds. */

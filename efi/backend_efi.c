@@ -288,10 +288,11 @@ static int parse_loc(const char *s, UINTN v[4])
 	return 0;
 }
 
-static int efi_open(const struct gtt_env *env, const char *arg, const struct hw_open_opts *opts,
+static int efi_open(const struct gtt_env *env, const struct hw_device_spec *spec, const struct hw_open_opts *opts,
 		    const struct hw_backend_ops **ops, void **ctx, struct gtt_err *err)
 {
 	struct efi_pci_dev devs[64];
+	const char *arg = spec->target;
 	UINTN loc[4];
 
 	(void)opts;

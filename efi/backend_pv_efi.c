@@ -63,32 +63,31 @@ static void e_close(void *ctx)
 	e->env->free(e->env, e);
 }
 
-static int pv_open(const struct gtt_env *env, const char *arg, const struct hw_open_opts *opts,
+static int pv_open(const struct gtt_env *env, const struct hw_device_spec *spec, const struct hw_open_opts *opts,
 		   const struct hw_backend_ops **ops, void **ctx, struct gtt_err *err)
 {
+	static const char *const keys[] = { "wait", NULL };
+	static const char rule[] = "wait=poll or wait=pause (the application takes no interrupts: it cannot sleep until an answer)";
 	struct efi_pci_dev devs[64];
 	size_t k = efi_pci_list(devs, 64), want = 0, seen = 0;
 	enum hw_pv_wait wait = HW_PV_POLL;
-	const char *why;
-	char num[16];
+	const char *why, *w = hw_spec_opt(spec, "wait");
 	uint64_t v;
 	int rc;
 
 	(void)opts;
-	/* "" | "N" | ",wait=pause" | "N,wait=pause" */
-	size_t n = 0;
-	while (arg[n] && arg[n] != ',' && n < sizeof(num) - 1)
-		num[n] = arg[n], n++;
-	num[n] = '\0';
-	if (n && gtt_parse_u64(num, &v, &why))
-		return gtt_err_set(err, GTT_EINVAL, "pv:%s: '%s' %s (pv:N, the N-th ivshmem device from 0)", arg, num, why);
-	if (n)
+	/* pv[:N[,wait=poll|pause]] (or pv:wait=...): the grammar (hw/device_spec.h) gathered N and the options */
+	if (*spec->target && gtt_parse_u64(spec->target, &v, &why))
+		return gtt_err_set(err, GTT_EINVAL, "device '%s': '%s' %s (pv:N, the N-th ivshmem device from 0)", spec->text,
+				   spec->target, why);
+	if (*spec->target)
 		want = (size_t)v;
-	if (arg[n] == ',' && !gtt_strcmp(arg + n, ",wait=pause"))
+	if ((rc = hw_spec_opts_only(spec, keys, rule, err)))
+		return rc;
+	if (w && !gtt_strcmp(w, "pause"))
 		wait = HW_PV_PAUSE;
-	else if (arg[n] && gtt_strcmp(arg + n, ",wait=poll"))
-		return gtt_err_set(err, GTT_EINVAL, "pv:%s: wait=poll or wait=pause (the application takes no interrupts: it cannot sleep until an answer)",
-				   arg);
+	else if (w && gtt_strcmp(w, "poll"))
+		return gtt_err_set(err, GTT_EINVAL, "device '%s': wait=%s: %s", spec->text, w, rule);
 	for (size_t i = 0; i < k; i++) {
 		struct efi_pci_dev *d = &devs[i];
 		if (d->vendor != IVSHMEM_PCI_VENDOR || d->device != IVSHMEM_PCI_DEVICE || seen++ != want)
@@ -120,7 +119,7 @@ static int pv_open(const struct gtt_env *env, const char *arg, const struct hw_o
 		*ctx = e->pv;
 		return GTT_OK;
 	}
-	return gtt_err_set(err, GTT_ENODEV, "pv:%s: %zu ivshmem devices (%04x:%04x) among %zu PCI devices, none number %zu", arg,
+	return gtt_err_set(err, GTT_ENODEV, "%s: %zu ivshmem devices (%04x:%04x) among %zu PCI devices, none number %zu", spec->text,
 			   seen, IVSHMEM_PCI_VENDOR, IVSHMEM_PCI_DEVICE, k, want);
 }
 

@@ -79,88 +79,87 @@ static int open_peer(void *ctx, const struct gtt_platform *plat, struct hw_devic
 	return hw_open(p->env, spec, backends, 1, NULL, out, err);
 }
 
+/* A run's device: what resolve() made of --device, and its journal on the ESP. */
+struct efi_run {
+	EFI_HANDLE image;
+	const struct gtt_env *env;
+	const struct efi_args *a;
+	struct hw_device_spec asked;	/* --device, parsed */
+	struct hw_device_spec open;	/* what is opened for it: efi:SSSS:BB:DD.F, or the vGPU asked for */
+	bool model;
+	struct efi_journal ej;
+};
+
 /*
  * vgpu:...: a vGPU of the Dom0 runtime, hosted by the core's own model in
  * this application (dom0/guest_device.h), not a PCI function: no
  * EFI_PCI_IO_PROTOCOL instance, no GOP framebuffer in its BARs, and no
  * journal, since its host dies with the application as the model does.
- */
-static bool is_vgpu(const char *dev)
-{
-	return !gtt_strncmp(dev, "vgpu:", 5);
-}
-
-/*
  * pv[:N]: a vGPU `gttlab dom0 serve` serves this guest over ivshmem
  * (efi/backend_pv_efi.h): its host journals and restores what it writes.
  */
-static bool is_pv(const char *dev)
+static bool is_scheme(const struct hw_device_spec *d, const char *scheme)
 {
-	return !gtt_strcmp(dev, "pv") || !gtt_strncmp(dev, "pv:", 3);
+	return !gtt_strcmp(d->scheme, scheme);
 }
 
-/* The device string for hw_open: a real Intel GPU or the simulated one installed now (efi backend), or a vGPU. */
-static int resolve(const struct gtt_env *env, const char *dev, char *spec, size_t n, bool *model, struct gtt_err *err)
+/* efi:SSSS:BB:DD.F parsed into SPEC (a PCI function the efi backend opens). */
+static int efi_function(struct hw_device_spec *spec, unsigned long long seg, unsigned long long bus, unsigned long long dev,
+			unsigned long long fn, struct gtt_err *err)
 {
-	struct efi_pci_dev devs[64];
-	const char *plat = NULL;
+	char s[40];
 
-	/* before the sim: prefixes below, so the vGPU's own "sim:PLATFORM" host is never taken for the device */
-	if (is_vgpu(dev) || is_pv(dev)) {
-		if (gtt_strlen(dev) >= n)
-			return gtt_err_set(err, GTT_EINVAL, "--device %.40s...: longer than %zu characters", dev, n - 1);
-		gtt_snprintf(spec, n, "%s", dev);
-		*model = true;
+	gtt_snprintf(s, sizeof(s), "efi:%04llx:%02llx:%02llx.%llx", seg, bus, dev, fn);
+	return hw_device_spec_parse(s, spec, err);
+}
+
+/*
+ * --device, parsed once (hw/device_spec.h) into r->asked, and what is opened for it into r->open:
+ * a real Intel GPU or the model installed now as a PCI function (efi backend), or a vGPU.
+ */
+static int resolve(struct efi_run *r, struct gtt_err *err)
+{
+	const struct hw_device_spec *d = &r->asked;
+	struct efi_pci_dev devs[64];
+	char s[HW_SPEC_MAX + 8];
+	int rc;
+
+	if ((rc = hw_device_spec_parse(r->a->device, &r->asked, err)))
+		return rc;
+	if (is_scheme(d, "vgpu") || is_scheme(d, "pv")) {
+		r->open = *d;
+		r->model = true;
 		return GTT_OK;
 	}
-	if (!gtt_strncmp(dev, "pci:", 4)) {
-		gtt_snprintf(spec, n, "efi:%s", dev + 4);
-		return GTT_OK;
+	if (is_scheme(d, "pci")) {
+		gtt_snprintf(s, sizeof(s), "efi:%s", d->target);
+		return hw_device_spec_parse(s, &r->open, err);
 	}
-	if (!gtt_strcmp(dev, "auto")) {
+	struct hw_device_spec model;
+	if (is_scheme(d, "auto")) {
 		size_t k = efi_pci_list(devs, 64);
 		for (size_t i = 0; i < k; i++)
 			if (devs[i].vendor == PCI_VENDOR_ID_INTEL && devs[i].base_class == PCI_BASE_CLASS_DISPLAY) {
-				gtt_snprintf(spec, n, "efi:%04llx:%02llx:%02llx.%llx", (unsigned long long)devs[i].seg,
-					     (unsigned long long)devs[i].bus, (unsigned long long)devs[i].dev,
-					     (unsigned long long)devs[i].fn);
-				efi_printf("gttlab: Intel GPU %04x at %s\n", devs[i].device, spec + 4);
+				if ((rc = efi_function(&r->open, devs[i].seg, devs[i].bus, devs[i].dev, devs[i].fn, err)))
+					return rc;
+				efi_printf("gttlab: Intel GPU %04x at %s\n", devs[i].device, r->open.target);
 				return GTT_OK;
 			}
-		efi_print("gttlab: no Intel GPU here: presenting the simulated Skylake through EFI_PCI_IO_PROTOCOL\n");
-		plat = "skl";
-	} else if (!gtt_strcmp(dev, "sim")) {
-		plat = "skl";
-	} else if (!gtt_strncmp(dev, "sim:", 4)) {
-		plat = dev + 4;
-	} else {
-		return gtt_err_set(err, GTT_EINVAL, "unknown device '%s': sim[:PLATFORM[,edram]], pci:SSSS:BB:DD.F, auto or vgpu:sim[:PLATFORM][,KEY=VALUE...]",
-				   dev);
+		hw_device_spec_model(&model, NULL, false);
+		efi_printf("gttlab: no Intel GPU here: presenting the simulated %s through EFI_PCI_IO_PROTOCOL\n",
+			   model.plat->family);
+		d = &model;
+	} else if (!is_scheme(d, "sim")) {
+		return gtt_err_set(err, GTT_EINVAL, "unknown device '%s': sim[:PLATFORM[,edram]], pci:SSSS:BB:DD.F, auto, vgpu:sim[:PLATFORM][,KEY=VALUE...] or pv[:N[,wait=poll|pause]]",
+				   d->text);
 	}
-	/* sim:PLATFORM,edram as the hosted sim backend takes it: the model with eDRAM */
-	struct sim_params sp = { 0 };
-	char name[32];
-	size_t len = 0;
-	while (plat[len] && plat[len] != ',')
-		len++;
-	if (len >= sizeof(name))
-		return gtt_err_set(err, GTT_EINVAL, "unknown platform in --device %.40s", dev);
-	gtt_memcpy(name, plat, len);
-	name[len] = '\0';
-	if (plat[len] && gtt_strcmp(plat + len + 1, "edram"))
-		return gtt_err_set(err, GTT_EINVAL, "--device %s: '%s' is not an option of the model (sim:PLATFORM[,edram])", dev,
-				   plat + len + 1);
-	sp.edram = plat[len] != '\0';
-	const struct gtt_platform *p = gtt_platform_by_name(name);
-	if (!p)
-		return gtt_err_set(err, GTT_EINVAL, "unknown platform '%s' in --device %s", name, dev);
+	/* the model, as the grammar read it (sim:PLATFORM[,edram]), installed as a PCI function */
+	struct sim_params sp = { .edram = d->edram };
 	EFI_HANDLE h;
-	int rc = pciio_sim_install(env, p, &sp, &h, err);
-	if (rc)
+	if ((rc = pciio_sim_install(r->env, d->plat, &sp, &h, err)))
 		return rc;
-	*model = true;
-	gtt_snprintf(spec, n, "efi:%04x:00:02.0", PCIIO_SIM_SEGMENT);
-	return GTT_OK;
+	r->model = true;
+	return efi_function(&r->open, PCIIO_SIM_SEGMENT, 0, 2, 0, err);
 }
 
 struct membuf {
@@ -278,15 +277,6 @@ static EFI_STATUS run_ivshmem(EFI_HANDLE image, const struct efi_args *a)
 	return EFI_SUCCESS;
 }
 
-/* A run's device: what resolve() made of --device, and its journal on the ESP. */
-struct efi_run {
-	EFI_HANDLE image;
-	const struct gtt_env *env;
-	const struct efi_args *a;
-	char spec[128];
-	bool model;
-	struct efi_journal ej;
-};
 
 /*
  * Before anything touches a device: the checks selected, the device resolved, and a journal
@@ -300,7 +290,7 @@ static EFI_STATUS prepare(struct efi_run *r, const struct check **sel, size_t *n
 	struct gtt_err err = { 0 };
 	bool restored_at_boot;
 
-	if (runner_select(r->a->run, sel, 64, n, &err) || resolve(r->env, r->a->device, r->spec, sizeof(r->spec), &r->model, &err))
+	if (runner_select(r->a->run, sel, 64, n, &err) || resolve(r, &err))
 		return refuse(r->image, r->a, err.msg, EXIT_ERROR, EFI_DEVICE_ERROR);
 	if (efi_journal_restore(r->image, r->env, journaled, 1, &restored_at_boot, &err)) {
 		efi_printf("gttlab: ABORT: %s is left from an earlier run and could not be restored: %s\n", EFI_JOURNAL_PATH,
@@ -325,12 +315,12 @@ static int open_device(void *ctx, struct hw_device **dev, struct gtt_err *err)
 	struct hw_open_opts oo = { 0 };
 	int rc;
 
-	if (!r->model || (r->a->journal_model && !is_vgpu(r->a->device) && !is_pv(r->a->device))) {
+	if (!r->model || (r->a->journal_model && !is_scheme(&r->asked, "vgpu") && !is_scheme(&r->asked, "pv"))) {
 		if ((rc = efi_journal_create(r->image, &r->ej, err)))
 			return rc;
 		oo.journal = &r->ej.sink;
 	}
-	if ((rc = hw_open(r->env, r->spec, backends, sizeof(backends) / sizeof(backends[0]), &oo, dev, err)))
+	if ((rc = hw_open_spec(r->env, &r->open, backends, sizeof(backends) / sizeof(backends[0]), &oo, dev, err)))
 		efi_journal_close(&r->ej, true);	/* no device: nothing was written */
 	return rc;
 }
@@ -475,7 +465,7 @@ static EFI_STATUS gttlab_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	struct runner_opts o = { .seed = a.seed, .keeping_off = keeping_off, .progress = progress, .ctx = &a,
 				 .open_peer = open_peer, .peer_ctx = &peer };
 	/* the runner keeps every check off the scanout surfaces; the GOP framebuffer is this front-end's to add */
-	if (!hw_sim_model(s.dev) && !is_vgpu(a.device))
+	if (!hw_sim_model(s.dev) && !is_scheme(&r.asked, "vgpu"))
 		gop_exclusion(s.dev, &o);
 	run_checks(image, env, &a, &s, &o, sel, n);
 	session_close(&s, &err);	/* a journal kept is said by end_journal and counted an abort */

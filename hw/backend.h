@@ -13,6 +13,7 @@
 
 #include "env/env.h"
 #include "env/err.h"
+#include "hw/device_spec.h"
 
 struct sim_device;
 struct hw_journal_sink;
@@ -136,9 +137,10 @@ struct hw_open_opts {
  * run time.
  */
 struct hw_backend_factory {
-	const char *scheme;
+	const char *scheme;		/* the device string's scheme it opens (hw/device_spec.h) */
 	const char *usage;		/* e.g. "sim[:PLATFORM]" */
-	int (*open)(const struct gtt_env *env, const char *arg, const struct hw_open_opts *opts,
+	/* the device the parsed string names: its target, model and options as hw/device_spec.h parsed them */
+	int (*open)(const struct gtt_env *env, const struct hw_device_spec *spec, const struct hw_open_opts *opts,
 		    const struct hw_backend_ops **ops, void **ctx, struct gtt_err *err);
 };
 

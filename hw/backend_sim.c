@@ -116,45 +116,20 @@ static const struct hw_backend_ops sim_ops = {
 };
 
 /*
- * "PLATFORM" or "PLATFORM,edram": the option gives the model an eDRAM part's
- * HSW_EDRAM_CAP, the one fact i915 tells such a part by.
+ * sim[:PLATFORM[,edram]], parsed and judged by the grammar
+ * (hw/device_spec.h): the platform has a model; edram gives the model an
+ * eDRAM part's HSW_EDRAM_CAP, the one fact i915 tells such a part by.
  */
-static int sim_open(const struct gtt_env *env, const char *arg, const struct hw_open_opts *opts,
+static int sim_open(const struct gtt_env *env, const struct hw_device_spec *spec, const struct hw_open_opts *opts,
 		    const struct hw_backend_ops **ops, void **ctx, struct gtt_err *err)
 {
-	char name[32];
-	size_t len = 0;
-	struct sim_params params = { 0 };
+	struct sim_params params = { .edram = spec->edram };
+	const struct gtt_platform *p = spec->plat;
 	struct sim_device *sim;
 	int rc;
 
-	while (arg[len] && arg[len] != ',')
-		len++;
-	if (len >= sizeof(name))
-		return gtt_err_set(err, GTT_EINVAL, "unknown platform in sim:%.40s", arg);
-	gtt_memcpy(name, arg, len);
-	name[len] = '\0';
-	if (arg[len]) {
-		if (!len)
-			return gtt_err_set(err, GTT_EINVAL, "sim:%s: name the platform before the option (sim:PLATFORM,edram)", arg);
-		if (gtt_strcmp(arg + len + 1, "edram"))
-			return gtt_err_set(err, GTT_EINVAL, "sim:%s: '%s' is not an option of the model (sim:PLATFORM[,edram])",
-					   arg, arg + len + 1);
-		params.edram = true;
-	}
-	const struct gtt_platform *p = gtt_platform_by_name(len ? name : "skl");
-	if (!p || !gtt_platform_simulated(p)) {
-		char names[160] = "";
-		size_t n = 0;
-		for (size_t i = 0; i < gtt_num_platforms; i++)
-			if (gtt_platform_simulated(&gtt_platforms[i]) && n < sizeof(names))
-				n += (size_t)gtt_snprintf(names + n, sizeof(names) - n, "%s%s", n ? ", " : "",
-							  gtt_platforms[i].name);
-		if (p)
-			return gtt_err_set(err, GTT_EINVAL, "sim:%s: %s has no simulated device: the models are %s",
-					   arg, p->name, names);
-		return gtt_err_set(err, GTT_EINVAL, "unknown platform '%s' in sim:%s: one of %s", name, arg, names);
-	}
+	if (!p)
+		return gtt_err_set(err, GTT_EINVAL, "device '%s' is not the model", spec->text);
 	if ((rc = sim_create(env, p, &params, &sim, err)))
 		return rc;
 	if (opts->sim_mmio_seed && (rc = sim_snapshot_load(sim, opts->sim_mmio_seed, opts->sim_mmio_seed_len, err))) {
@@ -168,7 +143,7 @@ static int sim_open(const struct gtt_env *env, const char *arg, const struct hw_
 
 const struct hw_backend_factory hw_sim_backend = {
 	.scheme = "sim",
-	.usage = "sim[:PLATFORM]",
+	.usage = "sim[:PLATFORM[,edram]]",
 	.open = sim_open,
 };
 

@@ -4,21 +4,6 @@
 #include "env/fmt.h"
 #include "hw/journal_write.h"
 
-static int split_spec(const char *spec, char *scheme, size_t n, const char **arg)
-{
-	size_t i = 0;
-
-	while (spec[i] && spec[i] != ':') {
-		if (i + 1 >= n)
-			return -1;
-		scheme[i] = spec[i];
-		i++;
-	}
-	scheme[i] = '\0';
-	*arg = spec[i] == ':' ? spec + i + 1 : "";
-	return 0;
-}
-
 static int unknown_device(const char *spec, const struct hw_backend_factory *const *b, size_t n,
 			  struct gtt_err *err)
 {
@@ -31,33 +16,24 @@ static int unknown_device(const char *spec, const struct hw_backend_factory *con
 	return gtt_err_set(err, GTT_EINVAL, "unknown device '%s': a device is one of %s", spec, usage);
 }
 
-int hw_open(const struct gtt_env *env, const char *spec, const struct hw_backend_factory *const *backends,
-	    size_t n_backends, const struct hw_open_opts *opts, struct hw_device **out,
-	    struct gtt_err *err)
+int hw_open_spec(const struct gtt_env *env, const struct hw_device_spec *spec, const struct hw_backend_factory *const *backends,
+		 size_t n_backends, const struct hw_open_opts *opts, struct hw_device **out, struct gtt_err *err)
 {
 	static const struct hw_open_opts no_opts;
-	char scheme[16];
-	const char *arg;
 	struct hw_device *dev;
 	int rc;
 
 	if (!opts)
 		opts = &no_opts;
-	if (split_spec(spec, scheme, sizeof(scheme), &arg))
-		return unknown_device(spec, backends, n_backends, err);
-	/* "sim:" or "auto:": a colon promises an argument (sim: once meant skl, auto: meant auto) */
-	if (spec[gtt_strlen(scheme)] == ':' && !*arg)
-		return gtt_err_set(err, GTT_EINVAL, "device '%s' has nothing after the colon: write '%s' or name the argument",
-				   spec, scheme);
 	for (size_t i = 0; i < n_backends; i++) {
-		if (gtt_strcmp(scheme, backends[i]->scheme))
+		if (gtt_strcmp(spec->scheme, backends[i]->scheme))
 			continue;
 		dev = env->alloc(env, sizeof(*dev));
 		if (!dev)
 			return gtt_err_set(err, GTT_ENOMEM, "out of memory");
 		dev->env = env;
-		gtt_snprintf(dev->name, sizeof(dev->name), "%s", spec);
-		rc = backends[i]->open(env, arg, opts, &dev->ops, &dev->ctx, err);
+		gtt_snprintf(dev->name, sizeof(dev->name), "%s", spec->text);
+		rc = backends[i]->open(env, spec, opts, &dev->ops, &dev->ctx, err);
 		if (rc) {
 			env->free(env, dev);
 			return rc;
@@ -75,7 +51,24 @@ int hw_open(const struct gtt_env *env, const char *spec, const struct hw_backend
 		*out = dev;
 		return GTT_OK;
 	}
-	return unknown_device(spec, backends, n_backends, err);
+	return unknown_device(spec->text, backends, n_backends, err);
+}
+
+int hw_open(const struct gtt_env *env, const char *s, const struct hw_backend_factory *const *backends,
+	    size_t n_backends, const struct hw_open_opts *opts, struct hw_device **out,
+	    struct gtt_err *err)
+{
+	/* allocated: a parsed string is over a kilobyte, more than a caller's stack should give */
+	struct hw_device_spec *spec = env->alloc(env, sizeof(*spec));
+	int rc;
+
+	if (!spec)
+		return gtt_err_set(err, GTT_ENOMEM, "out of memory");
+	rc = hw_device_spec_parse(s, spec, err);
+	if (!rc)
+		rc = hw_open_spec(env, spec, backends, n_backends, opts, out, err);
+	env->free(env, spec);
+	return rc;
 }
 
 void hw_close(struct hw_device *dev)

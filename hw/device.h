@@ -20,12 +20,15 @@
 
 /*
  * Open a device from its string ("sim", "sim:hsw", "pci:0000:00:02.0",
- * "auto") with one of the given backends, and detect what it is. On error
- * nothing has been written to the device.
+ * "auto"; the grammar is hw/device_spec.h) with one of the given backends,
+ * and detect what it is. On error nothing has been written to the device.
  */
 int hw_open(const struct gtt_env *env, const char *spec, const struct hw_backend_factory *const *backends,
 	    size_t n_backends, const struct hw_open_opts *opts, struct hw_device **out,
 	    struct gtt_err *err);
+/* The same, for a string the caller has parsed already (hw_device_spec_parse). */
+int hw_open_spec(const struct gtt_env *env, const struct hw_device_spec *spec, const struct hw_backend_factory *const *backends,
+		 size_t n_backends, const struct hw_open_opts *opts, struct hw_device **out, struct gtt_err *err);
 
 /* Close the device; the undo log is NOT replayed (call hw_undo_restore first); a journal is detached. */
 void hw_close(struct hw_device *dev);

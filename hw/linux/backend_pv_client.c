@@ -178,55 +178,49 @@ static void x_close(void *ctx)
 	c_free(hw_pv_link_ctx(ctx));
 }
 
-static int client_open(const struct gtt_env *env, const char *arg, const struct hw_open_opts *opts,
+/* wait=, timeout=: what the grammar (hw/device_spec.h) gathered, judged here */
+static int client_options(const struct hw_device_spec *spec, enum hw_pv_wait *wait, uint64_t *timeout_ms, struct gtt_err *err)
+{
+	static const char *const keys[] = { "wait", "timeout", NULL };
+	static const char rule[] = "wait=poll, wait=pause, wait=sleep or timeout=MS (1 to 3600000)";
+	const char *w = hw_spec_opt(spec, "wait"), *t = hw_spec_opt(spec, "timeout");
+	char *e;
+	int rc;
+
+	if ((rc = hw_spec_opts_only(spec, keys, rule, err)))
+		return rc;
+	if (w && !strcmp(w, "pause"))
+		*wait = HW_PV_PAUSE;
+	else if (w && !strcmp(w, "sleep"))
+		*wait = HW_PV_SLEEP;
+	else if (w && strcmp(w, "poll"))
+		return gtt_err_set(err, GTT_EINVAL, "device '%s': wait=%s: %s", spec->text, w, rule);
+	if (t && (*t < '0' || *t > '9' || (*timeout_ms = strtoull(t, &e, 10)) < 1 || *timeout_ms > 3600000 || *e))
+		return gtt_err_set(err, GTT_EINVAL, "device '%s': timeout=%s: %s", spec->text, t, rule);
+	return GTT_OK;
+}
+
+static int client_open(const struct gtt_env *env, const struct hw_device_spec *spec, const struct hw_open_opts *opts,
 		       const struct hw_backend_ops **ops, void **ctx, struct gtt_err *err)
 {
-	struct client *c = calloc(1, sizeof(*c));
+	struct client *c;
 	char path[128];
 	enum hw_pv_wait wait = HW_PV_POLL;
+	uint64_t timeout_ms = 0;
 	uint32_t id = 0;
 	int rc;
 
 	(void)opts;
-	if (!c)
+	size_t n = strlen(spec->target);
+	if (!n || n >= sizeof(path))
+		return gtt_err_set(err, GTT_EINVAL, "device '%s': name the socket, pv:SOCKET[,wait=poll|pause|sleep][,timeout=MS] (at most %zu bytes)",
+				   spec->text, sizeof(path) - 1);
+	memcpy(path, spec->target, n + 1);
+	if ((rc = client_options(spec, &wait, &timeout_ms, err)))
+		return rc;
+	if (!(c = calloc(1, sizeof(*c))))
 		return gtt_err_set(err, GTT_ENOMEM, "pv: out of memory");
 	c->sock = c->shm_fd = c->host_efd = c->own_efd = -1;
-	const char *comma = strchr(arg, ',');
-	size_t n = comma ? (size_t)(comma - arg) : strlen(arg);
-	if (!n || n >= sizeof(path)) {
-		free(c);
-		return gtt_err_set(err, GTT_EINVAL, "pv:%s: name the socket, pv:SOCKET[,wait=poll|pause|sleep][,timeout=MS] (at most %zu bytes)", arg,
-				   sizeof(path) - 1);
-	}
-	memcpy(path, arg, n);
-	path[n] = '\0';
-	uint64_t timeout_ms = 0;
-	for (const char *t = comma; t && *t;) {
-		const char *end = strchr(t + 1, ',');
-		size_t len = end ? (size_t)(end - t - 1) : strlen(t + 1);
-		char tok[40], *e;
-		if (len >= sizeof(tok)) {
-			free(c);
-			return gtt_err_set(err, GTT_EINVAL, "pv:%s: option '%.*s' is too long", arg, (int)len, t + 1);
-		}
-		memcpy(tok, t + 1, len);
-		tok[len] = '\0';
-		if (!strcmp(tok, "wait=pause")) {
-			wait = HW_PV_PAUSE;
-		} else if (!strcmp(tok, "wait=sleep")) {
-			wait = HW_PV_SLEEP;
-		} else if (!strcmp(tok, "wait=poll")) {
-			wait = HW_PV_POLL;
-		} else if (!strncmp(tok, "timeout=", 8) && tok[8] >= '0' && tok[8] <= '9' &&
-			   (timeout_ms = strtoull(tok + 8, &e, 10)) >= 1 && timeout_ms <= 3600000 && !*e) {
-			/* taken */
-		} else {
-			free(c);
-			return gtt_err_set(err, GTT_EINVAL, "pv:%s: option '%s': wait=poll, wait=pause, wait=sleep or timeout=MS (1 to 3600000)",
-					   arg, tok);
-		}
-		t = end;
-	}
 	snprintf(c->where, sizeof(c->where), "%s", path);
 	if ((rc = setup(c, path, timeout_ms ? timeout_ms : 10000, &id, err))) {
 		c_free(c);

@@ -218,18 +218,17 @@ fail:
 	return rc;
 }
 
-static int lx_open_pci(const struct gtt_env *env, const char *arg, const struct hw_open_opts *opts,
+static int lx_open_pci(const struct gtt_env *env, const struct hw_device_spec *spec, const struct hw_open_opts *opts,
 		       const struct hw_backend_ops **ops, void **ctx, struct gtt_err *err)
 {
-	return lx_open_common(env, arg, false, opts, ops, ctx, err);
+	return lx_open_common(env, spec->target, false, opts, ops, ctx, err);
 }
 
-static int lx_open_auto(const struct gtt_env *env, const char *arg, const struct hw_open_opts *opts,
+/* auto takes no argument: the grammar refuses one (hw/device_spec.h) */
+static int lx_open_auto(const struct gtt_env *env, const struct hw_device_spec *spec, const struct hw_open_opts *opts,
 			const struct hw_backend_ops **ops, void **ctx, struct gtt_err *err)
 {
-	if (*arg)
-		return gtt_err_set(err, GTT_EINVAL, "device 'auto:%s': auto takes no argument", arg);
-	return lx_open_common(env, arg, true, opts, ops, ctx, err);
+	return lx_open_common(env, spec->target, true, opts, ops, ctx, err);
 }
 
 const struct hw_backend_factory hw_linux_pci_backend = {

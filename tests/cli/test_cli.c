@@ -351,10 +351,10 @@ Test(cli, outputs_that_cannot_be_written_exit_2)
 	/* the run's own output is held back when its trace is lost */
 	refused(NULL, "dom0 run scenarios/gballoon-figure4.scn --trace /dev/full", NULL, "'/dev/full'",
 		"No space left on device");
-	/* an output that cannot be opened is refused before the device (which would fail too) is opened */
-	refused(NULL, "--device sim:zzz check -o /nonexistent/dir/x", NULL, "/nonexistent/dir/x", "No such file or directory");
-	refused(NULL, "--device sim:zzz snapshot /nonexistent/dir/x", NULL, "/nonexistent/dir/x", "No such file or directory");
-	refused(NULL, "--device sim:zzz dom0 run scenarios/fence-pool.scn --trace /nonexistent/dir/x", NULL,
+	/* an output that cannot be opened is refused before the device (a well-formed string, which would fail too) is opened */
+	refused(NULL, "--sysfs-root /nonexistent-sysfs --device pci:0000:00:02.0 check -o /nonexistent/dir/x", NULL, "/nonexistent/dir/x", "No such file or directory");
+	refused(NULL, "--sysfs-root /nonexistent-sysfs --device pci:0000:00:02.0 snapshot /nonexistent/dir/x", NULL, "/nonexistent/dir/x", "No such file or directory");
+	refused(NULL, "--sysfs-root /nonexistent-sysfs --device pci:0000:00:02.0 dom0 run scenarios/fence-pool.scn --trace /nonexistent/dir/x", NULL,
 		"/nonexistent/dir/x", "No such file or directory");
 }
 

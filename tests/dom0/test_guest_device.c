@@ -495,7 +495,7 @@ Test(guest_device, bad_options_name_the_token)
 		{ "vgpu:sim:snb,fences=10,peers=3", "'fences=10'" },
 		{ "vgpu:sim:skl,,low=1", "empty token" },
 		{ "vgpu:low=32", "'low=32'" },
-		{ "vgpu:pci:0000:00:02.0", "pci:0000:00:02.0: the host must be the model" },
+		{ "vgpu:pci:0000:00:02.0", "vgpu:pci:0000:00:02.0': the host must be the model" },
 		{ "vgpu:sim:xyz", "xyz" },
 		{ "vgpu:sim:skl,move=x", "'move=x'" },
 		{ "vgpu:sim:skl,hog=8,move=2", "hog= and move= together" },
