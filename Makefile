@@ -3,9 +3,9 @@
 #   make run     the main job: gttlab check on the simulated Skylake
 #   make test    install missing Debian packages (as root), build, run every test
 #   make check-freestanding   the core compiles with no libc headers and links to nothing
-#   make structure            the include layers, include circles, file and function sizes (tests/check-structure.sh)
+#   make structure            the include layers, include circles, file and function sizes (tests/host/check-structure.sh)
 #   make docs    the docs' tables of checks and platforms, generated from gttlab (make docs-check: are they?)
-#   make mutants              every mutant of tests/mutants.sh makes the tests fail
+#   make mutants              every mutant of tests/mutants/mutants.sh makes the tests fail
 #   make igt     build/igt/: the IGT-protocol binaries and test-list.txt; make install PREFIX=...
 #   make efi     build/efi/gttlab.efi;  make qemu: boot it in QEMU/OVMF and judge the results
 #   make efi-signed  build/efi/signed/gttlab.efi for Secure Boot (SB_KEY, SB_CERT; the snakeoil TEST pair by default)
@@ -118,12 +118,12 @@ $(FAULTS_GTTLAB): $(CLI_SRCS:%.c=$(FAULTS)/%.o) $(FAULTS_LIB)
 $(GTTLAB): $(CLI_OBJS) $(LIB)
 	$(CC) $(ALL_CFLAGS) $(CLI_OBJS) $(LIB) $(LDLIBS) -o $@
 
-# a hostile guest of dom0 serve, written from the transport's documentation (tests/hostile-neighbour.sh, make bench)
+# a hostile guest of dom0 serve, written from the transport's documentation (tests/vm/hostile-neighbour.sh, make bench)
 $(BUILD)/tests/pv_attack: tests/tools/pv_attack.c regs/pv_transport.h regs/pvinfo.h
 	@mkdir -p $(@D)
 	$(CC) -I. $(ALL_CFLAGS) $< -o $@
 
-# what tests/svg-render.sh judges a screenshot with (zlib)
+# what tests/vm/svg-render.sh judges a screenshot with (zlib)
 $(BUILD)/tests/png_stats: tests/tools/png_stats.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $< -lz -o $@
@@ -182,11 +182,11 @@ check-freestanding: $(FREE_OBJS)
 
 
 # The tables the code owns (checks, platforms and their ids, the models), generated into the docs from the program
-# (tests/doc-tables.sh): make docs writes them, make docs-check fails where a document differs.
+# (tests/host/doc-tables.sh): make docs writes them, make docs-check fails where a document differs.
 docs: $(GTTLAB)
-	tests/doc-tables.sh $(GTTLAB) --write
+	tests/host/doc-tables.sh $(GTTLAB) --write
 docs-check: $(GTTLAB)
-	tests/doc-tables.sh $(GTTLAB)
+	tests/host/doc-tables.sh $(GTTLAB)
 
 # Install what is missing; a no-op when everything is there. Needs root to install.
 deps:
@@ -293,7 +293,7 @@ qemu: deps
 # with an ivshmem-doorbell device; three at once (one killed), then a host killed under a guest.
 vms: deps
 	$(MAKE) --no-print-directory $(EFI_APP) $(GTTLAB)
-	tests/vms.sh $(BUILD)
+	tests/vm/vms.sh $(BUILD)
 
 # ---- LAVA (lava/, docs/lava.md): every job template validated, the QEMU job run under lava-run with
 # the gate, and the gate proven on a run of the test build's application (build/faults/efi/) with a model fault ----
@@ -320,18 +320,18 @@ lava: $(EFI_APP) $(FAULTS_EFI_APP) $(GTTLAB) efi-signed
 
 # Mutation check: each mutant breaks one fact in hw/ or the model; the tests must catch it.
 mutants: $(UNIT)
-	tests/mutants.sh
+	tests/mutants/mutants.sh
 
 # Guest mode on the real-device path: a fake GVT-g guest tree whose resource0 holds a PVINFO page
-# (tests/guest-fake-tree.sh): info shows it, check claims only inside the mappable slice and leaves
+# (tests/vm/guest-fake-tree.sh): info shows it, check claims only inside the mappable slice and leaves
 # every byte it does not own as it was.
 guest-fake-tree: $(GTTLAB)
-	tests/guest-fake-tree.sh $(BUILD)
+	tests/vm/guest-fake-tree.sh $(BUILD)
 
-# The QEMU pipeline's own failure modes must be caught (tests/qemu-selftest.sh).
+# The QEMU pipeline's own failure modes must be caught (tests/vm/qemu-selftest.sh).
 qemu-selftest: efi-signed
 	@$(MAKE) --no-print-directory $(FAULTS_EFI_APP)
-	tests/qemu-selftest.sh $(EFI_APP) $(BUILD)/qemu-selftest $(EFI_SIGNED) $(FAULTS_EFI_APP)
+	tests/vm/qemu-selftest.sh $(EFI_APP) $(BUILD)/qemu-selftest $(EFI_SIGNED) $(FAULTS_EFI_APP)
 
 # ---- sanitizers: the CLI, the IGT binaries and the Criterion suite under ASan+UBSan ----
 # The same sources and rules in build/asan/ with gcc's AddressSanitizer (leak checking on)
@@ -353,7 +353,7 @@ asan: asan-build
 	@ln -s .. $(ASAN_DIR)/root/build
 	@for d in scenarios regs tests docs README.md; do ln -s $(abspath $$d) $(ASAN_DIR)/root/$$d; done
 	cd $(ASAN_DIR)/root && $(ASAN_ENV) ./build/tests/unit --jobs 2
-	$(ASAN_ENV) tests/bad-input.sh $(ASAN_DIR)
+	$(ASAN_ENV) tests/vm/bad-input.sh $(ASAN_DIR)
 	@if ls $(ASAN_DIR)/reports/* >/dev/null 2>&1; then \
 		echo "asan: sanitizer reports:"; head -n 40 $(ASAN_DIR)/reports/*; exit 1; fi
 	@echo "asan: the Criterion suite, the CLI and the IGT binaries ran with no sanitizer report"
@@ -362,19 +362,19 @@ asan: asan-build
 # and the mutants' rebuilds use one each): the mutants beside the QEMU, LAVA and front-end lane.
 # Then, one after another, the phases that use both cores themselves, and kill-restore, whose
 # 'gttlab restore' with no journal named takes every journal under /var/lib/gttlab (the Criterion
-# suite opens fake PCI devices with their default journals there). tests/phase.sh puts the lane
+# suite opens fake PCI devices with their default journals there). tests/lib/phase.sh puts the lane
 # in front of every line and prints each phase's time.
-PHASE := tests/phase.sh
+PHASE := tests/lib/phase.sh
 test: deps
 	$(PHASE) host $(MAKE) --no-print-directory structure
 	$(MAKE) --no-print-directory all check-freestanding $(EFI_APP) $(FAULTS_EFI_APP)
 	$(PHASE) host $(MAKE) --no-print-directory docs-check
-	$(PHASE) host tests/shipped-has-no-faults.sh $(BUILD)
-	$(PHASE) host tests/shipped-hardening.sh $(BUILD)
+	$(PHASE) host tests/host/shipped-has-no-faults.sh $(BUILD)
+	$(PHASE) host tests/host/shipped-hardening.sh $(BUILD)
 	$(PHASE) host tests/host/device-grammar.sh $(BUILD)
 	$(MAKE) --no-print-directory -j2 test-lane-mutants test-lane-vm
-	$(PHASE) host tests/kill-restore.sh $(BUILD) 100
-	$(PHASE) host tests/serve-kill-restore.sh $(BUILD) 8
+	$(PHASE) host tests/host/kill-restore.sh $(BUILD) 100
+	$(PHASE) host tests/host/serve-kill-restore.sh $(BUILD) 8
 	$(PHASE) host $(MAKE) --no-print-directory asan
 	$(PHASE) host $(MAKE) --no-print-directory tsan
 	$(PHASE) host $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=30
@@ -388,17 +388,17 @@ test-lane-vm:
 	$(PHASE) vm tests/vm/qemu-run.sh $(EFI_APP) $(BUILD)/qemu skl hsw tgl hsw-edram vgpu-skl vgpu-hsw
 	$(PHASE) vm $(MAKE) --no-print-directory qemu-secure-boot
 	$(PHASE) vm $(MAKE) --no-print-directory qemu-selftest
-	$(PHASE) vm tests/vms.sh $(BUILD)
-	$(PHASE) vm tests/hostile-neighbour.sh $(BUILD)
-	$(PHASE) vm tests/recipes.sh $(BUILD)/recipes
-	$(PHASE) vm tests/igt-conformance.sh $(IGT_DIR)
-	$(PHASE) vm tests/igt-conformance-selftest.sh
-	$(PHASE) vm tests/scanout-frontends.sh $(BUILD)
-	$(PHASE) vm tests/guest-fake-tree.sh $(BUILD)
-	$(PHASE) vm tests/svg-render.sh $(BUILD)
+	$(PHASE) vm tests/vm/vms.sh $(BUILD)
+	$(PHASE) vm tests/vm/hostile-neighbour.sh $(BUILD)
+	$(PHASE) vm tests/vm/recipes.sh $(BUILD)/recipes
+	$(PHASE) vm tests/vm/igt-conformance.sh $(IGT_DIR)
+	$(PHASE) vm tests/vm/igt-conformance-selftest.sh
+	$(PHASE) vm tests/vm/scanout-frontends.sh $(BUILD)
+	$(PHASE) vm tests/vm/guest-fake-tree.sh $(BUILD)
+	$(PHASE) vm tests/vm/svg-render.sh $(BUILD)
 	$(PHASE) vm $(MAKE) --no-print-directory lava
 	$(PHASE) vm $(MAKE) --no-print-directory lava-lab
-	$(PHASE) vm tests/bad-input.sh $(BUILD)
+	$(PHASE) vm tests/vm/bad-input.sh $(BUILD)
 
 # ---- fuzzing (libFuzzer) ----
 # make fuzz: the harnesses of fuzz/ built with clang's libFuzzer, AddressSanitizer and
@@ -532,22 +532,22 @@ bench:
 -include $(BENCH_OBJS:.o=.d) $(BUILD)/efi/obj/bench/efi/floor.d
 # ---- end of benchmarks ----
 
-# The structure of the tree (tests/check-structure.sh): includes only down the layers of
+# The structure of the tree (tests/host/check-structure.sh): includes only down the layers of
 # design.md, no circle of includes inside a room, no product file over 600 lines and no
-# product function over 80; and of its calls (tests/check-calls.sh, from the objects of the
+# product function over 80; and of its calls (tests/host/check-calls.sh, from the objects of the
 # hosted programs and of the EFI application): every call down the same layers, no files that
 # call each other round a circle. Each checker proves itself first on a planted tree. Then every
-# citation of docs/hardware.md names one of its sections (tests/check-citations.sh, self-tested too).
+# citation of docs/hardware.md names one of its sections (tests/host/check-citations.sh, self-tested too).
 STRUCTURE_OBJS := $(CORE_OBJS) $(POSIX_OBJS) $(CLI_OBJS) $(IGT_OBJS) $(BENCH_OBJS)
 structure:
 	@$(MAKE) --no-print-directory deps-efi
 	@$(MAKE) --no-print-directory $(STRUCTURE_OBJS) $(EFI_OBJS)
-	tests/check-structure.sh --self-test
-	tests/check-structure.sh
-	tests/check-calls.sh --self-test
-	@tests/check-calls.sh $(STRUCTURE_OBJS)
-	@tests/check-calls.sh $(EFI_OBJS)
-	tests/check-citations.sh --self-test
+	tests/host/check-structure.sh --self-test
+	tests/host/check-structure.sh
+	tests/host/check-calls.sh --self-test
+	@tests/host/check-calls.sh $(STRUCTURE_OBJS)
+	@tests/host/check-calls.sh $(EFI_OBJS)
+	tests/host/check-citations.sh --self-test
 
 clean:
 	rm -rf $(BUILD)

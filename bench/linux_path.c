@@ -3,7 +3,7 @@
  * P3 on the product's own path: the same switch as P3 (two vGPUs on the
  * same 64 MiB low range and five 64 MiB slots, 98,304 entries that differ)
  * through the linux backend, on a fake device whose BAR files lie on tmpfs
- * (/dev/shm; the tree tests/fake_sysfs.sh makes: a Skylake at 0000:00:02.0,
+ * (/dev/shm; the tree tests/lib/fake_sysfs.sh makes: a Skylake at 0000:00:02.0,
  * 8 MiB of GSM, a 256 MiB aperture). The backend maps resource0 as it would
  * a GPU's, so a PTE store is a store to memory: what is measured is the
  * runtime and the backend, not an emulation. Measured as P3 is
@@ -17,15 +17,15 @@
 #include "env/env_posix.h"
 #include "hosted/backends.h"
 
-/* The fake Skylake under root, made by tests/fake_sysfs.sh's fake_device (the bench runs from the tree's top). */
+/* The fake Skylake under root, made by tests/lib/fake_sysfs.sh's fake_device (the bench runs from the tree's top). */
 static void fake_tree(const char *root)
 {
 	char cmd[512];
 
 	snprintf(cmd, sizeof(cmd),
-		 "bash -c '. tests/fake_sysfs.sh && fake_device \"$0\" 0000:00:02.0 0x8086 0x1912 0x030000 gpu 256' '%s'", root);
+		 "bash -c '. tests/lib/fake_sysfs.sh && fake_device \"$0\" 0000:00:02.0 0x8086 0x1912 0x030000 gpu 256' '%s'", root);
 	if (system(cmd))
-		bench_die("P3 linux: tests/fake_sysfs.sh could not make the fake device under %s", root);
+		bench_die("P3 linux: tests/lib/fake_sysfs.sh could not make the fake device under %s", root);
 }
 
 void bench_p3_linux(const struct bench_opts *o, struct bench_results *r)

@@ -4,7 +4,7 @@
  * no script): the GGTT as a map (`gttlab dump ggtt --svg`, and the end state
  * of a scenario), and a scenario's slots over time (`gttlab dom0 run --svg`).
  * Every labelled part is a <text> element with a class naming what it is,
- * so a reader of the DOM (tests/svg-render.sh) finds it.
+ * so a reader of the DOM (tests/vm/svg-render.sh) finds it.
  */
 #ifndef HOSTED_PICTURE_H
 #define HOSTED_PICTURE_H

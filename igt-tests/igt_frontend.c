@@ -435,7 +435,7 @@ int igt_frontend_main(const char *suite, int argc, char **argv)
 		if (*p == '-')
 			*p = '_';
 	f.binary = binary;
-	f.device = getenv("GTTLAB_DEVICE") && *getenv("GTTLAB_DEVICE") ? getenv("GTTLAB_DEVICE") : "sim:skl";
+	f.device = getenv("GTTLAB_DEVICE") && *getenv("GTTLAB_DEVICE") ? getenv("GTTLAB_DEVICE") : HW_DEVICE_DEFAULT;
 	f.device_from_env = getenv("GTTLAB_DEVICE") && *getenv("GTTLAB_DEVICE");
 	f.sentinel = getenv("IGT_SENTINEL_ON_STDERR") != NULL;
 	for (size_t i = 0; i < gtt_check_count() && f.n_checks < MAX_SUBTESTS - 1; i++)

@@ -91,7 +91,7 @@ enum scen_rc scen_cmd_guest_fence(struct scen *s, const struct scen_line *l, boo
 	enum scen_rc rc;
 	int id;
 
-	/* one line: tests/mutants.sh widens this range */
+	/* one line: tests/mutants/mutants.sh widens this range */
 	if ((rc = scen_vgpu(s, l->argc > 1 ? l->argv[1] : NULL, &id)) ||
 	    (rc = scen_need_range(s, "fence id", l->argc > 2 ? l->argv[2] : NULL, 0, I915_MAX_NUM_FENCES - 1, "fence registers", &fid)))
 		return rc;

@@ -2,10 +2,10 @@
 /*
  * The mediator fault matrix: every deliberate bug of struct dom0_faults set
  * in the host runtime behind a vgpu: device, and the guest suite run inside
- * it. Each guest-visible fault must make the check the README's table names
+ * it. Each guest-visible fault must make the check docs/guest.md's table names
  * fail, with a reason that names an entry, a register or a peer; with no
  * fault every guest check passes. A fault added to struct dom0_faults without
- * a row here, or a row the README does not list, fails the matrix.
+ * a row here, or a row docs/guest.md does not list, fails the matrix.
  */
 #include <criterion/criterion.h>
 #include <stddef.h>
@@ -218,14 +218,14 @@ Test(guest_faults, the_matrix_is_complete)
 	}
 }
 
-/* The README's table lists every row with the check that catches it. */
-Test(guest_faults, the_readme_table_matches)
+/* docs/guest.md's table lists every row with the check that catches it. */
+Test(guest_faults, the_documented_table_matches)
 {
-	FILE *fp = fopen("README.md", "r");
+	FILE *fp = fopen("docs/guest.md", "r");
 	char line[512];
 	unsigned found[N_GUEST + N_HOST] = { 0 };
 
-	cr_assert(fp, "README.md not readable from the source root");
+	cr_assert(fp, "docs/guest.md not readable from the source root");
 	while (fgets(line, sizeof(line), fp)) {
 		char want[96];
 		for (size_t i = 0; i < N_GUEST + N_HOST; i++) {
@@ -237,7 +237,7 @@ Test(guest_faults, the_readme_table_matches)
 	}
 	fclose(fp);
 	for (size_t i = 0; i < N_GUEST + N_HOST; i++)
-		cr_expect_eq(found[i], 1, "README.md's fault matrix has %u rows for %s naming %s", found[i],
+		cr_expect_eq(found[i], 1, "docs/guest.md's fault matrix has %u rows for %s naming %s", found[i],
 			     i < N_GUEST ? guest_rows[i].name : host_rows[i - N_GUEST].name,
 			     i < N_GUEST ? guest_rows[i].caught_by : host_rows[i - N_GUEST].caught_by);
 }

@@ -377,7 +377,7 @@ Test(cli, an_option_given_twice_is_refused)
 
 /*
  * Every path out of main frees what it allocated. Needs the sanitizer build
- * (build/asan/gttlab, as tests/bad-input.sh is run against); skipped without it.
+ * (build/asan/gttlab, as tests/vm/bad-input.sh is run against); skipped without it.
  */
 Test(cli, no_leaks_on_any_path_out_of_main)
 {
@@ -424,7 +424,7 @@ Test(cli, info_platforms_opens_no_device)
 }
 
 /*
- * Guest mode in info (docs/cli.md): on a fake GVT-g guest (tests/fake_sysfs.sh's fake_pvinfo: 64 MiB
+ * Guest mode in info (docs/cli.md): on a fake GVT-g guest (tests/lib/fake_sysfs.sh's fake_pvinfo: 64 MiB
  * at 64 MiB of the aperture, 512 MiB at 1 GiB, fence_num 4) the PVINFO lines after the native
  * ones, and "pvinfo" in --json; on the model, a native device, only {"active":false}.
  */
@@ -437,7 +437,7 @@ Test(cli, info_shows_guest_mode)
 	cr_assert_eq(run("info --device sim:skl", out, sizeof(out)), 0, "%s", out);
 	cr_expect(!strstr(out, "guest mode"), "%s", out);
 	t_tmpdir(dir, sizeof(dir));
-	snprintf(cmd, sizeof(cmd), "bash -c '. tests/fake_sysfs.sh && fake_device %s 0000:00:02.0 0x8086 0x1912 0x030000 gpu 256 && "
+	snprintf(cmd, sizeof(cmd), "bash -c '. tests/lib/fake_sysfs.sh && fake_device %s 0000:00:02.0 0x8086 0x1912 0x030000 gpu 256 && "
 		 "fake_pvinfo %s/bus/pci/devices/0000:00:02.0 0x4000000 0x4000000 0x40000000 0x20000000 4'", dir, dir);
 	cr_assert_eq(system(cmd), 0);
 	snprintf(args, sizeof(args), "--device pci:0000:00:02.0 --sysfs-root %s --journal %s/j info", dir, dir);

@@ -7,18 +7,18 @@
 # each must exit 0 (a command once parsed the string itself: `encode pte` on sim:hsw,edram said
 # "unknown platform 'hsw,edram'" while `info` on it worked). The devices: the model on four
 # generations and with eDRAM, vGPUs of the Dom0 runtime on it with options, a real-device path (a
-# fake sysfs tree: tests/fake_sysfs.sh) and a vGPU `gttlab dom0 serve` serves (pv:). A check's own
+# fake sysfs tree: tests/lib/fake_sysfs.sh) and a vGPU `gttlab dom0 serve` serves (pv:). A check's own
 # verdict is not the grammar's: `check` runs one check every device can run. Then the strings the
 # grammar must refuse: exit 2, one line naming the string, for every command that takes a device.
 set -u
 build=${1:?usage: tests/host/device-grammar.sh BUILD_DIR}
 bin=$(cd "$build" && pwd)/gttlab
-here=$(cd "$(dirname "$0")/.." && pwd)
-repo=$(dirname "$here")
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
 tmp=$(mktemp -d /tmp/gttlab-grammar.XXXXXX)
 spid=
 trap '[ -n "$spid" ] && kill "$spid" 2>/dev/null; wait 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-. "$here/fake_sysfs.sh"
+. "$here/../lib/fake_sysfs.sh"
 bdf=0000:00:02.0 tree=$tmp/tree
 fake_device "$tree" "$bdf" 0x8086 0x1912 0x030000 gpu 64
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * png_stats FILE: what a screenshot shows, for tests/svg-render.sh. Decodes an
+ * png_stats FILE: what a screenshot shows, for tests/vm/svg-render.sh. Decodes an
  * 8-bit RGB or RGBA, non-interlaced PNG (what Chromium writes) and prints
  * "WIDTHxHEIGHT ink=N colours=M": pixels that are not near-white, and distinct
  * colours among them (counted up to 256). Exit 2 for a file it cannot read.

@@ -3,7 +3,7 @@
  * pv_attack SOCKET MODE [MS]: a hostile guest of `gttlab dom0 serve`, an
  * ivshmem client written from the transport's documentation
  * (docs/transport.md, regs/pv_transport.h) and nothing of gttlab's client.
- * Each mode is one attack on the VM boundary (tests/hostile-neighbour.sh runs
+ * Each mode is one attack on the VM boundary (tests/vm/hostile-neighbour.sh runs
  * them beside a victim guest; make bench times the floods):
  *
  *   truncate         shrink and grow the shared memory, then ask for a word:

@@ -32,7 +32,7 @@ platforms=("$@")
 [ ${#platforms[@]} -gt 0 ] || platforms=(skl hsw)
 [ "${platforms[*]}" = none ] && platforms=()
 timeout_s=${GTTLAB_QEMU_TIMEOUT:-600}
-# For the self-test (tests/qemu-selftest.sh): more words for gttlab.cfg, no ivshmem boot, a
+# For the self-test (tests/vm/qemu-selftest.sh): more words for gttlab.cfg, no ivshmem boot, a
 # corrupted ivshmem byte before the comparison.
 extra=${GTTLAB_QEMU_ARGS:-}
 no_ivshmem=${GTTLAB_QEMU_NO_IVSHMEM:-}

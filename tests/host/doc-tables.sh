@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# tests/doc-tables.sh GTTLAB [--write]: the tables the code owns, generated into the docs from the
+# tests/host/doc-tables.sh GTTLAB [--write]: the tables the code owns, generated into the docs from the
 # program itself, never copied by hand:
 #   docs/checks.md     the checks (`gttlab --json check --list`: suite, name, description), and every
 #                      check named by exactly one bullet of its "In detail" list, which names no other
@@ -13,7 +13,7 @@
 # --write: exit 1 naming each document whose table differs from what the program says now (make
 # docs writes them). With --write: the tables are rewritten in place.
 set -euo pipefail
-gttlab=${1:?usage: tests/doc-tables.sh GTTLAB [--write]}
+gttlab=${1:?usage: tests/host/doc-tables.sh GTTLAB [--write]}
 mode=${2:-check}
 [ -x "$gttlab" ] || { echo "doc-tables: $gttlab is not built (make all)"; exit 2; }
 command -v python3 >/dev/null || { echo "doc-tables: python3 is not installed (make deps)"; exit 2; }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# tests/check-citations.sh [--self-test] [ROOT]: every citation of docs/hardware.md in the tree
+# tests/host/check-citations.sh [--self-test] [ROOT]: every citation of docs/hardware.md in the tree
 # (sources, scripts, docs, the Makefile) names a section the document has. A citation is
 # "hardware.md" followed, on its line or the next, by section marks: §2, §4.3, §2.1-2.3 (both
 # ends checked), §1-§4. The sections are the document's headings: "## 2. Title", "### 4.3 Title".

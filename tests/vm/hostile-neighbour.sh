@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# tests/hostile-neighbour.sh BUILD: the VM boundary against a hostile guest (docs/transport.md, "What it
+# tests/vm/hostile-neighbour.sh BUILD: the VM boundary against a hostile guest (docs/transport.md, "What it
 # guarantees"). One `gttlab dom0 serve` with two guest slots; a victim guest runs the guest suite over pv: in
 # slot 1 while BUILD/tests/pv_attack (an ivshmem client written from the transport's documentation) attacks
 # from slot 2, one attack at a time:
@@ -17,7 +17,7 @@
 # the umask, another user cannot connect, a directory others can write is refused; and the guest side: a
 # socket that accepts and never answers is a device error naming it within timeout=MS.
 set -uo pipefail
-build=${1:?usage: tests/hostile-neighbour.sh BUILD}
+build=${1:?usage: tests/vm/hostile-neighbour.sh BUILD}
 gttlab=$build/gttlab attack=$build/tests/pv_attack
 for f in "$gttlab" "$attack"; do [ -x "$f" ] || { echo "hostile-neighbour: $f is not built"; exit 2; }; done
 work=$(mktemp -d /tmp/gttlab-hostile-XXXXXX)

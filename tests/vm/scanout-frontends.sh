@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 #
-# tests/scanout-frontends.sh BUILD_DIR: every front-end keeps its checks clear of an enabled display
+# tests/vm/scanout-frontends.sh BUILD_DIR: every front-end keeps its checks clear of an enabled display
 # plane, because the runner finds the planes itself (one safety path).
 #
 # The plane: pipe A's primary plane, linear 1920x1080 at 4 bytes a pixel (stride 7680), scanning out
@@ -11,7 +11,7 @@
 #   - on the model by the test fault `plane` (GTTLAB_TEST_FAULT, --fault in the EFI application),
 #     on sim:skl (PLANE_CTL) and sim:hsw (DSPCNTR): the test build's front-ends, BUILD_DIR/faults/
 #     (the shipped ones hold no model fault);
-#   - on a fake sysfs tree (tests/fake_sysfs.sh) by writing PLANE_CTL_1_A, PLANE_STRIDE_1_A,
+#   - on a fake sysfs tree (tests/lib/fake_sysfs.sh) by writing PLANE_CTL_1_A, PLANE_STRIDE_1_A,
 #     PLANE_SIZE_1_A and PLANE_SURF_1_A into resource0, a real-device path.
 # For `gttlab check` and the EFI application every claim in the TAP report (`claim: 0xA+N pages`)
 # must lie outside the range and the keeping-off line (the same words in every front-end) must name
@@ -27,10 +27,10 @@ build=$(cd "$1" && pwd)
 bin=$build/gttlab
 faults=$build/faults	# the test build: the model faults are compiled in there only
 here=$(cd "$(dirname "$0")" && pwd)
-repo=$(dirname "$here")
+repo=$(cd "$here/../.." && pwd)
 tmp=$(mktemp -d /tmp/gttlab-scanout.XXXXXX)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-. "$here/fake_sysfs.sh"
+. "$here/../lib/fake_sysfs.sh"
 passed=0
 failed=0
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Mutation check: break one fact at a time in hw/ or the model and require the
 # unit tests to fail. A mutant that survives means a test that cannot fail.
-# Usage: tests/mutants.sh [BUILD_DIR]   (run from the top of the tree)
+# Usage: tests/mutants/mutants.sh [BUILD_DIR]   (run from the top of the tree)
 set -u
 top=$(pwd)
 work=$(mktemp -d /tmp/gttlab-mutants.XXXXXX)
@@ -176,11 +176,11 @@ for m in "${mutants[@]}"; do
 	cp "$top/$file" "$work/tree/$file"
 	sed -i -e "$expr" "$work/tree/$file"
 	if cmp -s "$top/$file" "$work/tree/$file"; then
-		echo "mutant $n ($what): the edit did not apply to $file -- fix tests/mutants.sh"
+		echo "mutant $n ($what): the edit did not apply to $file -- fix tests/mutants/mutants.sh"
 		exit 1
 	fi
 	if ! make -s -C "$work/tree" build/tests/unit >"$work/build.log" 2>&1; then
-		echo "mutant $n ($what): does not compile -- fix tests/mutants.sh"; cat "$work/build.log"; exit 1
+		echo "mutant $n ($what): does not compile -- fix tests/mutants/mutants.sh"; cat "$work/build.log"; exit 1
 	fi
 	if { [ -z "$first" ] || (cd "$work/tree" && ./build/tests/unit --jobs 2 --fail-fast --filter "$first" >"$work/run.log" 2>&1); } &&
 	   (cd "$work/tree" && ./build/tests/unit --jobs 2 --fail-fast >"$work/run.log" 2>&1); then

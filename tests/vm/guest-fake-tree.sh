@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 #
-# tests/guest-fake-tree.sh [BUILD_DIR]: guest mode on the real-device path. A fake sysfs tree
-# (tests/fake_sysfs.sh) holds a Skylake whose BAR0 (resource0) carries a GVT-g PVINFO page
+# tests/vm/guest-fake-tree.sh [BUILD_DIR]: guest mode on the real-device path. A fake sysfs tree
+# (tests/lib/fake_sysfs.sh) holds a Skylake whose BAR0 (resource0) carries a GVT-g PVINFO page
 # (docs/hardware.md §6): a 64 MiB mappable slice at 64 MiB of the 256 MiB aperture, a 512 MiB
 # non-mappable slice at 1 GiB of the 4 GiB GGTT, fence_num 4. Then
 #   - `gttlab info` says "guest mode" and shows the page (text and --json); a native tree says
@@ -27,7 +27,7 @@ bin=$(cd "$build" && pwd)/gttlab
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d /tmp/gttlab-guest.XXXXXX)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-. "$here/fake_sysfs.sh"
+. "$here/../lib/fake_sysfs.sh"
 
 passed=0
 failed=0
@@ -129,7 +129,7 @@ rc=$?
 notok=$(sed -n 's/^not ok [0-9]* - //p' "$tmp/check.tap" | paste -s -d ' ')
 why=$(grep -v -e '^\[' -e '^gttlab: keeping off' "$tmp/check.err" | head -1)
 # A resource2 file is storage, not a translation through the GGTT: checks that read a mapped page
-# back through the aperture fail on any fake tree (tests/scanout-frontends.sh judges only claims
+# back through the aperture fail on any fake tree (tests/vm/scanout-frontends.sh judges only claims
 # there, too). So 1 (checks failed) is taken; 2 (bad input, unusable device) and 3 (abort: not
 # restored) are not, nor is an abort or a check that touched something outside its claim.
 expect "gttlab check on the guest exited $rc, not 0 or 1 (not ok: ${notok:-none}${why:+; $why})" [ $rc -le 1 ]

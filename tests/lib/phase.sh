@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One phase of make test: run COMMAND, put LANE in front of every line it prints (two lanes run
 # at once), and say how long it took and how it ended. The exit status is COMMAND's.
-#   tests/phase.sh LANE COMMAND [ARG ...]
+#   tests/lib/phase.sh LANE COMMAND [ARG ...]
 set -u
 lane=${1:?usage: phase.sh LANE COMMAND [ARG ...]}
 shift

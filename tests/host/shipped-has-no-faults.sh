@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# tests/shipped-has-no-faults.sh BUILD: the shipped binaries hold no deliberate fault. Two kinds are
+# tests/host/shipped-has-no-faults.sh BUILD: the shipped binaries hold no deliberate fault. Two kinds are
 # compiled only into the test build (-DGTTLAB_FAULTS, BUILD/faults/):
 #   - the mediator bugs of dom0/faults.h: every name of struct dom0_faults, and the CLI's --host-fault;
 #   - the model faults of checks/test_faults.h (TEST_FAULT_NAMES), and the ways in: GTTLAB_TEST_FAULT
@@ -11,7 +11,7 @@
 # application's --fault, its IGT binary the model faults and GTTLAB_TEST_FAULT, its EFI application
 # the model faults and --fault.
 set -euo pipefail
-build=${1:?usage: tests/shipped-has-no-faults.sh BUILD}
+build=${1:?usage: tests/host/shipped-has-no-faults.sh BUILD}
 mediator=$(sed -n 's/^[[:space:]]*bool \([a-z_]*\);.*/\1/p' dom0/faults.h)
 mediator="$mediator host-fault host_faults check_faults"
 [ "$(wc -w <<<"$mediator")" -gt 10 ] || { echo "shipped-has-no-faults: no fault names read from dom0/faults.h"; exit 2; }

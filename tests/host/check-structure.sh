@@ -2,8 +2,8 @@
 # The structure of the tree, checked (issue 24): the layers' include arrows, include circles inside
 # a room, and the size of the product's files and functions. One line per violation,
 # "FILE:LINE: RULE: what", sorted; exit 1 when there is any, 0 when there is none, 2 on misuse.
-#   tests/check-structure.sh [ROOT]      check the tree at ROOT (default .)
-#   tests/check-structure.sh --self-test plant one of each violation in a scratch tree and require
+#   tests/host/check-structure.sh [ROOT]      check the tree at ROOT (default .)
+#   tests/host/check-structure.sh --self-test plant one of each violation in a scratch tree and require
 #                                        exactly those lines; then require the same output from
 #                                        two runs on . (and from mawk and gawk, when both exist)
 #

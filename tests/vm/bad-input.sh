@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 #
-# tests/bad-input.sh BIN_DIR: the malformed-input corpus against BIN_DIR/gttlab.
+# tests/vm/bad-input.sh BIN_DIR: the malformed-input corpus against BIN_DIR/gttlab.
 #
 # Every case is bad input, and the CLI's contract for bad input is checked on
 # each one: exit status exactly 2, exactly one line on stderr (`gttlab: ...`,
@@ -9,10 +9,10 @@
 # sanitizer report, and not one byte of a device changed.
 #
 # The cases are data:
-#   tests/bad-input/invocations.txt   one command line per line (see its header)
-#   tests/bad-input/scenarios/*.scn   malformed scenarios, each run as `dom0 run FILE`
+#   tests/vm/bad-input/invocations.txt   one command line per line (see its header)
+#   tests/vm/bad-input/scenarios/*.scn   malformed scenarios, each run as `dom0 run FILE`
 #
-# Real-device paths run against fake sysfs trees built here (tests/fake_sysfs.sh,
+# Real-device paths run against fake sysfs trees built here (tests/lib/fake_sysfs.sh,
 # the shell twin of fake_device() in tests/hw/test_linux_backend.c): config, resource0 (16 MiB)
 # and resource2 (256 MiB) are plain files the linux backend maps, so a write
 # to the "device" is a changed byte in them. Their sha256 sums are taken when
@@ -33,7 +33,7 @@ if [ $# -ne 1 ] || [ ! -x "$1/gttlab" ]; then
 fi
 bin=$(cd "$1" && pwd)/gttlab
 here=$(cd "$(dirname "$0")" && pwd)
-repo=$(dirname "$here")
+repo=$(cd "$here/../.." && pwd)
 corpus=$here/bad-input
 if [ ! -f "$corpus/invocations.txt" ] || ! compgen -G "$corpus/scenarios/*.scn" >/dev/null; then
 	echo "bad-input.sh: no corpus in $corpus (invocations.txt, scenarios/*.scn)" >&2
@@ -54,7 +54,7 @@ failed=0
 # ---- fake sysfs trees ----
 
 # put_bytes and fake_device
-. "$here/fake_sysfs.sh"
+. "$here/../lib/fake_sysfs.sh"
 
 # make_tree NAME: the tree @NAME@ stands for, in $tmp/tree-NAME
 make_tree() {

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 #
-# tests/kill-restore.sh BIN_DIR [KILLS] [SEED]: the crash journal's proof.
+# tests/host/kill-restore.sh BIN_DIR [KILLS] [SEED]: the crash journal's proof.
 #
-# On a fake sysfs tree (tests/fake_sysfs.sh: config, resource0 and resource2
+# On a fake sysfs tree (tests/lib/fake_sysfs.sh: config, resource0 and resource2
 # are files the linux backend maps, so the "device" is bytes on disk),
 # `gttlab check` and `gttlab dom0 run` are killed with SIGKILL at KILLS
 # (default 100) moments each, drawn from SEED (default 1) uniformly over
@@ -31,10 +31,10 @@ bin=$(cd "$1" && pwd)/gttlab
 kills=${2:-100}
 seed=${3:-1}
 here=$(cd "$(dirname "$0")" && pwd)
-repo=$(dirname "$here")
+repo=$(cd "$here/../.." && pwd)
 tmp=$(mktemp -d /tmp/gttlab-kill.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-. "$here/fake_sysfs.sh"
+. "$here/../lib/fake_sysfs.sh"
 
 bdf=0000:00:02.0
 files="config resource0 resource2"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The real VM boundary (docs/transport.md): `gttlab dom0 serve` in this host serves QEMU guests
 # that boot gttlab.efi in OVMF and find their vGPU through an ivshmem-doorbell device.
-#   tests/vms.sh BUILD_DIR
+#   tests/vm/vms.sh BUILD_DIR
 # 1. Three guests at once against one host service, each running every check (in guest mode the
 #    guest suite runs and the checks that need the whole GPU skip): two must pass with all seven
 #    guest checks passed; the third is killed (SIGKILL to its QEMU) after its first check. The
@@ -14,7 +14,7 @@
 #    lost: abort), within the transport's timeout, saying so.
 # Exit 0 only when all of that held.
 set -u
-build=${1:?usage: tests/vms.sh BUILD_DIR}
+build=${1:?usage: tests/vm/vms.sh BUILD_DIR}
 app=$build/efi/gttlab.efi
 gttlab=$build/gttlab
 work=$build/vms

@@ -9,7 +9,7 @@
 # Each case runs tests/vm/qemu-run.sh and requires a non-zero exit with the reason. The cases that
 # inject a model fault (--fault) boot the test build's application, FAULTS_EFI_APP: the shipped one
 # has none.
-#   tests/qemu-selftest.sh EFI_APP WORKDIR SIGNED_EFI_APP FAULTS_EFI_APP
+#   tests/vm/qemu-selftest.sh EFI_APP WORKDIR SIGNED_EFI_APP FAULTS_EFI_APP
 set -u
 usage="usage: qemu-selftest.sh EFI_APP WORKDIR SIGNED_EFI_APP FAULTS_EFI_APP"
 app=${1:?$usage}

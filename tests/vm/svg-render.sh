@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# tests/svg-render.sh BUILD: the two pictures, rendered by headless Chromium.
+# tests/vm/svg-render.sh BUILD: the two pictures, rendered by headless Chromium.
 #   - gttlab dump ggtt --svg on sim:skl, and on a fake sysfs tree whose PLANE_CTL_1_A scans out from
-#     the middle of the aperture (tests/fake_sysfs.sh): the scanout surface must be drawn;
+#     the middle of the aperture (tests/lib/fake_sysfs.sh): the scanout surface must be drawn;
 #   - gttlab dom0 run scenarios/vocl-migration.scn --svg: slots over time and the GGTT at the end.
 # Each is screenshot (chromium --headless --screenshot) and judged by build/tests/png_stats: not
 # blank (ink on more than 2% of the pixels, at least 8 colours); and its DOM as Chromium parsed it
@@ -14,7 +14,7 @@ bin=$build/gttlab
 stats=$build/tests/png_stats
 tmp=$(mktemp -d /tmp/gttlab-svg.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-. "$here/fake_sysfs.sh"
+. "$here/../lib/fake_sysfs.sh"
 fails=0 passes=0
 bad() { echo "svg: FAIL: $1: $2"; fails=$((fails + 1)); }
 ok() { echo "svg: $1"; passes=$((passes + 1)); }

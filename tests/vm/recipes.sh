@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# tests/recipes.sh [WORKDIR]: docs/adding.md's recipes, followed as written (issue 42). In a scratch copy of the
+# tests/vm/recipes.sh [WORKDIR]: docs/adding.md's recipes, followed as written (issue 42). In a scratch copy of the
 # tree (the files git tracks, as they are now), every `<!-- recipe: ACTION -->` of docs/adding.md is carried out,
 # in order, with the code block under it exactly as the page shows it; then the copy is built and its unit
 # suite run, and its docs' tables checked. A recipe that leaves a file out fails here, not in a newcomer's hands.
@@ -12,7 +12,7 @@
 #   run COMMAND                     COMMAND runs at the top of the copy
 # Each action that matches nothing fails the run, naming it.
 set -uo pipefail
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 work=${1:-$top/build/recipes}
 rm -rf "$work" && mkdir -p "$work" || exit 2
 (cd "$top" && git ls-files -z | tar --null -T - -cf -) | tar -xf - -C "$work" || { echo "recipes: cannot copy the tree"; exit 2; }
@@ -74,7 +74,7 @@ if ! ./build/tests/unit --jobs 2 > "$work/unit.log" 2>&1; then
 	echo "recipes: the unit suite fails after the recipes (log: $work/unit.log)"
 	exit 1
 fi
-tests/doc-tables.sh build/gttlab > "$work/docs.log" 2>&1 || { cat "$work/docs.log"; echo "recipes: the docs' tables are stale after the recipes"; exit 1; }
+tests/host/doc-tables.sh build/gttlab > "$work/docs.log" 2>&1 || { cat "$work/docs.log"; echo "recipes: the docs' tables are stale after the recipes"; exit 1; }
 grep -q 'ggtt-pte-clear' <(./build/gttlab check --list) || { echo "recipes: the recipe's check is not in the table"; exit 1; }
 ./build/gttlab info --device sim:cml > /dev/null 2>&1 || { echo "recipes: the recipe's model sim:cml does not open"; exit 1; }
 echo "recipes: both recipes of docs/adding.md, followed as written: the copy builds, its $(grep -o 'Tested: [0-9]*' "$work/unit.log") unit tests pass, ggtt-pte-clear is a check and sim:cml a model"

@@ -8,7 +8,7 @@
 #   - every listed subtest runs alone and prints exactly one matching result line, with the
 #     exit code that result implies and a clean stderr (sentinels only) unless it failed;
 #   - an unknown subtest exits 79; a dynamic subtest prints its own result line.
-#   tests/igt-conformance.sh TEST_ROOT
+#   tests/vm/igt-conformance.sh TEST_ROOT
 set -u
 root=${1:?usage: igt-conformance.sh TEST_ROOT}
 tmp=$(mktemp -d /tmp/gttlab-igt.XXXXXX)

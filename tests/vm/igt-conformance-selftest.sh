@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The conformance checker must catch broken binaries: each fake binary below breaks one rule
-# of the IGT protocol, and tests/igt-conformance.sh must fail naming it.
+# of the IGT protocol, and tests/vm/igt-conformance.sh must fail naming it.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d /tmp/gttlab-igt-selftest.XXXXXX)

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 #
-# tests/serve-kill-restore.sh BUILD_DIR [KILLS]: the host of the VM boundary killed mid-run.
+# tests/host/serve-kill-restore.sh BUILD_DIR [KILLS]: the host of the VM boundary killed mid-run.
 #
-# `gttlab dom0 serve` runs on a real-device path (a fake sysfs tree: tests/fake_sysfs.sh, whose
+# `gttlab dom0 serve` runs on a real-device path (a fake sysfs tree: tests/lib/fake_sysfs.sh, whose
 # config, resource0 and resource2 are files the linux backend maps) with its crash journal, and
 # a pv: guest runs the guest suite against it. At KILLS (default 8) moments inside the guest's
 # run the host is killed with SIGKILL; then the guest must end as an abort naming its lost device
@@ -14,14 +14,14 @@
 # journal. At least a quarter of the kills must leave the tree modified before the restore, or
 # the moments prove nothing. Runs as root (the linux backend's pages).
 set -u
-build=${1:?usage: tests/serve-kill-restore.sh BUILD_DIR [KILLS]}
+build=${1:?usage: tests/host/serve-kill-restore.sh BUILD_DIR [KILLS]}
 kills=${2:-8}
 bin=$(cd "$build" && pwd)/gttlab
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d /tmp/gttlab-serve-kill.XXXXXX)
 hpid=
 trap '[ -n "$hpid" ] && kill -KILL "$hpid" 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-. "$here/fake_sysfs.sh"
+. "$here/../lib/fake_sysfs.sh"
 bdf=0000:00:02.0
 tree=$tmp/tree pristine=$tmp/pristine journal=$tmp/journal
 fake_device "$tree" "$bdf" 0x8086 0x1912 0x030000 gpu 64

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# tests/shipped-hardening.sh BUILD: the shipped binaries carry the hardening the Makefile asks for
+# tests/host/shipped-hardening.sh BUILD: the shipped binaries carry the hardening the Makefile asks for
 # (docs/hostile-input.md). The hosted ones (build/gttlab, the IGT binaries) call the stack protector's
 # __stack_chk_fail and glibc's checked calls (__*_chk: _FORTIFY_SOURCE); gttlab.efi (its ELF image,
 # build/efi/gttlab.so) defines the global guard __stack_chk_guard, checks canaries (calls of
@@ -8,7 +8,7 @@
 # -fsanitize=bounds (ud2 after a bounds compare). A flag that did not take shows as a missing symbol or
 # trap. The check proves itself first: a file built here without the flags must fail it.
 set -euo pipefail
-build=${1:?usage: tests/shipped-hardening.sh BUILD}
+build=${1:?usage: tests/host/shipped-hardening.sh BUILD}
 
 # hosted FILE: empty when FILE is hardened, else what it lacks
 hosted() {

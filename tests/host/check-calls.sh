@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/check-calls.sh OBJECT...: the structure of the tree's calls (issue 42), as tests/check-structure.sh
+# tests/host/check-calls.sh OBJECT...: the structure of the tree's calls (issue 42), as tests/host/check-structure.sh
 # checks its includes: from the built objects, file A calls file B when A's object uses a function or object
 # B's defines (nm: undefined in A, defined in B). One line per violation, sorted, "A -> B: RULE: what";
 # exit 1 when there is any, 0 when there is none.
@@ -12,7 +12,7 @@
 # Give one program's objects at a time (the hosted build's, or the EFI application's): a symbol is resolved
 # to the first object that defines it. Calls into hw/sim/ are allowed wherever hw/ is: the model is one of
 # hw/'s backends, reached through its adapter.
-#   tests/check-calls.sh --self-test   plant objects with a circle and an upward call; require exactly those lines
+#   tests/host/check-calls.sh --self-test   plant objects with a circle and an upward call; require exactly those lines
 set -u
 LC_ALL=C
 export LC_ALL
@@ -136,7 +136,7 @@ dom0/u.c -> checks/c.c: layer: dom0/ may not call checks/ (check_fn)"
 	echo "check-calls self-test: a planted circle of calls and an upward call reported, a lone file not"
 	exit 0
 fi
-[ $# -gt 0 ] || { echo "usage: tests/check-calls.sh OBJECT... | --self-test" >&2; exit 2; }
+[ $# -gt 0 ] || { echo "usage: tests/host/check-calls.sh OBJECT... | --self-test" >&2; exit 2; }
 calls "$@" > "$tmp/out" || exit 2
 cat "$tmp/out"
 [ -s "$tmp/out" ] && exit 1
