@@ -41,6 +41,8 @@
 
 #include "bench/balloon_model.h"
 #include "bench/bench.h"
+#include "dom0/ops.h"
+#include "dom0/pvinfo.h"
 #include "regs/pvinfo.h"
 
 #define MiB		(1ull << 20)

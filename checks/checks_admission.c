@@ -12,6 +12,7 @@
 #include "checks/check.h"
 #include "checks/check_suites.h"
 #include "checks/checks_dom0_common.h"
+#include "dom0/ops.h"
 #include "hw/fence.h"
 #include "hw/ggtt.h"
 #include "regs/pvinfo.h"

@@ -9,6 +9,7 @@
 #include "checks/check.h"
 #include "checks/check_suites.h"
 #include "checks/checks_dom0_common.h"
+#include "dom0/pvinfo.h"
 #include "hw/fence.h"
 #include "hw/ggtt.h"
 #include "hw/backend_sim.h"

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The Dom0 check suites' shared steps (checks_dom0_common.h). */
 #include "checks/checks_dom0_common.h"
+#include "dom0/pvinfo.h"
 #include "hw/ggtt.h"
 #include "hw/pte.h"
 #include "regs/pvinfo.h"

@@ -10,6 +10,8 @@
 #include "checks/check.h"
 #include "checks/check_suites.h"
 #include "checks/checks_dom0_common.h"
+#include "dom0/ops.h"
+#include "dom0/pvinfo.h"
 #include "hw/ggtt.h"
 #include "hw/pte.h"
 #include "regs/pvinfo.h"

@@ -3,6 +3,7 @@
 #ifndef DOM0_ADMISSION_H
 #define DOM0_ADMISSION_H
 
+#include "dom0/vgpu_types.h"
 #include "dom0/types.h"
 
 

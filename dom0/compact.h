@@ -7,6 +7,7 @@
 #ifndef DOM0_COMPACT_H
 #define DOM0_COMPACT_H
 
+#include "dom0/migrate_types.h"
 #include "dom0/types.h"
 
 /*

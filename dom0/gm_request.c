@@ -1,31 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The graphics-memory request channel over PVINFO (gBalloon Figure 3): the
- * guest's write (the trap is dom0/pvinfo.c's; a withdrawal of a paused
- * request is acted on here, after it) and the answers to pending requests
- * (step 4: status words and the new non-mappable base and size).
+ * The graphics-memory request channel's answers (gBalloon Figure 3, step
+ * 4, policy): pending requests served oldest first by the policy's class,
+ * their status words and the new non-mappable base and size. The page's
+ * read, write trap and answer words are dom0/pvinfo.c's.
  */
 #include "dom0/gm_request.h"
-#include "dom0/migrate_queue.h"
 #include "dom0/ops.h"
 #include "dom0/policy.h"
 #include "dom0/pvinfo.h"
 #include "dom0/runtime_internal.h"
 #include "dom0/state.h"
-
-int dom0_pvinfo_write(struct dom0_runtime *rt, int id, uint32_t off, uint32_t val, struct gtt_err *err)
-{
-	if (dom0_queues(rt, id)) {
-		struct dom0_queued op = { .kind = DOM0_Q_PVINFO, .a = off, .val = val };
-		return dom0_queue_op(rt, rt->v[id], &op, NULL, err);
-	}
-	bool withdraw_paused = false;
-	int rc = dom0_pvinfo_trap(rt, id, off, val, &withdraw_paused, err);
-
-	if (!rc && withdraw_paused)
-		rc = dom0_withdraw(rt, id, err);	/* answers it WITHDRAWN; what waited behind it may run */
-	return rc;
-}
 
 static struct vgpu *oldest_pending(struct dom0_runtime *rt)
 {

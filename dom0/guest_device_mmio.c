@@ -13,6 +13,7 @@
 #include "dom0/guest_device_internal.h"
 #include "dom0/guest_gtt.h"
 #include "dom0/ops.h"
+#include "dom0/pvinfo.h"
 #include "dom0/vgpu.h"
 #include "regs/mmio.h"
 #include "regs/pvinfo.h"

@@ -3,6 +3,8 @@
 #ifndef DOM0_MIGRATE_H
 #define DOM0_MIGRATE_H
 
+#include "dom0/migrate_types.h"
+#include "dom0/vgpu_types.h"
 #include "dom0/types.h"
 
 /*

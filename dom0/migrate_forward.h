@@ -6,6 +6,7 @@
 #ifndef DOM0_MIGRATE_FORWARD_H
 #define DOM0_MIGRATE_FORWARD_H
 
+#include "dom0/migrate_types.h"
 #include "dom0/types.h"
 
 /* ---- dom0/ only ---- */

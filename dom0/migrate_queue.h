@@ -7,6 +7,7 @@
 #ifndef DOM0_MIGRATE_QUEUE_H
 #define DOM0_MIGRATE_QUEUE_H
 
+#include "dom0/migrate_types.h"
 #include "dom0/types.h"
 
 /* ---- dom0/ only ---- */

@@ -12,6 +12,7 @@
 #include "dom0/fence_pool.h"
 #include "dom0/migrate_queue.h"
 #include "dom0/ops.h"
+#include "dom0/pvinfo.h"
 #include "dom0/runtime.h"
 #include "dom0/runtime_internal.h"
 #include "dom0/slots.h"
@@ -174,6 +175,21 @@ int dom0_withdraw(struct dom0_runtime *rt, int id, struct gtt_err *err)
 		return gtt_err_set(err, GTT_EINVAL, "vGPU %d: its create is paused; a create is taken back by destroying the vGPU", id);
 	dom0_withdraw_now(rt, v);
 	return dom0_op_done(rt, GTT_OK, err);
+}
+
+/* The guest's write of a PVINFO word: queued behind a migration's lock, else trapped; a withdrawal of a paused request acted on. */
+int dom0_pvinfo_write(struct dom0_runtime *rt, int id, uint32_t off, uint32_t val, struct gtt_err *err)
+{
+	if (dom0_queues(rt, id)) {
+		struct dom0_queued op = { .kind = DOM0_Q_PVINFO, .a = off, .val = val };
+		return dom0_queue_op(rt, rt->v[id], &op, NULL, err);
+	}
+	bool withdraw_paused = false;
+	int rc = dom0_pvinfo_trap(rt, id, off, val, &withdraw_paused, err);
+
+	if (!rc && withdraw_paused)
+		rc = dom0_withdraw(rt, id, err);	/* answers it WITHDRAWN; what waited behind it may run */
+	return rc;
 }
 
 int dom0_fini(struct dom0_runtime *rt, struct gtt_err *err)

@@ -7,6 +7,7 @@
 #ifndef DOM0_OPS_H
 #define DOM0_OPS_H
 
+#include "dom0/vgpu_types.h"
 #include "dom0/types.h"
 
 /*
@@ -32,6 +33,18 @@ int dom0_reduce(struct dom0_runtime *rt, int id, unsigned q, unsigned *left, uns
  * behind it may run. GTT_EINVAL when nothing of it is paused.
  */
 int dom0_withdraw(struct dom0_runtime *rt, int id, struct gtt_err *err);
+/*
+ * A guest's write of a PVINFO word (regs/pvinfo.h, docs/dom0.md): queued
+ * while a migration locks its vGPU, else trapped (dom0/pvinfo.c). The
+ * request words and GVT-g's guest-writable fields (display_ready,
+ * g2v_notify, cursor hot spots, pdp, execlist descriptor) are accepted; any other word is refused (status BAD_WRITE, nothing else
+ * changes). GTTLAB_G2V_GM_REQUEST to g2v_notify checks the request: a
+ * malformed one (unknown code, Q = 0, Q beyond the slots of high memory) is
+ * answered at once with its status and GTT_EINVAL; a valid one becomes
+ * pending (status PENDING, the request hook called) until
+ * dom0_serve_requests answers it.
+ */
+int dom0_pvinfo_write(struct dom0_runtime *rt, int id, uint32_t off, uint32_t val, struct gtt_err *err);
 /*
  * The runtime's end: every vGPU destroyed (nothing paused is admitted on the
  * way), then dom0_runtime_end: the GGTT and fences put back byte-identical

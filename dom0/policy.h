@@ -3,6 +3,7 @@
 #ifndef DOM0_POLICY_H
 #define DOM0_POLICY_H
 
+#include "dom0/policy_types.h"
 #include "dom0/types.h"
 
 /* Turn the policy on, its first period starting at `now_ms` of the caller's clock (the class is low until it ends). */

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The PVINFO page's words as a guest writes them (gBalloon Figure 3, step
- * 1): the words a guest may write, the g2v_notify trap that checks a
- * request and makes a valid one pending, and the status words an answer
- * sets. Words and codes: regs/pvinfo.h. The answers themselves are the
- * request channel's (dom0/gm_request.c).
+ * The PVINFO page as a guest sees it (gBalloon Figure 3, steps 1 and 4):
+ * its read, the trap of its write (the words a guest may write, the
+ * g2v_notify trap that checks a request and makes a valid one pending), and
+ * the status words an answer sets. Words and codes: regs/pvinfo.h. What the
+ * answers say is the request channel's policy (dom0/gm_request.c) and
+ * admission's; the guest's write as an operation that can wait (a migration
+ * lock) or free (a withdrawal) is dom0_pvinfo_write (dom0/ops.c).
  */
 #include "dom0/faults.h"
 #include "dom0/pvinfo.h"
@@ -158,6 +160,22 @@ int dom0_pvinfo_trap(struct dom0_runtime *rt, int id, uint32_t off, uint32_t val
 	v->c.rejected++;
 	return gtt_err_set(err, GTT_EINVAL, "vGPU %d: g2v_notify 0x%x is no notification (GVT-g's 2-7, 0x%x for a graphics-memory request)",
 			   id, val, GTTLAB_G2V_GM_REQUEST);
+}
+
+int dom0_pvinfo_read(struct dom0_runtime *rt, int id, uint32_t off, uint32_t *val, struct gtt_err *err)
+{
+	struct vgpu *v = dom0_vgpu_get(rt, id, err);
+
+	if (!v)
+		return GTT_EINVAL;
+	if (off % 4 || off >= VGT_PVINFO_SIZE) {
+		v->c.rejected++;
+		return gtt_err_set(err, GTT_EINVAL, "PVINFO offset 0x%x: must be a multiple of 4 below 0x%x", off, VGT_PVINFO_SIZE);
+	}
+	if (DOM0_FAULT(rt, pvinfo_of_owner) && dom0_vgpu_exists(rt, rt->render_owner))
+		v = rt->v[rt->render_owner];
+	*val = v->pvinfo[off / 4];
+	return GTT_OK;
 }
 
 void dom0_set_hooks(struct dom0_runtime *rt, const struct dom0_hooks *h)

@@ -1,10 +1,17 @@
 /* SPDX-License-Identifier: MIT */
-/* The PVINFO page's words and the g2v_notify trap (mechanism): requests become pending here. */
+/*
+ * The PVINFO page as a guest sees it (mechanism): its read, the trap of its
+ * write (requests become pending here), and the answer's status words. The
+ * guest's write as a whole is dom0_pvinfo_write (dom0/ops.h).
+ */
 #ifndef DOM0_PVINFO_H
 #define DOM0_PVINFO_H
 
+#include "dom0/runtime_types.h"
 #include "dom0/types.h"
 
+/* 32-bit read of the vGPU's PVINFO page at a byte offset (0x000..0xffc). */
+int dom0_pvinfo_read(struct dom0_runtime *rt, int id, uint32_t off, uint32_t *val, struct gtt_err *err);
 /* Replace the hooks given in the config (a hosted service installs its doorbell here). */
 void dom0_set_hooks(struct dom0_runtime *rt, const struct dom0_hooks *h);
 unsigned dom0_requests_pending(const struct dom0_runtime *rt);

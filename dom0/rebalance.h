@@ -8,6 +8,7 @@
 #ifndef DOM0_REBALANCE_H
 #define DOM0_REBALANCE_H
 
+#include "dom0/migrate_types.h"
 #include "dom0/types.h"
 
 /*

@@ -3,6 +3,7 @@
 #ifndef DOM0_RUNTIME_H
 #define DOM0_RUNTIME_H
 
+#include "dom0/runtime_types.h"
 #include "dom0/types.h"
 
 /* The host's low range when the config leaves it at 0: 64 MiB, a quarter of a smaller aperture. */

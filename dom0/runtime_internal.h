@@ -3,6 +3,10 @@
 #ifndef DOM0_RUNTIME_INTERNAL_H
 #define DOM0_RUNTIME_INTERNAL_H
 
+#include "dom0/migrate_types.h"
+#include "dom0/policy_types.h"
+#include "dom0/runtime_types.h"
+#include "dom0/vgpu_types.h"
 #include "dom0/types.h"
 
 /* A guest fence re-homed into the fence memory space pool. */

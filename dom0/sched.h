@@ -3,6 +3,7 @@
 #ifndef DOM0_SCHED_H
 #define DOM0_SCHED_H
 
+#include "dom0/switch_types.h"
 #include "dom0/types.h"
 
 /* Scheduler model: busy/idle, and round-robin quanta of DOM0_QUANTUM_MS over busy vGPUs. */

@@ -3,6 +3,9 @@
 #ifndef DOM0_STATE_H
 #define DOM0_STATE_H
 
+#include "dom0/admission_types.h"
+#include "dom0/runtime_types.h"
+#include "dom0/vgpu_types.h"
 #include "dom0/types.h"
 
 const struct dom0_layout *dom0_layout(const struct dom0_runtime *rt);

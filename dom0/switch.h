@@ -3,6 +3,7 @@
 #ifndef DOM0_SWITCH_H
 #define DOM0_SWITCH_H
 
+#include "dom0/switch_types.h"
 #include "dom0/types.h"
 
 /* Context switch: make `to` the render owner, copying only what must change. */

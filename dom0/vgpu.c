@@ -283,22 +283,6 @@ void dom0_pvinfo_ranges(struct dom0_runtime *rt, struct vgpu *v)
 #undef W
 }
 
-int dom0_pvinfo_read(struct dom0_runtime *rt, int id, uint32_t off, uint32_t *val, struct gtt_err *err)
-{
-	struct vgpu *v = dom0_vgpu_get(rt, id, err);
-
-	if (!v)
-		return GTT_EINVAL;
-	if (off % 4 || off >= VGT_PVINFO_SIZE) {
-		v->c.rejected++;
-		return gtt_err_set(err, GTT_EINVAL, "PVINFO offset 0x%x: must be a multiple of 4 below 0x%x", off, VGT_PVINFO_SIZE);
-	}
-	if (DOM0_FAULT(rt, pvinfo_of_owner) && dom0_vgpu_exists(rt, rt->render_owner))
-		v = rt->v[rt->render_owner];
-	*val = v->pvinfo[off / 4];
-	return GTT_OK;
-}
-
 enum dom0_pause dom0_vgpu_paused(const struct dom0_runtime *rt, int id)
 {
 	return dom0_vgpu_exists(rt, id) ? rt->v[id]->pause.kind : DOM0_PAUSE_NONE;

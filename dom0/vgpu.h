@@ -1,16 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* vGPUs (mechanism): their tables, memory, placement and PVINFO page; queries of their state. */
+/* vGPUs (mechanism): their tables, memory, placement and the PVINFO words placement sets; queries of their state. */
 #ifndef DOM0_VGPU_H
 #define DOM0_VGPU_H
 
 #include "dom0/state.h"
+#include "dom0/vgpu_types.h"
 #include "dom0/types.h"
 
 int dom0_vgpu_info(const struct dom0_runtime *rt, int id, struct dom0_vgpu_info *out);
 /* Host page of guest page `gfn`, for checks and tests. */
 int dom0_guest_page(const struct dom0_runtime *rt, int id, uint64_t gfn, struct hw_page *out);
-/* 32-bit read of the vGPU's PVINFO page at a byte offset (0x000..0xffc). */
-int dom0_pvinfo_read(struct dom0_runtime *rt, int id, uint32_t off, uint32_t *val, struct gtt_err *err);
 /* What of it waits for admission (DOM0_PAUSE_NONE: nothing), whether a migration holds it, and how many wait. */
 enum dom0_pause dom0_vgpu_paused(const struct dom0_runtime *rt, int id);
 bool dom0_vgpu_migrating(const struct dom0_runtime *rt, int id);

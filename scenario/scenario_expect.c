@@ -8,6 +8,7 @@
  * (`subject` in the table) runs on that vGPU's device; the others on the
  * line's (main, or the one `on D` names), and a vGPU they name must live there.
  */
+#include "dom0/pvinfo.h"
 #include "scenario/scenario_internal.h"
 #include "hw/fence.h"
 #include "hw/ggtt.h"

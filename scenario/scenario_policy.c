@@ -5,6 +5,8 @@
  * (`class`, `request`). A request is made the way a guest makes it (PVINFO
  * words, then g2v_notify) and served at once, as a host service would.
  */
+#include "dom0/ops.h"
+#include "dom0/pvinfo.h"
 #include "scenario/scenario_internal.h"
 #include "regs/pvinfo.h"
 

@@ -11,6 +11,8 @@
  */
 #define _GNU_SOURCE
 #include "dom0/host/serve.h"
+#include "dom0/ops.h"
+#include "dom0/pvinfo.h"
 
 #include <errno.h>
 #include <pthread.h>

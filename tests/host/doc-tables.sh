@@ -9,6 +9,8 @@
 #   README.md          the platforms again, their ids counted
 #   docs/model.md      each model's boot state (`gttlab --json info --device sim:NAME` for every
 #                      platform with a model: device id, GSM, GGTT, aperture, fences, stolen, BDSM)
+#   docs/architecture.md  every file of dom0/ (not its host/) with the dom0/ headers it includes,
+#                      read from the sources' #include lines
 # Each table sits between "<!-- generated: COMMAND -->" and "<!-- end generated -->". Without
 # --write: exit 1 naming each document whose table differs from what the program says now (make
 # docs writes them). With --write: the tables are rewritten in place.
@@ -81,13 +83,23 @@ def details(text, names):
             bad.append("docs/checks.md: 'In detail' explains %s, which is no check" % n)
     return bad
 
+def dom0_includes():
+    rows = ["| file | the dom0/ headers it includes |", "|---|---|"]
+    for f in sorted(os.listdir("dom0")):
+        if not f.endswith(".c"):
+            continue
+        hs = re.findall(r'^#include "dom0/([a-z0-9_]+\.h)"', open("dom0/" + f).read(), re.M)
+        rows.append("| `%s` | %s |" % (f, ", ".join("`%s`" % h for h in hs) or "none"))
+    return rows
+
 cs, ps = json.loads(os.environ["CHECKS"]), json.loads(os.environ["PLATFORMS"])
 ms = [json.loads(l) for l in os.environ["MODELS"].splitlines() if l.strip()]
 stale = []
 for path, command, rows in (("docs/checks.md", "gttlab check --list", checks_table(cs)),
                             ("docs/platforms.md", "gttlab info --platforms", platforms_table(ps)),
                             ("docs/model.md", "gttlab info --device sim:NAME", models_table(ms)),
-                            ("README.md", "gttlab info --platforms, counted", platforms_brief(ps))):
+                            ("README.md", "gttlab info --platforms, counted", platforms_brief(ps)),
+                            ("docs/architecture.md", "the #include lines of dom0/*.c", dom0_includes())):
     old, new = replace(path, command, rows)
     if os.environ["MODE"] == "--write":
         if new != old:

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/* A vGPU's types (dom0/vgpu.h, dom0/ops.h): its parameters, what of it is paused, its counters and its info. */
+#ifndef DOM0_VGPU_TYPES_H
+#define DOM0_VGPU_TYPES_H
+
+#include "dom0/types.h"
+
+/* What of a vGPU waits for admission. */
+enum dom0_pause { DOM0_PAUSE_NONE, DOM0_PAUSE_CREATE, DOM0_PAUSE_EXPAND, DOM0_PAUSE_FENCE };
+
+/* vGPUs: low range (bytes, shared area), high range (slots), guest fences, guest memory pages. */
+struct dom0_vgpu_params {
+	uint64_t low_size;
+	unsigned high_slots;
+	unsigned fences;
+	unsigned mem_pages;		/* guest memory; default 256 pages */
+	/*
+	 * The guest memory when its owner is not the runtime (a VM's RAM is the
+	 * hypervisor's): mem_pages test pages of the runtime's device, the
+	 * caller's to free after the vGPU is gone. NULL: the runtime allocates.
+	 */
+	const struct hw_page *mem;
+	bool place;			/* put the high range at at_slot instead of where it shares least */
+	unsigned at_slot;
+};
+
+struct dom0_vgpu_counters {
+	uint64_t gtt_modifications;	/* guest PTE writes accepted */
+	uint64_t ladder_mappings;	/* ladder entries changed by them */
+	uint64_t rejected;		/* guest operations refused */
+	uint64_t fence_writes;		/* guest fence writes accepted */
+	uint64_t switches_in;
+	uint64_t quanta;
+	uint64_t withdrawn;		/* its paused requests taken back before they ran */
+	uint64_t expired;		/* its paused requests refused at their deadline (config.admit_deadline_ms) */
+	uint64_t queued;		/* guest writes a migration's lock queued (forwarded at the unlock) */
+	uint64_t forward_refused;	/* of those, refused where they were forwarded */
+};
+
+/* The vGPU's ranges and memory as the runtime holds them. */
+struct dom0_vgpu_info {
+	uint64_t low_base, low_size;
+	uint64_t high_base, high_size;
+	unsigned first_slot, slots;	/* its first slot, and how many it holds in all */
+	unsigned n_runs;		/* runs its slots are in (0: none); high_base/size are the first run's */
+	struct dom0_run runs[DOM0_MAX_RUNS];
+	unsigned fences, mem_pages;
+	uint64_t scratch_phys;		/* its own scratch page */
+	bool busy;
+	enum dom0_pause paused;		/* what of it waits for admission */
+	unsigned pause_fence;		/* paused == DOM0_PAUSE_FENCE: which fence, and the value written */
+	uint64_t pause_val;
+	/* its request over PVINFO that waits for an answer: pending, or a paused expansion (answered when it runs) */
+	bool req_waiting, req_paused;
+	uint32_t req_seq, req_code, req_count;
+	uint64_t paused_ms;		/* time spent paused so far, the current pause included */
+	struct dom0_vgpu_counters counters;
+};
+
+#endif
