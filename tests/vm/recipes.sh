@@ -15,13 +15,15 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 work=${1:-$top/build/recipes}
 rm -rf "$work" && mkdir -p "$work" || exit 2
+work=$(cd "$work" && pwd) || exit 2
 (cd "$top" && git ls-files -z | tar --null -T - -cf -) | tar -xf - -C "$work" || { echo "recipes: cannot copy the tree"; exit 2; }
 cd "$work" || exit 2
 
 python3 - docs/adding.md <<'EOF' || exit 1
 import re, subprocess, sys
 doc = open(sys.argv[1]).read()
-steps = re.findall(r'<!-- recipe: (.*?) -->\n(?:\n?```[a-z]*\n(.*?)```\n)?', doc, re.S)
+# A step is a line of its own: a mention of the marker inside a sentence is not one.
+steps = re.findall(r'^<!-- recipe: ([^\n]*?) -->\n(?:\n?```[a-z]*\n(.*?)```\n)?', doc, re.S | re.M)
 if len(steps) < 6:
     sys.exit("recipes: docs/adding.md holds %d recipe steps; the two recipes have more" % len(steps))
 for n, (action, block) in enumerate(steps, 1):
