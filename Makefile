@@ -22,7 +22,19 @@ CC      ?= gcc
 BUILD   := build
 CFLAGS  ?= -O2 -g
 WARN    := -Wall -Wextra -Werror -Wmissing-prototypes -Wshadow -Wvla
-CPPFLAGS := -I. -MMD -MP
+# The version every binary and report says (gttlab --version, the EFI banner, every report): git describe
+# of the tree, "-dirty" when it has uncommitted changes, else the VERSION file a source tarball carries.
+# It reaches the code through $(BUILD)/gen/gttlab_version.h, rewritten only when the version changes, so
+# only env/version.c is built again then.
+GTTLAB_VERSION := $(or $(shell git describe --tags --always --dirty 2>/dev/null),$(shell cat VERSION 2>/dev/null))
+ifeq ($(GTTLAB_VERSION),)
+$(error no version: this tree is no git checkout and has no VERSION file)
+endif
+GEN     := $(BUILD)/gen
+$(shell mkdir -p $(GEN) && printf '\043define GTTLAB_VERSION "%s"\n' '$(GTTLAB_VERSION)' > $(GEN)/gttlab_version.h.new && \
+	{ cmp -s $(GEN)/gttlab_version.h.new $(GEN)/gttlab_version.h && rm -f $(GEN)/gttlab_version.h.new || \
+	  mv $(GEN)/gttlab_version.h.new $(GEN)/gttlab_version.h; })
+CPPFLAGS := -I. -I$(GEN) -MMD -MP
 # The shipped hosted build hardens what tests cannot reach (docs/hostile-input.md): a canary on every frame
 # with an array, and glibc's checked string and memory calls where the size is known (level 3: dynamic sizes
 # too). The sanitizer builds set HARDEN empty: ASan checks the same accesses itself.
@@ -38,7 +50,7 @@ DEB_PACKAGES := libcriterion-dev libpci-dev pciutils gnu-efi qemu-system-x86 ovm
 
 # The freestanding core: no libc beyond stdint/stddef/stdbool/stdarg (design.md). Every
 # checks/checks_*.c is a file of checks and is in it (docs/adding.md: a new suite's file needs no line here).
-CORE_SRCS := env/fmt.c env/err.c env/num.c env/siphash.c regs/platform.c regs/reg_names.c \
+CORE_SRCS := env/fmt.c env/err.c env/num.c env/siphash.c env/version.c regs/platform.c regs/reg_names.c \
 	hw/raw_access.c hw/restore_failures.c hw/pte.c \
 	hw/journal_format.c hw/journal_write.c hw/journal_scan.c hw/journal_replay.c hw/undo.c hw/write_path.c \
 	hw/ggtt.c hw/fence.c hw/aperture.c hw/scanout.c hw/detect_decode.c hw/detect_pvinfo.c hw/detect.c hw/device_spec.c hw/device.c \
@@ -168,7 +180,7 @@ install: $(GTTLAB) igt
 
 # The same core sources as the EFI build will see them: no hosted headers at all.
 FREE_CFLAGS := -std=c11 $(WARN) -O2 -ffreestanding -fno-stack-protector -nostdinc \
-	-isystem $(shell $(CC) -print-file-name=include) -I.
+	-isystem $(shell $(CC) -print-file-name=include) -I. -I$(GEN)
 $(BUILD)/freestanding/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(FREE_CFLAGS) -c $< -o $@
@@ -217,7 +229,7 @@ EFI_LIB    := /usr/lib
 EFI_HARDEN := -fstack-protector-strong -mstack-protector-guard=global -fsanitize=bounds -fsanitize-undefined-trap-on-error
 EFI_CFLAGS := -std=c11 $(WARN) -O2 -fpic -ffreestanding $(EFI_HARDEN) -fno-stack-check -fshort-wchar \
 	-mno-red-zone -maccumulate-outgoing-args -fno-tree-loop-distribute-patterns -DGNU_EFI_USE_MS_ABI \
-	-MMD -MP -I. -I$(EFI_INC) -I$(EFI_INC)/x86_64
+	-MMD -MP -I. -I$(GEN) -I$(EFI_INC) -I$(EFI_INC)/x86_64
 EFI_SRCS   := efi/main.c efi/efi_args.c efi/efi_env.c efi/efi_files.c efi/efi_journal.c efi/backend_efi.c efi/pciio_sim.c efi/ivshmem_check.c efi/backend_pv_efi.c efi/secure_boot.c efi/shim.c efi/stack_guard.c
 EFI_OBJS   := $(CORE_SRCS:%.c=$(BUILD)/efi/obj/%.o) $(EFI_SRCS:%.c=$(BUILD)/efi/obj/%.o)
 EFI_APP    := $(BUILD)/efi/gttlab.efi
@@ -411,7 +423,7 @@ FUZZ_DIR      := $(BUILD)/fuzz
 FUZZ_NAMES    := num decode scenario mmio_seed sysfs journal pvinfo pv
 FUZZ_PROGS    := $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
 FUZZ_PACKAGES := clang libclang-rt-14-dev libpci-dev
-FUZZ_CFLAGS   := -std=c11 $(WARN) -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined -I. -MMD -MP
+FUZZ_CFLAGS   := -std=c11 $(WARN) -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined -I. -I$(GEN) -MMD -MP
 FUZZ_OBJS     := $(CORE_SRCS:%.c=$(FUZZ_DIR)/obj/%.o) $(POSIX_SRCS:%.c=$(FUZZ_DIR)/obj/%.o)
 
 $(FUZZ_DIR)/obj/%.o: %.c
@@ -455,7 +467,7 @@ fuzz: fuzz-build
 TSAN_CC       ?= clang
 TSAN_DIR      := $(BUILD)/tsan
 TSAN_PACKAGES := clang libclang-rt-14-dev
-TSAN_CFLAGS   := -std=c11 $(WARN) -O1 -g -fsanitize=thread -fno-omit-frame-pointer -I. -MMD -MP
+TSAN_CFLAGS   := -std=c11 $(WARN) -O1 -g -fsanitize=thread -fno-omit-frame-pointer -I. -I$(GEN) -MMD -MP
 TSAN_TEST_CFLAGS := $(TSAN_CFLAGS) -Itests/tsan -DGTTLAB_TSAN_RUNNER
 TSAN_SRCS     := $(filter-out checks/%,$(CORE_SRCS)) env/env_posix.c dom0/host/serve.c dom0/host/steal.c
 TSAN_TESTS    := tests/dom0/test_dom0_serve.c tests/helpers.c tests/dom0_helpers.c tests/tsan/serve_main.c

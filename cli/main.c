@@ -5,6 +5,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "cli/cli.h"
+#include "env/version.h"
 #include "env/env_posix.h"
 
 #include "regs/mmio.h"
@@ -59,6 +60,7 @@ static const char usage[] =
 	"  --journal FILE    the crash journal of a real device (default\n"
 	"                    /var/lib/gttlab/DDDD:BB:DD.F.journal; docs/journal.md)\n"
 	"  --help            this text, or a command's with COMMAND --help\n"
+	"  --version         gttlab's version (git describe of the tree it was built from)\n"
 	"\n"
 	"Bad input exits 2 with one line naming the value and the rule; nothing is\n"
 	"written to any device then.\n";
@@ -116,7 +118,7 @@ static int load_seed(struct cli *c, const char *path)
 /* the global options, given before the command */
 struct globals {
 	const char *device, *seed, *sysfs, *journal;
-	bool json, allow;
+	bool json, allow, version;
 };
 
 /*
@@ -162,6 +164,8 @@ static int parse_globals(struct cli *c, int argc, char **argv, struct globals *g
 			g->allow = true;
 		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			c->help = true;
+		} else if (!*nrest && !strcmp(argv[i], "--version")) {
+			g->version = true;
 		} else if (!*nrest && argv[i][0] == '-' && argv[i][1]) {
 			/* before the command, only global options; after it, the command judges */
 			return cli_error("unknown option '%s' before the command (gttlab --help)", argv[i]);
@@ -215,6 +219,13 @@ static int parse_and_run(struct cli *c, int argc, char **argv, char **rest)
 	c->opts.allow_i915 = g.allow;
 	c->opts.sysfs_root = g.sysfs;
 	c->journal = g.journal;
+	if (g.version) {
+		if (c->json)
+			printf("{\"version\":\"%s\"}\n", gttlab_version);
+		else
+			printf("gttlab %s\n", gttlab_version);
+		return EXIT_OK;
+	}
 	if (!nrest) {
 		if (c->help) {
 			fputs(usage, stdout);

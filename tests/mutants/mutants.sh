@@ -161,6 +161,9 @@ mutants=(
 mkdir "$work/tree" && tar -C "$top" --exclude=./.git --exclude=./build/asan --exclude=./build/fuzz \
 	--exclude='./build/qemu*' --exclude='./build/lava*' --exclude=./build/efi -cf - . | tar -C "$work/tree" -xf - ||
 	{ echo "mutants: cannot copy the tree"; exit 1; }
+# the copy has no .git: it says the version it was copied at, as a source tarball does
+[ -f "$work/tree/VERSION" ] || git -C "$top" describe --tags --always --dirty > "$work/tree/VERSION" ||
+	{ echo "mutants: $top is no git checkout and has no VERSION file"; exit 1; }
 # --fail-fast below stops at the first failing test: that proves nothing unless the unmutated suite passes
 if ! make -s -C "$work/tree" build/tests/unit >"$work/build.log" 2>&1 ||
    ! (cd "$work/tree" && ./build/tests/unit --jobs 2 >"$work/run.log" 2>&1); then
