@@ -6,6 +6,7 @@
  * totals under "", "root" and each igt@BINARY with all eleven counters, and
  * runtimes per binary. The binaries are the IGT front-end's: gtt_<suite>.
  */
+#include "env/version.h"
 #include "checks/report.h"
 #include "env/fmt.h"
 
@@ -82,6 +83,12 @@ void report_igt_json(struct report_sink *s, const struct check_result *r, size_t
 	if (in->start_s)
 		sink_printf(s, ",\"start\":%llu.0,\"end\":%llu.0", (unsigned long long)in->start_s, (unsigned long long)in->end_s);
 	sink_printf(s, "}");
+	/* not igt_runner's either: what the run was taken on, and by which gttlab */
+	sink_printf(s, ",\"gttlab\":{\"version\":\"");
+	report_escape(s, gttlab_version, REPORT_IGT_JSON);
+	sink_printf(s, "\",\"device\":\"");
+	report_escape(s, in->device, REPORT_IGT_JSON);
+	sink_printf(s, "\",\"platform\":\"%s\",\"kind\":\"%s\"}", in->platform, in->kind);
 	if (in->firmware) {
 		/* not igt_runner's: piglit and igt_results read the keys they know and leave the rest */
 		char sb[16], sm[16];

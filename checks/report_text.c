@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The runner's own report formats: the human table, TAP 13 and JUnit XML (checks/report_text.h). */
+#include "env/version.h"
 #include "checks/report_sink.h"
 #include "checks/report_text.h"
 #include "env/fmt.h"
@@ -26,15 +27,15 @@ static void human(struct report_sink *s, const struct check_result *r, size_t n,
 			    r[i].check ? r[i].check->suite : "?", res, (unsigned long long)(r[i].ns / 1000000u),
 			    (unsigned long long)(r[i].ns / 1000u % 1000u), i < ran ? r[i].reason : not_run(r, ran));
 	}
-	sink_printf(s, "\n%s on %s (%s), seed %llu: %u passed, %u failed, %u skipped", report_verdict(t),
-		    in->device, in->platform, (unsigned long long)in->seed, t->pass, t->fail, t->skip);
+	sink_printf(s, "\n%s on %s (%s, %s), seed %llu: %u passed, %u failed, %u skipped", report_verdict(t),
+		    in->device, in->platform, in->kind, (unsigned long long)in->seed, t->pass, t->fail, t->skip);
 	if (t->abort)
 		sink_printf(s, ", %u aborted (the device could not be restored)", t->abort);
 	if (t->notrun)
 		sink_printf(s, ", %u not run", t->notrun);
 	sink_printf(s, " in ");
 	seconds(s, t->ns);
-	sink_printf(s, " s\n");
+	sink_printf(s, " s\ngttlab %s\n", gttlab_version);
 	if (in->firmware) {
 		char fw[96];
 		fw_policy_text(in->firmware, fw, sizeof(fw));
@@ -44,8 +45,9 @@ static void human(struct report_sink *s, const struct check_result *r, size_t n,
 
 static void tap(struct report_sink *s, const struct check_result *r, size_t n, size_t ran, const struct report_info *in)
 {
-	sink_printf(s, "TAP version 13\n1..%zu\n# seed %llu: --run NAME --seed %llu repeats any check\n", n,
-		    (unsigned long long)in->seed, (unsigned long long)in->seed);
+	sink_printf(s, "TAP version 13\n1..%zu\n# gttlab %s on %s (%s, %s)\n# seed %llu: --run NAME --seed %llu repeats any check\n",
+		    n, gttlab_version, in->device, in->platform, in->kind, (unsigned long long)in->seed,
+		    (unsigned long long)in->seed);
 	if (in->firmware) {
 		char fw[96];
 		fw_policy_text(in->firmware, fw, sizeof(fw));
@@ -99,6 +101,8 @@ static void junit(struct report_sink *s, const struct check_result *r, size_t n,
 	seconds(s, t->ns);
 	sink_printf(s, "\">\n    <properties><property name=\"device\" value=\"");
 	report_escape(s, in->device, REPORT_JUNIT);
+	sink_printf(s, "\"/><property name=\"device.kind\" value=\"%s\"/><property name=\"gttlab.version\" value=\"", in->kind);
+	report_escape(s, gttlab_version, REPORT_JUNIT);
 	sink_printf(s, "\"/><property name=\"seed\" value=\"%llu\"/>", (unsigned long long)in->seed);
 	if (in->firmware) {
 		char sb[16], sm[16];

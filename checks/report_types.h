@@ -16,6 +16,7 @@ struct report_sink {
 struct report_info {
 	const char *device;		/* the device string */
 	const char *platform;		/* short platform name */
+	const char *kind;		/* what the device is: simulated, a vGPU, a pv guest, hardware (hw_device_kind) */
 	uint64_t seed;
 	uint64_t start_s, end_s;	/* wall-clock seconds of the run, 0 when unknown */
 	const struct fw_policy *firmware;	/* the Secure Boot policy the run was taken under; NULL: not read */

@@ -192,7 +192,7 @@ static size_t run_and_report(struct session *s, const struct check *const *sel, 
 	const struct hw_device *dev = s->dev;
 	struct fw_policy fw;
 	fw_policy_read_efivarfs(EFIVARFS_DIR, &fw);
-	struct report_info info = { dev->name, dev->info.plat->name, seed, (uint64_t)t0, (uint64_t)time(NULL), &fw };
+	struct report_info info = { dev->name, dev->info.plat->name, hw_device_kind(dev), seed, (uint64_t)t0, (uint64_t)time(NULL), &fw };
 	struct report_sink sink = { file_write, out };
 	report_write((enum report_format)fmt, &sink, res, n, ran, &info);
 	for (size_t i = 0; i < ran; i++)

@@ -25,6 +25,7 @@
 #include "dom0/guest_device.h"
 #include "env/fmt.h"
 #include "env/num.h"
+#include "env/version.h"
 #include "checks/report.h"
 #include "checks/runner.h"
 #include "checks/session.h"
@@ -335,8 +336,8 @@ static void announce(const struct efi_args *a, const struct hw_device *dev, size
 		gtt_snprintf(gen, sizeof(gen), "%u.%u", g / 10, g % 10);
 	else
 		gtt_snprintf(gen, sizeof(gen), "%u", g / 10);
-	efi_printf("gttlab: %s: %s (gen %s), device 0x%04x, %llu MiB GGTT, %llu MiB aperture, %u fences; %zu checks\n", a->device,
-		   dev->info.plat->name, gen, dev->info.devid, (unsigned long long)(dev->info.ggtt_size >> 20),
+	efi_printf("gttlab: %s: %s (gen %s, %s), device 0x%04x, %llu MiB GGTT, %llu MiB aperture, %u fences; %zu checks\n", a->device,
+		   dev->info.plat->name, gen, hw_device_kind(dev), dev->info.devid, (unsigned long long)(dev->info.ggtt_size >> 20),
 		   (unsigned long long)(dev->info.aperture_size >> 20), dev->info.num_fences, n);
 }
 
@@ -348,7 +349,7 @@ static void run_checks(EFI_HANDLE image, const struct gtt_env *env, const struct
 	uint64_t t0 = env->now_ns(env);
 	size_t ran = session_run(s, sel, n, o, res);
 	const struct run_totals *t = &s->totals;
-	struct report_info info = { a->device, s->dev->info.plat->name, a->seed, 0, 0, &a->firmware };
+	struct report_info info = { a->device, s->dev->info.plat->name, hw_device_kind(s->dev), a->seed, 0, 0, &a->firmware };
 	struct report_sink con = { console_write, NULL };
 	report_write(REPORT_HUMAN, &con, res, n, ran, &info);
 	save(image, env, REPORT_HUMAN, "summary.txt", res, n, ran, &info);
@@ -419,6 +420,7 @@ static EFI_STATUS gttlab_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	InitializeLib(image, systab);
 	const struct gtt_env *env = efi_env_init();
 	efi_print("gttlab.efi: register-level checks of the GGTT, aperture and fences\n");
+	efi_printf("gttlab.efi: version %s\n", gttlab_version);
 	int argc = efi_args_gather(image, env, argv, 32);
 	if (efi_args_parse(argc, argv, &a)) {
 		finish(&a, EXIT_ERROR);

@@ -33,6 +33,7 @@ int hw_open_spec(const struct gtt_env *env, const struct hw_device_spec *spec, c
 			return gtt_err_set(err, GTT_ENOMEM, "out of memory");
 		dev->env = env;
 		gtt_snprintf(dev->name, sizeof(dev->name), "%s", spec->text);
+		gtt_snprintf(dev->scheme, sizeof(dev->scheme), "%s", spec->scheme);
 		rc = backends[i]->open(env, spec, opts, &dev->ops, &dev->ctx, err);
 		if (rc) {
 			env->free(env, dev);
@@ -69,6 +70,17 @@ int hw_open(const struct gtt_env *env, const char *s, const struct hw_backend_fa
 		rc = hw_open_spec(env, spec, backends, n_backends, opts, out, err);
 	env->free(env, spec);
 	return rc;
+}
+
+const char *hw_device_kind(const struct hw_device *dev)
+{
+	if (!gtt_strcmp(dev->scheme, "vgpu"))
+		return "vGPU on the simulated device";
+	if (!gtt_strcmp(dev->scheme, "pv"))
+		return "pv guest";
+	if (dev->ops->model && dev->ops->model(dev->ctx))
+		return "simulated";
+	return dev->info.pvinfo.active ? "hardware, GVT-g guest" : "hardware";
 }
 
 void hw_close(struct hw_device *dev)

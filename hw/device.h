@@ -30,6 +30,15 @@ int hw_open(const struct gtt_env *env, const char *spec, const struct hw_backend
 int hw_open_spec(const struct gtt_env *env, const struct hw_device_spec *spec, const struct hw_backend_factory *const *backends,
 		 size_t n_backends, const struct hw_open_opts *opts, struct hw_device **out, struct gtt_err *err);
 
+/*
+ * What the device is, in the words every report uses: "simulated" (the
+ * model, through whichever backend), "vGPU on the simulated device" (vgpu:),
+ * "pv guest" (a vGPU dom0 serve serves, whatever its host is),
+ * "hardware" (a real GPU), with ", GVT-g guest" when its PVINFO page put
+ * gttlab in guest mode on hardware.
+ */
+const char *hw_device_kind(const struct hw_device *dev);
+
 /* Close the device; the undo log is NOT replayed (call hw_undo_restore first); a journal is detached. */
 void hw_close(struct hw_device *dev);
 

@@ -105,6 +105,7 @@ struct hw_device {
 	const struct hw_backend_ops *ops;
 	void *ctx;
 	char name[64];			/* the device string it was opened with */
+	char scheme[16];		/* its scheme (hw/device_spec.h): what kind of device it is (hw_device_kind) */
 	struct hw_info info;
 	struct hw_counters counters;
 	struct hw_undo undo;

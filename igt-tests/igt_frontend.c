@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
+#include "env/version.h"
 #include "igt-tests/igt_frontend.h"
 #include "env/env_posix.h"
 #include "hosted/backends.h"
@@ -150,8 +151,13 @@ static struct hw_device *device(struct fe *f)
 	if (f->dev_tried)
 		return f->s.dev;
 	f->dev_tried = true;
-	if (!session_open(&f->s, &err))
+	if (!session_open(&f->s, &err)) {
+		/* an info line on stdout: what every result of this binary was taken on, and by which gttlab */
+		printf("gttlab %s on %s (%s, %s)\n", gttlab_version, f->s.dev->name, f->s.dev->info.plat->name,
+		       hw_device_kind(f->s.dev));
+		fflush(stdout);
 		return f->s.dev;
+	}
 	/*
 	 * A device string that names no device (a typo in GTTLAB_DEVICE or --device) is the lab's
 	 * configuration error: every subtest fails saying so. A valid one whose device is absent,

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "env/version.h"
 #include "checks/report.h"
 #include "checks/runner.h"
 #include "checks/test_faults.h"
@@ -476,7 +477,7 @@ static struct buf report_fw(enum report_format f, struct check_result *r, size_t
 {
 	struct buf b = { 0 };
 	struct report_sink s = { buf_write, &b };
-	struct report_info in = { "sim:skl", "skl", 7, 1700000000, 1700000001, fw };
+	struct report_info in = { "sim:skl", "skl", "simulated", 7, 1700000000, 1700000001, fw };
 
 	report_write(f, &s, r, n, n, &in);
 	return b;
@@ -509,9 +510,14 @@ Test(runner, reports_are_well_formed)
 	cr_expect(strstr(j.s, "\"root\":{") && strstr(j.s, "\"igt@gtt_fence\":{") && strstr(j.s, "\"runtimes\":{\"igt@gtt_ggtt\":{\"time\""), "%s", j.s);
 
 	struct buf t = report(REPORT_TAP, r, 3);
-	static const char tap_head[] = "TAP version 13\n1..3\n# seed 7: --run NAME --seed 7 repeats any check\n"
-				       "ok 1 - ggtt-pte-readback\n  ---\n  suite: ggtt\n  seed: 0x0000000000000abc\n";
-	cr_expect(!strncmp(t.s, tap_head, sizeof(tap_head) - 1), "%s", t.s);
+	char tap_head[256];
+	snprintf(tap_head, sizeof(tap_head), "TAP version 13\n1..3\n# gttlab %s on sim:skl (skl, simulated)\n"
+		 "# seed 7: --run NAME --seed 7 repeats any check\n"
+		 "ok 1 - ggtt-pte-readback\n  ---\n  suite: ggtt\n  seed: 0x0000000000000abc\n", gttlab_version);
+	cr_expect(!strncmp(t.s, tap_head, strlen(tap_head)), "%s", t.s);
+	/* what the run was taken on, and by which gttlab, in every format */
+	cr_expect(strstr(j.s, "\"gttlab\":{\"version\":\"") && strstr(j.s, "\"device\":\"sim:skl\",\"platform\":\"skl\",\"kind\":\"simulated\"}"),
+		  "%s", j.s);
 	cr_expect(strstr(t.s, "not ok 2 - fence-x-detile\n  ---\n") && strstr(t.s, "  message: 'fence 0 (FENCE_REG_GEN6_LO_0 = 0x00100001): \"quoted\" & <angled> ''single''\\'\n"), "%s", t.s);
 	cr_expect(strstr(t.s, "ok 3 - aperture-rw # SKIP needs test pages\n"), "%s", t.s);
 	/* where a check worked: in its YAML block, only for a check that claimed pages */
@@ -573,7 +579,7 @@ Test(runner, gttlab_check_exit_codes_and_formats, .timeout = 120)
 		guest += !!(gtt_check(i)->requires & REQ_GUEST);
 	cr_assert(guest, "the table has no guest check");
 	snprintf(want, sizeof(want), "%zu passed, 0 failed, %u skipped", gtt_check_count() - guest, guest);
-	cr_expect(strstr(out, "PASS on sim:skl (skl)") && strstr(out, want), "not '%s': %s", want, out);
+	cr_expect(strstr(out, "PASS on sim:skl (skl, simulated)") && strstr(out, want), "not '%s': %s", want, out);
 	cr_expect_eq(t_run("./build/gttlab check --device sim:hsw 2>/dev/null", out, sizeof(out)), 0, "%s", out);
 	cr_expect_eq(t_run("./build/gttlab check --list", out, sizeof(out)), 0);
 	cr_expect(strstr(out, "fence-write-order") && strstr(out, "slot-resize-release"), "%s", out);
@@ -703,7 +709,7 @@ Test(runner, a_restore_that_does_not_read_back_is_an_abort_that_ends_the_run)
 	runner_totals(r, 2, 1, &t);
 	cr_expect(t.abort == 1 && t.notrun == 1 && t.fail == 0, "abort %u notrun %u fail %u", t.abort, t.notrun, t.fail);
 	/* what a user reads: ABORT in the verdict, TAP's Bail out!, JUnit's error, IGT's abort */
-	struct report_info in = { "sim:skl", "skl", 0, 0, 0, NULL };
+	struct report_info in = { "sim:skl", "skl", "simulated", 0, 0, 0, NULL };
 	struct buf b = { 0 };
 	struct report_sink s = { buf_write, &b };
 	report_write(REPORT_HUMAN, &s, r, 2, 1, &in);

@@ -447,7 +447,7 @@ Test(platforms, the_cli_on_the_new_models, .timeout = 300)
 	for (size_t i = 0; i < gtt_check_count(); i++)
 		guest += !!(gtt_check(i)->requires & REQ_GUEST);
 	snprintf(want, sizeof(want), "0 failed, %u skipped", guest);	/* the guest suite skips outside a vGPU */
-	cr_expect(strstr(out, "PASS on sim:adlp (adlp)") && strstr(out, want), "not '%s': %s", want, out);
+	cr_expect(strstr(out, "PASS on sim:adlp (adlp, simulated)") && strstr(out, want), "not '%s': %s", want, out);
 	cr_assert_eq(t_run("./build/gttlab --device sim:tgl dom0 run scenarios/fence-pool.scn 2>&1", out, sizeof(out)), 0,
 		     "%s", out);
 	cr_expect(strstr(out, "note: no GVT-g mediator runs on tgl (tigerlake)"), "%s", out);
