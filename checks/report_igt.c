@@ -69,6 +69,29 @@ static size_t binaries(const struct check_result *r, size_t n, char bins[][64], 
 	return m;
 }
 
+/*
+ * Not igt_runner's keys (piglit and igt_results read the keys they know and leave the rest): what
+ * the run was taken on, by which gttlab, and under which firmware policy.
+ */
+static void taken_on(struct report_sink *s, const struct report_info *in)
+{
+	sink_printf(s, ",\"gttlab\":{\"version\":\"");
+	report_escape(s, gttlab_version, REPORT_IGT_JSON);
+	sink_printf(s, "\",\"device\":\"");
+	report_escape(s, in->device, REPORT_IGT_JSON);
+	sink_printf(s, "\",\"platform\":\"%s\",\"kind\":\"%s\"", in->platform, in->kind);
+	if (in->pci_device)
+		sink_printf(s, ",\"pci\":\"8086:%04x\"", in->pci_device);
+	sink_printf(s, "}");
+	if (in->firmware) {
+		char sb[16], sm[16];
+		fw_var_text(in->firmware->secure_boot, sb, sizeof(sb));
+		fw_var_text(in->firmware->setup_mode, sm, sizeof(sm));
+		sink_printf(s, ",\"firmware\":{\"secure_boot\":\"%s\",\"SecureBoot\":\"%s\",\"SetupMode\":\"%s\"}",
+			    fw_policy_word(in->firmware), sb, sm);
+	}
+}
+
 void report_igt_json(struct report_sink *s, const struct check_result *r, size_t n, size_t ran,
 		     const struct report_info *in)
 {
@@ -83,20 +106,7 @@ void report_igt_json(struct report_sink *s, const struct check_result *r, size_t
 	if (in->start_s)
 		sink_printf(s, ",\"start\":%llu.0,\"end\":%llu.0", (unsigned long long)in->start_s, (unsigned long long)in->end_s);
 	sink_printf(s, "}");
-	/* not igt_runner's either: what the run was taken on, and by which gttlab */
-	sink_printf(s, ",\"gttlab\":{\"version\":\"");
-	report_escape(s, gttlab_version, REPORT_IGT_JSON);
-	sink_printf(s, "\",\"device\":\"");
-	report_escape(s, in->device, REPORT_IGT_JSON);
-	sink_printf(s, "\",\"platform\":\"%s\",\"kind\":\"%s\"}", in->platform, in->kind);
-	if (in->firmware) {
-		/* not igt_runner's: piglit and igt_results read the keys they know and leave the rest */
-		char sb[16], sm[16];
-		fw_var_text(in->firmware->secure_boot, sb, sizeof(sb));
-		fw_var_text(in->firmware->setup_mode, sm, sizeof(sm));
-		sink_printf(s, ",\"firmware\":{\"secure_boot\":\"%s\",\"SecureBoot\":\"%s\",\"SetupMode\":\"%s\"}",
-			    fw_policy_word(in->firmware), sb, sm);
-	}
+	taken_on(s, in);
 	sink_printf(s, ",\n\"tests\":{");
 	for (size_t i = 0; i < n; i++) {
 		const struct check_result *t = &r[i];

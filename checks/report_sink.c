@@ -37,7 +37,16 @@ void report_igt_binary(const char *suite, char *buf, size_t n)
 
 const char *report_verdict(const struct run_totals *t)
 {
-	return t->abort ? "ABORT" : t->fail ? "FAIL" : "PASS";
+	/* a run in which nothing passed or failed proved nothing: not a pass */
+	return t->abort ? "ABORT" : t->fail ? "FAIL" : t->pass ? "PASS" : "SKIP";
+}
+
+void report_device_text(struct report_sink *s, const struct report_info *in)
+{
+	sink_printf(s, "%s (%s, %s", in->device, in->platform, in->kind);
+	if (in->pci_device)
+		sink_printf(s, ", PCI 8086:%04x", in->pci_device);
+	sink_printf(s, ")");
 }
 
 void report_escape(struct report_sink *s, const char *t, enum report_format f)

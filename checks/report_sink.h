@@ -13,6 +13,8 @@ int report_format_parse(const char *s);
 void report_escape(struct report_sink *s, const char *t, enum report_format f);
 /* "ABORT" when the device could not be restored after a check, else "FAIL" or "PASS". */
 const char *report_verdict(const struct run_totals *t);
+/* What a run was taken on, as every text report says it: "D (platform, kind[, PCI 8086:DDDD])". */
+void report_device_text(struct report_sink *s, const struct report_info *in);
 /* The IGT binary a suite belongs to: "gtt_" + suite with '-' as '_'. */
 void report_igt_binary(const char *suite, char *buf, size_t n);
 

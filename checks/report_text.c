@@ -27,8 +27,9 @@ static void human(struct report_sink *s, const struct check_result *r, size_t n,
 			    r[i].check ? r[i].check->suite : "?", res, (unsigned long long)(r[i].ns / 1000000u),
 			    (unsigned long long)(r[i].ns / 1000u % 1000u), i < ran ? r[i].reason : not_run(r, ran));
 	}
-	sink_printf(s, "\n%s on %s (%s, %s), seed %llu: %u passed, %u failed, %u skipped", report_verdict(t),
-		    in->device, in->platform, in->kind, (unsigned long long)in->seed, t->pass, t->fail, t->skip);
+	sink_printf(s, "\n%s on ", report_verdict(t));
+	report_device_text(s, in);
+	sink_printf(s, ", seed %llu: %u passed, %u failed, %u skipped", (unsigned long long)in->seed, t->pass, t->fail, t->skip);
 	if (t->abort)
 		sink_printf(s, ", %u aborted (the device could not be restored)", t->abort);
 	if (t->notrun)
@@ -45,8 +46,9 @@ static void human(struct report_sink *s, const struct check_result *r, size_t n,
 
 static void tap(struct report_sink *s, const struct check_result *r, size_t n, size_t ran, const struct report_info *in)
 {
-	sink_printf(s, "TAP version 13\n1..%zu\n# gttlab %s on %s (%s, %s)\n# seed %llu: --run NAME --seed %llu repeats any check\n",
-		    n, gttlab_version, in->device, in->platform, in->kind, (unsigned long long)in->seed,
+	sink_printf(s, "TAP version 13\n1..%zu\n# gttlab %s on ", n, gttlab_version);
+	report_device_text(s, in);
+	sink_printf(s, "\n# seed %llu: --run NAME --seed %llu repeats any check\n", (unsigned long long)in->seed,
 		    (unsigned long long)in->seed);
 	if (in->firmware) {
 		char fw[96];
@@ -104,6 +106,8 @@ static void junit(struct report_sink *s, const struct check_result *r, size_t n,
 	sink_printf(s, "\"/><property name=\"device.kind\" value=\"%s\"/><property name=\"gttlab.version\" value=\"", in->kind);
 	report_escape(s, gttlab_version, REPORT_JUNIT);
 	sink_printf(s, "\"/><property name=\"seed\" value=\"%llu\"/>", (unsigned long long)in->seed);
+	if (in->pci_device)
+		sink_printf(s, "<property name=\"device.pci\" value=\"8086:%04x\"/>", in->pci_device);
 	if (in->firmware) {
 		char sb[16], sm[16];
 		fw_var_text(in->firmware->secure_boot, sb, sizeof(sb));

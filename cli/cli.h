@@ -21,12 +21,15 @@
 #define EXIT_FAIL	1
 #define EXIT_USAGE	2	/* bad input or an unusable device; nothing was written */
 #define EXIT_ABORT	3	/* the device could not be restored (check, dom0 run, restore) */
+#define EXIT_SKIP	77	/* nothing ran: every check skipped (IGT's skip status) */
 
 struct cli {
 	const struct gtt_env *env;
 	const char *device;		/* the device string: spec.text */
 	struct hw_device_spec spec;	/* --device, parsed once (hw/device_spec.h); default HW_DEVICE_DEFAULT */
 	bool device_given;		/* --device was on the command line (not the default) */
+	bool device_default;		/* the device is HW_DEVICE_DEFAULT: said on stderr after every run on it */
+	bool opened;			/* a device was opened (cli_open, a session) */
 	bool json;			/* --json */
 	bool help;			/* --help anywhere on the line */
 	struct hw_open_opts opts;
@@ -34,6 +37,11 @@ struct cli {
 	const char *journal;		/* --journal FILE: where a real device's crash journal goes */
 };
 
+/*
+ * The model is the newcomer's default, never a lab's surprise: a run that opened it because no
+ * device was named says so on stderr at its end (not after bad input, which gets its one line).
+ */
+void cli_say_default(const struct cli *c);
 /* Print "gttlab: <message>" to stderr; returns EXIT_USAGE. */
 int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Report a library error; returns EXIT_USAGE. */

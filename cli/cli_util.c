@@ -94,10 +94,22 @@ const struct gtt_platform *cli_platform(const struct cli *c, const char *name)
 	return p;
 }
 
+/*
+ * The model is the newcomer's default, never a lab's surprise: a run on it because no device was
+ * named says so on stderr, every time (a verdict line says "simulated" as well).
+ */
+void cli_say_default(const struct cli *c)
+{
+	if (c->device_default && c->opened)
+		fprintf(stderr, "gttlab: no --device: this ran on the model %s (simulated %s), gttlab's default; "
+			"--device auto or pci:SSSS:BB:DD.F runs on hardware\n", c->spec.text, c->spec.plat->name);
+}
+
 int cli_open(struct cli *c, struct hw_device **dev)
 {
 	struct gtt_err err = { 0 };
 
+	c->opened = true;
 	if (hw_open_spec(c->env, &c->spec, gtt_posix_backends, gtt_num_posix_backends, &c->opts, dev, &err))
 		return cli_report(&err);
 	return 0;
@@ -142,6 +154,7 @@ static int session_open_hook(void *ctx, struct hw_device **dev, struct gtt_err *
 {
 	struct cli_session *cs = ctx;
 
+	cs->c->opened = true;
 	return hw_open_spec(cs->c->env, &cs->c->spec, gtt_posix_backends, gtt_num_posix_backends, &cs->c->opts, dev, err);
 }
 

@@ -192,7 +192,9 @@ static size_t run_and_report(struct session *s, const struct check *const *sel, 
 	const struct hw_device *dev = s->dev;
 	struct fw_policy fw;
 	fw_policy_read_efivarfs(EFIVARFS_DIR, &fw);
-	struct report_info info = { dev->name, dev->info.plat->name, hw_device_kind(dev), seed, (uint64_t)t0, (uint64_t)time(NULL), &fw };
+	char where[64];
+	struct report_info info = { hw_device_where(dev, where, sizeof(where)), dev->info.plat->name, hw_device_kind(dev), seed,
+				    (uint64_t)t0, (uint64_t)time(NULL), &fw, hw_device_pci_id(dev) };
 	struct report_sink sink = { file_write, out };
 	report_write((enum report_format)fmt, &sink, res, n, ran, &info);
 	for (size_t i = 0; i < ran; i++)
@@ -267,5 +269,12 @@ int cmd_check(struct cli *c, int argc, char **argv)
 		fprintf(stderr, "gttlab: interrupted after %zu of %zu checks; the device is restored\n", ran, n);
 		return EXIT_FAIL;
 	}
-	return t->fail ? EXIT_FAIL : EXIT_OK;
+	if (t->fail)
+		return EXIT_FAIL;
+	if (!t->pass) {
+		fprintf(stderr, "gttlab: SKIP: no check ran on %s (%zu selected, every one skipped): nothing was proven\n",
+			c->device, n);
+		return EXIT_SKIP;
+	}
+	return EXIT_OK;
 }

@@ -170,6 +170,8 @@ int cmd_dom0(struct cli *c, int argc, char **argv)
 		scen_script_free(&sc);
 		return rc;
 	}
+	if (sc.device[0] && !c->device_given)
+		c->device_default = false;
 	scen_script_free(&sc);
 	if ((rc = open_outputs(&a, &o, &held_text, &held_len)))
 		return rc;

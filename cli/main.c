@@ -213,6 +213,7 @@ static int parse_and_run(struct cli *c, int argc, char **argv, char **rest)
 	if ((rc = parse_globals(c, argc, argv, &g, rest, &nrest)))
 		return rc;
 	c->device_given = g.device != NULL;
+	c->device_default = !c->device_given;
 	if ((rc = cli_set_device(c, g.device ? g.device : HW_DEVICE_DEFAULT)))
 		return rc;
 	c->json = g.json;
@@ -261,5 +262,7 @@ int main(int argc, char **argv)
 	errno = 0;
 	if (output_close(stdout) && rc != EXIT_USAGE)
 		rc = cli_error("cannot write standard output: %s", strerror(errno));
+	if (rc != EXIT_USAGE)
+		cli_say_default(&c);
 	return rc;
 }

@@ -83,6 +83,19 @@ const char *hw_device_kind(const struct hw_device *dev)
 	return dev->info.pvinfo.active ? "hardware, GVT-g guest" : "hardware";
 }
 
+const char *hw_device_where(const struct hw_device *dev, char *buf, size_t n)
+{
+	/* the model's own name (sim:skl), not the PCI function the EFI application installs it as */
+	if (!hw_device_pci_id(dev) || !dev->ops->location || dev->ops->location(dev->ctx, buf, n))
+		return dev->name;
+	return buf;
+}
+
+uint16_t hw_device_pci_id(const struct hw_device *dev)
+{
+	return gtt_strncmp(hw_device_kind(dev), "hardware", 8) ? 0 : dev->info.devid;
+}
+
 void hw_close(struct hw_device *dev)
 {
 	if (!dev)

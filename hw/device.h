@@ -39,6 +39,14 @@ int hw_open_spec(const struct gtt_env *env, const struct hw_device_spec *spec, c
  */
 const char *hw_device_kind(const struct hw_device *dev);
 
+/*
+ * Where the device is: for real hardware the string that opens it again, what auto found
+ * (pci:SSSS:BB:DD.F, efi:...), when the backend can say it; else the device string. BUF holds N bytes.
+ */
+const char *hw_device_where(const struct hw_device *dev, char *buf, size_t n);
+/* Real hardware's PCI device id (vendor 0x8086), for the reports; 0 for the model, vGPUs and pv guests. */
+uint16_t hw_device_pci_id(const struct hw_device *dev);
+
 /* Close the device; the undo log is NOT replayed (call hw_undo_restore first); a journal is detached. */
 void hw_close(struct hw_device *dev);
 

@@ -477,7 +477,7 @@ static struct buf report_fw(enum report_format f, struct check_result *r, size_t
 {
 	struct buf b = { 0 };
 	struct report_sink s = { buf_write, &b };
-	struct report_info in = { "sim:skl", "skl", "simulated", 7, 1700000000, 1700000001, fw };
+	struct report_info in = { "sim:skl", "skl", "simulated", 7, 1700000000, 1700000001, fw, 0 };
 
 	report_write(f, &s, r, n, n, &in);
 	return b;
@@ -486,6 +486,35 @@ static struct buf report_fw(enum report_format f, struct check_result *r, size_t
 static struct buf report(enum report_format f, struct check_result *r, size_t n)
 {
 	return report_fw(f, r, n, NULL);
+}
+
+/* Real hardware is named by where auto found it and its PCI ids, in every format; a run with no pass is SKIP (issue 43). */
+Test(runner, reports_name_real_hardware_by_its_slot_and_pci_ids)
+{
+	struct check_result r[1] = { { .check = gtt_check(0), .status = CHECK_PASS, .reason = "", .ns = 1000 } };
+	struct report_info in = { "pci:0000:00:02.0", "skl", "hardware", 0, 0, 0, NULL, 0x1912 };
+	static const char *const want[] = {
+		[REPORT_HUMAN] = "\nPASS on pci:0000:00:02.0 (skl, hardware, PCI 8086:1912), seed 0",
+		[REPORT_TAP] = "# gttlab ",
+		[REPORT_JUNIT] = "<property name=\"device.pci\" value=\"8086:1912\"/>",
+		[REPORT_IGT_JSON] = "\"device\":\"pci:0000:00:02.0\",\"platform\":\"skl\",\"kind\":\"hardware\",\"pci\":\"8086:1912\"}",
+	};
+	for (int f = REPORT_HUMAN; f <= REPORT_IGT_JSON; f++) {
+		struct buf b = { 0 };
+		struct report_sink s = { buf_write, &b };
+		report_write((enum report_format)f, &s, r, 1, 1, &in);
+		cr_expect(strstr(b.s, want[f]), "format %d lacks '%s':\n%s", f, want[f], b.s);
+		if (f == REPORT_TAP)
+			cr_expect(strstr(b.s, " on pci:0000:00:02.0 (skl, hardware, PCI 8086:1912)\n"), "%s", b.s);
+		free(b.s);
+	}
+	/* nothing passed, nothing failed: SKIP, not PASS */
+	r[0].status = CHECK_SKIP;
+	struct buf b = { 0 };
+	struct report_sink s = { buf_write, &b };
+	report_write(REPORT_HUMAN, &s, r, 1, 1, &in);
+	cr_expect(strstr(b.s, "\nSKIP on pci:0000:00:02.0") && !strstr(b.s, "PASS"), "%s", b.s);
+	free(b.s);
 }
 
 Test(runner, reports_are_well_formed)
@@ -709,7 +738,7 @@ Test(runner, a_restore_that_does_not_read_back_is_an_abort_that_ends_the_run)
 	runner_totals(r, 2, 1, &t);
 	cr_expect(t.abort == 1 && t.notrun == 1 && t.fail == 0, "abort %u notrun %u fail %u", t.abort, t.notrun, t.fail);
 	/* what a user reads: ABORT in the verdict, TAP's Bail out!, JUnit's error, IGT's abort */
-	struct report_info in = { "sim:skl", "skl", "simulated", 0, 0, 0, NULL };
+	struct report_info in = { "sim:skl", "skl", "simulated", 0, 0, 0, NULL, 0 };
 	struct buf b = { 0 };
 	struct report_sink s = { buf_write, &b };
 	report_write(REPORT_HUMAN, &s, r, 2, 1, &in);
@@ -752,12 +781,12 @@ Test(runner, igt_binaries_exit_112_when_the_device_is_not_restored)
 {
 	char out[4096];
 
-	cr_expect_eq(t_run("GTTLAB_TEST_FAULT=freeze-fence ./build/faults/igt/gtt_fence --run-subtest fence-readback 2>&1", out, sizeof(out)),
+	cr_expect_eq(t_run("GTTLAB_DEVICE=sim:skl GTTLAB_TEST_FAULT=freeze-fence ./build/faults/igt/gtt_fence --run-subtest fence-readback 2>&1", out, sizeof(out)),
 		     112, "%s", out);
 	cr_expect(strstr(out, "device not restored") && strstr(out, "FENCE_REG_GEN6_LO_0"), "%s", out);
-	cr_expect_eq(t_run("GTTLAB_TEST_FAULT=freeze-fence ./build/faults/igt/gtt_fence 2>&1", out, sizeof(out)), 112, "%s", out);
+	cr_expect_eq(t_run("GTTLAB_DEVICE=sim:skl GTTLAB_TEST_FAULT=freeze-fence ./build/faults/igt/gtt_fence 2>&1", out, sizeof(out)), 112, "%s", out);
 	cr_expect(!strstr(out, "Starting subtest: fence-x-detile"), "a subtest ran after the abort:\n%s", out);
-	cr_expect_eq(t_run("GTTLAB_TEST_FAULT=nonsense ./build/faults/igt/gtt_fence --run-subtest fence-readback >/dev/null 2>&1", out, sizeof(out)),
+	cr_expect_eq(t_run("GTTLAB_DEVICE=sim:skl GTTLAB_TEST_FAULT=nonsense ./build/faults/igt/gtt_fence --run-subtest fence-readback >/dev/null 2>&1", out, sizeof(out)),
 		     77, "an unknown test fault leaves no usable device: skip");
 }
 
@@ -782,7 +811,7 @@ Test(runner, shipped_front_ends_ignore_a_test_fault)
 
 	cr_expect_eq(t_run("GTTLAB_TEST_FAULT=drop-flush ./build/gttlab check --run ggtt-invalidate 2>&1", out, sizeof(out)), 0,
 		     "%s", out);
-	cr_expect_eq(t_run("GTTLAB_TEST_FAULT=freeze-fence ./build/igt/gtt_fence --run-subtest fence-readback 2>&1", out,
+	cr_expect_eq(t_run("GTTLAB_DEVICE=sim:skl GTTLAB_TEST_FAULT=freeze-fence ./build/igt/gtt_fence --run-subtest fence-readback 2>&1", out,
 			   sizeof(out)), 0, "%s", out);
 	cr_expect(!strstr(out, "GTTLAB_TEST_FAULT"), "%s", out);
 }

@@ -86,7 +86,7 @@ Test(cli, dom0_run_takes_the_scenarios_device_and_json, .timeout = 60)
 	cr_assert(f);
 	fputs("create a low=4M slots=1\nexpect counter switches == 7\n", f);
 	fclose(f);
-	snprintf(cmd, sizeof(cmd), "--json dom0 run %s", path);
+	snprintf(cmd, sizeof(cmd), "--json --device sim:skl dom0 run %s", path);
 	cr_expect_eq(run(cmd, out, sizeof(out)), 1, "%s", out);
 	cr_expect(!strncmp(out, "{\"result\":\"failed\"", 18) &&
 		  strstr(out, "\"failed\":[{\"line\":2,\"message\":\"expect counter switches == 7 (it is 0)\"}]"), "%s", out);
@@ -176,7 +176,7 @@ Test(cli, dump_compresses_runs)
 {
 	char out[8192];
 
-	cr_assert_eq(run("dump ggtt", out, sizeof(out)), 0);
+	cr_assert_eq(run("--device sim:skl dump ggtt", out, sizeof(out)), 0);
 	cr_expect_str_eq(out, "0x00000000 - 0xfffff000: constant 0x7ffff000 (1048576 PTEs)\n");
 	cr_assert_eq(run("dump fences --device sim:snb", out, sizeof(out)), 0);
 	cr_expect_eq(lines(out), 16, "snb has 16 fences:\n%s", out);
@@ -457,4 +457,38 @@ Test(cli, info_shows_guest_mode)
 			      "\"fence_num\":4,\"gm_channel\":false}}\n"), "%s", out);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	cr_expect_neq(system(cmd), -1, "%s", cmd);
+}
+
+/* The model is the newcomer's default and says so after every run on it; a named device does not (issue 43). */
+Test(cli, the_default_model_is_said_after_every_run_on_it)
+{
+	char out[8192];
+	static const char *const cmds[] = { "info", "dump fences", "check --run fence-readback", "--json info" };
+
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		cr_assert_eq(run(cmds[i], out, sizeof(out)), 0, "%s: %s", cmds[i], out);
+		cr_expect(strstr(out, "gttlab: no --device: this ran on the model sim:skl (simulated skl)"),
+			  "'%s' did not say it ran on the default model:\n%s", cmds[i], out);
+	}
+	cr_assert_eq(run("--device sim:skl info", out, sizeof(out)), 0);
+	cr_expect(!strstr(out, "no --device"), "a named model is no default:\n%s", out);
+	/* encode and decode open no device: nothing to say */
+	cr_assert_eq(run("encode pte 0x1000", out, sizeof(out)), 0);
+	cr_expect(!strstr(out, "no --device"), "%s", out);
+}
+
+/* A run in which no check passed or failed proved nothing: SKIP and IGT's 77, never PASS and 0 (issue 43). */
+Test(cli, a_run_in_which_nothing_ran_is_skip_77)
+{
+	char out[8192];
+
+	/* the guest suite outside a vGPU: every check skips */
+	cr_expect_eq(run("--device sim:skl check --run 'guest*'", out, sizeof(out)), 77, "%s", out);
+	cr_expect(strstr(out, "\nSKIP on sim:skl (skl, simulated)"), "the verdict is SKIP:\n%s", out);
+	cr_expect(strstr(out, "gttlab: SKIP: no check ran on sim:skl"), "%s", out);
+	cr_expect(!strstr(out, "PASS"), "%s", out);
+	cr_expect_eq(run("--device sim:skl check --run 'guest*' --format tap", out, sizeof(out)), 77, "%s", out);
+	/* one check that passes is a pass */
+	cr_expect_eq(run("--device sim:skl check --run 'guest*,fence-readback'", out, sizeof(out)), 0, "%s", out);
+	cr_expect(strstr(out, "\nPASS on sim:skl"), "%s", out);
 }
