@@ -6,8 +6,9 @@
  *
  * Arguments come from the load options (gttlab.efi --run fence-* --device
  * sim:hsw) or, when started as BOOTX64.EFI with none, from gttlab.cfg beside
- * it. Without an Intel GPU the application installs an EFI_PCI_IO_PROTOCOL
- * backed by the simulated device and finds it like a real one.
+ * it. The model runs only when the device string asks for it (sim:..., then
+ * installed as an EFI_PCI_IO_PROTOCOL the efi backend finds like a real GPU);
+ * with no device named (auto) and no Intel GPU, the run is a device error.
  */
 #include <efi.h>
 #include <efilib.h>
@@ -39,6 +40,7 @@
 #define EXIT_FAIL 0x11	/* QEMU status 35 */
 #define EXIT_ERROR 0x12	/* QEMU status 37 */
 #define EXIT_ABORT 0x13	/* QEMU status 39: the device could not be restored */
+#define EXIT_SKIP 0x14	/* QEMU status 41: nothing ran (every check skipped): no verdict */
 
 static void outb(uint16_t port, uint8_t v)
 {
@@ -136,7 +138,6 @@ static int resolve(struct efi_run *r, struct gtt_err *err)
 		gtt_snprintf(s, sizeof(s), "efi:%s", d->target);
 		return hw_device_spec_parse(s, &r->open, err);
 	}
-	struct hw_device_spec model;
 	if (is_scheme(d, "auto")) {
 		size_t k = efi_pci_list(devs, 64);
 		for (size_t i = 0; i < k; i++)
@@ -146,10 +147,9 @@ static int resolve(struct efi_run *r, struct gtt_err *err)
 				efi_printf("gttlab: Intel GPU %04x at %s\n", devs[i].device, r->open.target);
 				return GTT_OK;
 			}
-		hw_device_spec_model(&model, NULL, false);
-		efi_printf("gttlab: no Intel GPU here: presenting the simulated %s through EFI_PCI_IO_PROTOCOL\n",
-			   model.plat->family);
-		d = &model;
+		/* a lab machine whose GPU is off in its setup, or missing: never a verdict on the model */
+		return gtt_err_set(err, GTT_ENODEV, "device auto: no Intel GPU here (vendor 0x8086, display class, among %zu PCI "
+				   "functions): nothing was run; --device sim[:PLATFORM] runs on the model", k);
 	} else if (!is_scheme(d, "sim")) {
 		return gtt_err_set(err, GTT_EINVAL, "unknown device '%s': sim[:PLATFORM[,edram]], pci:SSSS:BB:DD.F, auto, vgpu:sim[:PLATFORM][,KEY=VALUE...] or pv[:N[,wait=poll|pause]]",
 				   d->text);
@@ -258,11 +258,23 @@ static void gop_exclusion(struct hw_device *dev, struct runner_opts *o)
 							    "GOP framebuffer", -1 };
 }
 
-/* A run that cannot start: the reason on the console and in error.txt, the exit code to QEMU. */
+/*
+ * A run that cannot start: the reason on the console, in error.txt, and as the verdict of
+ * summary.txt and results.tap (a lab reading the reports sees an error, not an empty pass), the
+ * exit code to QEMU.
+ */
 static EFI_STATUS refuse(EFI_HANDLE image, const struct efi_args *a, const char *msg, uint8_t code, EFI_STATUS st)
 {
+	char text[GTT_ERR_MSG_MAX + 128], fw[96];
+
 	efi_printf("gttlab: %s\n", msg);
 	efi_write_file(image, RESULTS_DIR, "error.txt", msg, gtt_strlen(msg));
+	fw_policy_text(&a->firmware, fw, sizeof(fw));
+	gtt_snprintf(text, sizeof(text), "ERROR: %s\ngttlab %s\nfirmware: %s\n", msg, gttlab_version, fw);
+	efi_write_file(image, RESULTS_DIR, "summary.txt", text, gtt_strlen(text));
+	gtt_snprintf(text, sizeof(text), "TAP version 13\n1..0\n# gttlab %s\n# firmware: %s\nBail out! %s\n", gttlab_version, fw,
+		     msg);
+	efi_write_file(image, RESULTS_DIR, "results.tap", text, gtt_strlen(text));
 	finish(a, code);
 	return st;
 }
@@ -349,7 +361,11 @@ static void run_checks(EFI_HANDLE image, const struct gtt_env *env, const struct
 	uint64_t t0 = env->now_ns(env);
 	size_t ran = session_run(s, sel, n, o, res);
 	const struct run_totals *t = &s->totals;
-	struct report_info info = { a->device, s->dev->info.plat->name, hw_device_kind(s->dev), a->seed, 0, 0, &a->firmware };
+	/* hardware by where it was found (efi:SSSS:BB:DD.F); the model, installed as a PCI function, by what asked for it */
+	char where[64];
+	const char *on = hw_device_pci_id(s->dev) ? hw_device_where(s->dev, where, sizeof(where)) : a->device;
+	struct report_info info = { on, s->dev->info.plat->name, hw_device_kind(s->dev), a->seed, 0, 0, &a->firmware,
+				    hw_device_pci_id(s->dev) };
 	struct report_sink con = { console_write, NULL };
 	report_write(REPORT_HUMAN, &con, res, n, ran, &info);
 	save(image, env, REPORT_HUMAN, "summary.txt", res, n, ran, &info);
@@ -472,6 +488,6 @@ static EFI_STATUS gttlab_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	run_checks(image, env, &a, &s, &o, sel, n);
 	session_close(&s, &err);	/* a journal kept is said by end_journal and counted an abort */
 	const struct run_totals *t = &s.totals;
-	finish(&a, t->abort ? EXIT_ABORT : t->fail ? EXIT_FAIL : EXIT_PASS);
-	return t->abort || t->fail ? EFI_ABORTED : EFI_SUCCESS;
+	finish(&a, t->abort ? EXIT_ABORT : t->fail ? EXIT_FAIL : t->pass ? EXIT_PASS : EXIT_SKIP);
+	return t->abort || t->fail ? EFI_ABORTED : t->pass ? EFI_SUCCESS : EFI_NOT_STARTED;
 }

@@ -4,7 +4,7 @@
 # For each platform: a FAT image made with mtools holding EFI/BOOT/BOOTX64.EFI and a gttlab.cfg
 # (--device sim:PLATFORM --debug-exit), booted under timeout with OVMF (accel=tcg: KVM is not
 # assumed); QEMU's exit status comes from isa-debug-exit ((value << 1) | 1: 33 pass, 35 fail,
-# 37 error, 39 abort); the results are copied back with mcopy and checked. A platform word
+# 37 error, 39 abort, 41 skip); the results are copied back with mcopy and checked. A platform word
 # vgpu-PLATFORM is a guest-mode boot instead: --device vgpu:sim:PLATFORM --run guest, a vGPU of
 # the application's own Dom0 runtime, whose results must hold the guest checks, every one
 # passed (a skip means guest mode did not happen, and fails naming the check); PLATFORM-edram boots
@@ -12,6 +12,9 @@
 # ivshmem-plain device backed by a host file: the application writes a GGTT-shaped pattern into
 # its BAR through the efi backend's BAR path, and this script finds those bytes in the file. Then a
 # pair of boots on one image: a journaled run reset in its middle, and the boot that restores it.
+# The word no-gpu boots with --device auto (QEMU has no Intel GPU): it must end in a device error
+# (37) on the console and in summary.txt, never a run on the model; nothing-ran boots the guest
+# suite on sim:skl, where every check skips: verdict SKIP, status 41, never a pass.
 # Exit 0 only when every check passed, every results file is well formed and the bytes match.
 #
 # --secure-boot: the firmware is OVMF with Secure Boot enforced and Debian's snakeoil test key in
@@ -118,7 +121,7 @@ refusal_line() {
 verdict_of() {
 	case $1 in
 	33) echo pass ;; 35) echo "checks failed" ;; 37) echo "usage or device error" ;;
-	39) echo "ABORT: the device could not be restored" ;;
+	39) echo "ABORT: the device could not be restored" ;; 41) echo "SKIP: nothing ran" ;;
 	124) echo "timed out after ${timeout_s}s" ;;
 	200) echo "never ran: the firmware found no boot option to start${refused_by:+ (refused: $refused_by)}" ;;
 	*) echo "no verdict (QEMU exit $1)" ;;
@@ -182,6 +185,26 @@ refused_boot() {
 	fi
 }
 
+# no_verdict WORD CFG STATUS CONSOLE FILE TEXT: a boot that must end without a pass: QEMU status
+# STATUS, CONSOLE on the serial log, \gttlab\FILE holding TEXT, and never "verdict PASS"
+no_verdict() {
+	local word=$1 cfg=$2 want=$3 console=$4 file=$5 text=$6 img=$work/esp-$1.img out=$work/$1
+	rm -rf "$out" && mkdir -p "$out"
+	make_esp "$img" "$cfg --debug-exit $extra" || { fail "$word: cannot build the FAT image"; return; }
+	echo "qemu-run: booting gttlab.efi with $cfg, which must not pass"
+	boot "$img" "$out/serial.log"
+	echo "qemu-run: $word: $(verdict_of "$status"), ${elapsed}s"
+	[ "$status" = "$want" ] || fail "$word: $(verdict_of "$status"), not $(verdict_of "$want"); serial log: $out/serial.log"
+	tr -d '\r' < "$out/serial.log" | grep -qF -- "$console" ||
+		fail "$word: the console does not say '$console'; serial log: $out/serial.log"
+	grep -q 'verdict PASS' "$out/serial.log" && fail "$word: the console says verdict PASS"
+	if mcopy -n -i "$img" "::/gttlab/$file" "$out/$file" 2>/dev/null && grep -qF -- "$text" "$out/$file"; then
+		:
+	else
+		fail "$word: \\gttlab\\$file does not say '$text': $(head -3 "$out/$file" 2>/dev/null)"
+	fi
+}
+
 # The guest suite, in the order of the check table (the CLI's list of it, GTTLAB or build/gttlab): a
 # guest-mode boot must report exactly these.
 gttlab=${GTTLAB:-build/gttlab}
@@ -214,6 +237,12 @@ guest_results() {
 
 for p in ${platforms[@]+"${platforms[@]}"}; do
 	[ "$p" = refused ] && { refused_boot; continue; }
+	# no device named on a machine without an Intel GPU: a device error, never the model
+	[ "$p" = no-gpu ] && { no_verdict no-gpu "--device auto" 37 "device auto: no Intel GPU here" summary.txt \
+		"ERROR: device auto: no Intel GPU here"; continue; }
+	# every check skipped (the guest suite on a device that is no vGPU): SKIP, not PASS
+	[ "$p" = nothing-ran ] && { no_verdict nothing-ran "--device sim:skl --run guest*" 41 "gttlab: verdict SKIP" \
+		summary.txt "SKIP on sim:skl (skl, simulated)"; continue; }
 	img="$work/esp-$p.img"
 	out="$work/$p"
 	rm -rf "$out"
