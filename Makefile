@@ -94,10 +94,12 @@ IGT_SUITES := $(shell for f in $$(sed -n 's/^	&\(checks_[a-z0-9_]*\),$$/\1/p' ch
 IGT_BINS := $(addprefix gtt_,$(subst -,_,$(IGT_SUITES)))
 IGT_DIR  := $(BUILD)/igt
 IGT_PROGS := $(IGT_BINS:%=$(IGT_DIR)/%)
-IGT_OBJS := $(BUILD)/igt-tests/igt_frontend.o $(IGT_BINS:%=$(BUILD)/igt-tests/main_%.o)
+# the front-end every binary links: the IGT protocol, and IGT's device filters read into a device string
+IGT_FE := igt_frontend.o igt_device_filter.o
+IGT_OBJS := $(IGT_FE:%=$(BUILD)/igt-tests/%) $(IGT_BINS:%=$(BUILD)/igt-tests/main_%.o)
 # the test build's IGT binaries (GTTLAB_TEST_FAULT), for the tests that inject a model fault
 FAULTS_IGT_PROGS := $(IGT_BINS:%=$(FAULTS)/igt/%)
-FAULTS_IGT_OBJS := $(FAULTS)/igt-tests/igt_frontend.o $(IGT_BINS:%=$(FAULTS)/igt-tests/main_%.o)
+FAULTS_IGT_OBJS := $(IGT_FE:%=$(FAULTS)/igt-tests/%) $(IGT_BINS:%=$(FAULTS)/igt-tests/main_%.o)
 PREFIX  ?= /usr/local
 
 LIB     := $(BUILD)/libgttlab.a
@@ -148,17 +150,17 @@ $(BUILD)/igt-tests/main_gtt_%.o: igt-tests/igt_main.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -DIGT_SUITE='"$(subst _,-,$*)"' $(ALL_CFLAGS) -c $< -o $@
 
-$(IGT_DIR)/%: $(BUILD)/igt-tests/main_%.o $(BUILD)/igt-tests/igt_frontend.o $(LIB)
+$(IGT_DIR)/%: $(BUILD)/igt-tests/main_%.o $(IGT_FE:%=$(BUILD)/igt-tests/%) $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $< $(BUILD)/igt-tests/igt_frontend.o $(LIB) $(LDLIBS) -o $@
+	$(CC) $(ALL_CFLAGS) $< $(IGT_FE:%=$(BUILD)/igt-tests/%) $(LIB) $(LDLIBS) -o $@
 
 $(FAULTS)/igt-tests/main_gtt_%.o: igt-tests/igt_main.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -DGTTLAB_FAULTS -DIGT_SUITE='"$(subst _,-,$*)"' $(ALL_CFLAGS) -c $< -o $@
 
-$(FAULTS)/igt/%: $(FAULTS)/igt-tests/main_%.o $(FAULTS)/igt-tests/igt_frontend.o $(FAULTS_LIB)
+$(FAULTS)/igt/%: $(FAULTS)/igt-tests/main_%.o $(IGT_FE:%=$(FAULTS)/igt-tests/%) $(FAULTS_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $< $(FAULTS)/igt-tests/igt_frontend.o $(FAULTS_LIB) $(LDLIBS) -o $@
+	$(CC) $(ALL_CFLAGS) $< $(IGT_FE:%=$(FAULTS)/igt-tests/%) $(FAULTS_LIB) $(LDLIBS) -o $@
 
 # test-list.txt is igt_runner's test-root file (the binaries it runs), not a list for --test-list;
 # gttlab.testlist is that list: every test in igt@BINARY@SUBTEST[@DYNAMIC] form
@@ -384,6 +386,7 @@ test: deps
 	$(PHASE) host tests/host/shipped-has-no-faults.sh $(BUILD)
 	$(PHASE) host tests/host/shipped-hardening.sh $(BUILD)
 	$(PHASE) host tests/host/device-grammar.sh $(BUILD)
+	$(PHASE) host tests/host/igt-device.sh $(BUILD)
 	$(MAKE) --no-print-directory -j2 test-lane-mutants test-lane-vm
 	$(PHASE) host tests/host/kill-restore.sh $(BUILD) 100
 	$(PHASE) host tests/host/serve-kill-restore.sh $(BUILD) 8
@@ -397,7 +400,7 @@ test-lane-mutants:
 	$(PHASE) mutants $(MAKE) --no-print-directory mutants
 
 test-lane-vm:
-	$(PHASE) vm tests/vm/qemu-run.sh $(EFI_APP) $(BUILD)/qemu skl hsw tgl hsw-edram vgpu-skl vgpu-hsw
+	$(PHASE) vm tests/vm/qemu-run.sh $(EFI_APP) $(BUILD)/qemu skl hsw tgl hsw-edram vgpu-skl vgpu-hsw no-gpu nothing-ran
 	$(PHASE) vm $(MAKE) --no-print-directory qemu-secure-boot
 	$(PHASE) vm $(MAKE) --no-print-directory qemu-selftest
 	$(PHASE) vm tests/vm/vms.sh $(BUILD)

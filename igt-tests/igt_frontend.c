@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include "env/version.h"
+#include "igt-tests/igt_device_filter.h"
 #include "igt-tests/igt_frontend.h"
 #include "env/env_posix.h"
 #include "hosted/backends.h"
@@ -31,7 +32,9 @@ struct fe {
 	bool said_keeping_off;		/* the keeping-off lines are said once, in the first subtest that runs */
 	char dev_error[400];
 	bool dev_config_error;		/* the device string names no device: a failure, not a skip */
-	bool device_from_env;		/* it came from GTTLAB_DEVICE (not --device) */
+	const char *device_from;	/* where the device string came from: --device, GTTLAB_DEVICE, IGT_DEVICE or "no device named" */
+	const char *filter;		/* the IGT filter (igt_device_filter.h) the device string is read from, or NULL */
+	char filter_dev[32];		/* the device string the filter selects */
 	int opened;			/* devices opened, for GTTLAB_ACCESS_LOG */
 	unsigned pass, fail, skip, aborted;
 };
@@ -87,9 +90,12 @@ static void usage(FILE *out, const char *bin)
 		"  --list-subtests            list the subtests (touches no device)\n"
 		"  --run-subtest NAMES        run the subtests named (comma-separated, * and ? globs)\n"
 		"  --dynamic-subtest NAMES    with --run-subtest: only these dynamic subtests\n"
-		"  --device D                 sim[:PLATFORM], pci:DDDD:BB:DD.F or auto (or GTTLAB_DEVICE;\n"
-		"                             default sim:skl)\n"
-		"Environment: GTTLAB_DEVICE, GTTLAB_SYSFS_ROOT (where sysfs is; default /sys),\n"
+		"  --device D                 sim[:PLATFORM], pci:DDDD:BB:DD.F, auto, or an IGT filter\n"
+		"                             (sys:PATH, pci:vendor=8086[,device=ID][,card=N], pci:slot=BDF,\n"
+		"                             drm:/dev/dri/cardN); else GTTLAB_DEVICE, else IGT_DEVICE (IGT's\n"
+		"                             filters), else auto: the first Intel GPU. The model runs only\n"
+		"                             when named; no Intel GPU is a skip (77), never a pass.\n"
+		"Environment: GTTLAB_DEVICE, IGT_DEVICE, GTTLAB_SYSFS_ROOT (where sysfs is; default /sys),\n"
 		"GTTLAB_JOURNAL (a real device's crash journal; default /var/lib/gttlab/BDF.journal).\n"
 		"  --help                     this text\n"
 		"Without --run-subtest every subtest runs. Exit: 0 success, 77 skip, 79 invalid,\n"
@@ -151,10 +157,28 @@ static struct hw_device *device(struct fe *f)
 	if (f->dev_tried)
 		return f->s.dev;
 	f->dev_tried = true;
+	if (f->filter) {
+		/* IGT's filter: malformed is the lab's configuration error, no match a requirement not met */
+		char why[300];
+		enum igt_filter_result r = igt_filter_resolve(f->filter, f->opts.sysfs_root, f->filter_dev,
+							      sizeof(f->filter_dev), why, sizeof(why));
+		if (r != IGT_FILTER_FOUND) {
+			f->dev_config_error = r == IGT_FILTER_MALFORMED;
+			snprintf(f->dev_error, sizeof(f->dev_error), "%s %s '%s': %s",
+				 r == IGT_FILTER_MALFORMED ? "malformed device filter" : "no Intel GPU matches", f->device_from,
+				 f->filter, why);
+			return NULL;
+		}
+		f->device = f->filter_dev;
+	}
 	if (!session_open(&f->s, &err)) {
 		/* an info line on stdout: what every result of this binary was taken on, and by which gttlab */
-		printf("gttlab %s on %s (%s, %s)\n", gttlab_version, f->s.dev->name, f->s.dev->info.plat->name,
-		       hw_device_kind(f->s.dev));
+		char where[64];
+		printf("gttlab %s on %s (%s, %s", gttlab_version, hw_device_where(f->s.dev, where, sizeof(where)),
+		       f->s.dev->info.plat->name, hw_device_kind(f->s.dev));
+		if (hw_device_pci_id(f->s.dev))
+			printf(", PCI 8086:%04x", hw_device_pci_id(f->s.dev));
+		printf(")\n");
 		fflush(stdout);
 		return f->s.dev;
 	}
@@ -166,14 +190,14 @@ static struct hw_device *device(struct fe *f)
 	 */
 	f->dev_config_error = f->s.stage == SESSION_OPEN_FAILED && err.code == GTT_EINVAL;
 	if (f->dev_config_error)
-		snprintf(f->dev_error, sizeof(f->dev_error), "%s '%s' names no device: %s",
-			 f->device_from_env ? "GTTLAB_DEVICE" : "--device", f->device, err.msg);
+		snprintf(f->dev_error, sizeof(f->dev_error), "%s '%s' names no device: %s", f->device_from, f->device,
+			 err.msg);
 #ifdef GTTLAB_FAULTS
 	else if (f->s.stage == SESSION_FAULT_FAILED)
 		snprintf(f->dev_error, sizeof(f->dev_error), "GTTLAB_TEST_FAULT: %s", err.msg);
 #endif
 	else
-		snprintf(f->dev_error, sizeof(f->dev_error), "no usable device %s: %s", f->device, err.msg);
+		snprintf(f->dev_error, sizeof(f->dev_error), "no usable device %s (%s): %s", f->device, f->device_from, err.msg);
 	return NULL;
 }
 
@@ -255,12 +279,32 @@ static int open_model(void *ctx, struct hw_device **dev, struct gtt_err *err)
 	return rc;
 }
 
+/* Whether the device string is the model's (sim:... or vgpu:sim:...), as the grammar reads it. */
+static bool names_the_model(const struct fe *f)
+{
+	struct hw_device_spec spec;
+	struct gtt_err err = { 0 };
+
+	if (f->filter || hw_device_spec_parse(f->device, &spec, &err))
+		return false;
+	return !strcmp(spec.scheme, "sim") || !strcmp(spec.scheme, "vgpu");
+}
+
 static void run_platforms(struct fe *f, const char *dyn)
 {
 	unsigned p = 0, fl = 0, ran = 0;
 	uint64_t total = 0;
 
 	marker(f, "Starting subtest: %s", PLATFORMS_SUBTEST);
+	/* the models, and only where the device string asks for the model: never a lab's silent green */
+	if (!names_the_model(f)) {
+		say(stdout, "Test requirement not met: the %s subtest runs the models, and only when the device string names "
+			"one (sim[:PLATFORM] or vgpu:sim[:PLATFORM]); the device here is %s (%s)", PLATFORMS_SUBTEST,
+		    f->device, f->device_from);
+		marker(f, "Subtest %s: SKIP (0.000s)", PLATFORMS_SUBTEST);
+		count(f, CHECK_SKIP);
+		return;
+	}
 	for (size_t i = 0; i < gtt_num_platforms; i++) {
 		const struct gtt_platform *pl = &gtt_platforms[i];
 		if (!gtt_platform_simulated(pl))
@@ -378,7 +422,7 @@ static int parse_igt_args(struct fe *f, int argc, char **argv, struct igt_args *
 			x->dyn = v;
 		else {
 			f->device = v;
-			f->device_from_env = false;
+			f->device_from = "--device";
 		}
 	}
 	return -1;
@@ -441,14 +485,27 @@ int igt_frontend_main(const char *suite, int argc, char **argv)
 		if (*p == '-')
 			*p = '_';
 	f.binary = binary;
-	f.device = getenv("GTTLAB_DEVICE") && *getenv("GTTLAB_DEVICE") ? getenv("GTTLAB_DEVICE") : HW_DEVICE_DEFAULT;
-	f.device_from_env = getenv("GTTLAB_DEVICE") && *getenv("GTTLAB_DEVICE");
+	/*
+	 * The device: --device, else GTTLAB_DEVICE, else IGT's IGT_DEVICE, else the first Intel GPU
+	 * (auto). Never the model unless a device string names it: a lab machine without its GPU
+	 * skips, it does not pass on the model. --device takes IGT's filters as IGT's tests do.
+	 */
+	const char *gd = getenv("GTTLAB_DEVICE"), *id = getenv("IGT_DEVICE");
+	if (gd && *gd)
+		f.device = gd, f.device_from = "GTTLAB_DEVICE";
+	else if (id && *id)
+		f.device = id, f.device_from = "IGT_DEVICE";
+	else
+		f.device = "auto", f.device_from = "no device named";
 	f.sentinel = getenv("IGT_SENTINEL_ON_STDERR") != NULL;
 	for (size_t i = 0; i < gtt_check_count() && f.n_checks < MAX_SUBTESTS - 1; i++)
 		if (!strcmp(gtt_check(i)->suite, suite))
 			f.checks[f.n_checks++] = gtt_check(i);
 	if ((rc = parse_igt_args(&f, argc, argv, &x)) >= 0)
 		return rc;
+	/* IGT_DEVICE is IGT's variable: only its filters; --device takes both grammars */
+	if (!strcmp(f.device_from, "IGT_DEVICE") || igt_filter_is(f.device))
+		f.filter = f.device;
 
 	if (x.list) {
 		for (size_t i = 0; i < f.n_checks; i++)

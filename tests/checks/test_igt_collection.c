@@ -59,7 +59,7 @@ static const char *run_igt(const char *bin, const char *sub, const char *dyn, co
 	char cmd[512];
 	static char res[32];
 
-	snprintf(cmd, sizeof(cmd), "cd " ROOT " && IGT_SENTINEL_ON_STDERR=1 ./%s --run-subtest %s %s%s >%s/out 2>%s/err; echo $?",
+	snprintf(cmd, sizeof(cmd), "cd " ROOT " && GTTLAB_DEVICE=sim:skl IGT_SENTINEL_ON_STDERR=1 ./%s --run-subtest %s %s%s >%s/out 2>%s/err; echo $?",
 		 bin, sub, dyn ? "--dynamic-subtest " : "", dyn ? dyn : "", dir, dir);
 	char rcbuf[16];
 	t_run(cmd, rcbuf, sizeof(rcbuf));

@@ -11,6 +11,8 @@
 #   tests/vm/igt-conformance.sh TEST_ROOT
 set -u
 root=${1:?usage: igt-conformance.sh TEST_ROOT}
+# the binaries run the model only when a device string names it (no device named is auto, a skip here)
+export GTTLAB_DEVICE=${GTTLAB_DEVICE:-sim:skl}
 tmp=$(mktemp -d /tmp/gttlab-igt.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 passed=0

@@ -95,7 +95,7 @@ done
 # ---- the IGT binaries on the model: the line once on stdout (an info line), stderr clean on a pass ----
 read -r start end < <(range 268435456)
 for b in gtt_ggtt gtt_fence gtt_aperture; do
-	GTTLAB_TEST_FAULT=plane "$faults/igt/$b" >"$tmp/$b.out" 2>"$tmp/$b.err"
+	GTTLAB_DEVICE=sim:skl GTTLAB_TEST_FAULT=plane "$faults/igt/$b" >"$tmp/$b.out" 2>"$tmp/$b.err"
 	rc=$?
 	if [ "$rc" != 0 ]; then
 		bad "$b" "exit $rc: $(head -1 "$tmp/$b.err")"
