@@ -9,6 +9,7 @@
 #   make igt     build/igt/: the IGT-protocol binaries and test-list.txt; make install PREFIX=...
 #   make efi     build/efi/gttlab.efi;  make qemu: boot it in QEMU/OVMF and judge the results
 #   make efi-signed  build/efi/signed/gttlab.efi for Secure Boot (SB_KEY, SB_CERT; the snakeoil TEST pair by default)
+#   make qemu-shim   Debian's shim, signed alike, starts it as its second stage under enforcing OVMF; no .sbat is refused
 #   make asan    the suite, the CLI and the IGT binaries under ASan+UBSan, with the bad-input corpus
 #   make fuzz    every libFuzzer harness for FUZZ_SECONDS (default 30)
 #   make tsan    the hosted request service's tests under ThreadSanitizer, and the proof it reports a race
@@ -46,7 +47,7 @@ ALL_CFLAGS := -std=c11 $(WARN) $(CFLAGS) $(HARDEN)
 BUILD_PACKAGES := libpci-dev
 DEB_PACKAGES := libcriterion-dev libpci-dev pciutils gnu-efi qemu-system-x86 ovmf mtools intel-gpu-tools \
 	clang libclang-rt-14-dev chromium zlib1g-dev lava-dispatcher tftpd-hpa telnet lava-server lavacli postgresql curl \
-	sbsigntool openssl python3
+	sbsigntool openssl python3 shim-unsigned
 
 # The freestanding core: no libc beyond stdint/stddef/stdbool/stdarg (design.md). Every
 # checks/checks_*.c is a file of checks and is in it (docs/adding.md: a new suite's file needs no line here).
@@ -107,7 +108,7 @@ GTTLAB  := $(BUILD)/gttlab
 UNIT    := $(BUILD)/tests/unit
 LDLIBS  := -lpci -pthread
 
-.PHONY: docs docs-check efi-signed qemu-secure-boot vms asan asan-build all run test test-lane-mutants test-lane-vm deps deps-build deps-efi install-packages check-freestanding mutants efi qemu qemu-selftest igt install clean lava lava-lab structure guest-fake-tree
+.PHONY: docs docs-check efi-signed qemu-secure-boot qemu-shim vms asan asan-build all run test test-lane-mutants test-lane-vm deps deps-build deps-efi install-packages check-freestanding mutants efi qemu qemu-selftest igt install clean lava lava-lab structure guest-fake-tree
 all: $(GTTLAB) $(UNIT) igt
 
 $(BUILD)/%.o: %.c
@@ -232,7 +233,7 @@ EFI_HARDEN := -fstack-protector-strong -mstack-protector-guard=global -fsanitize
 EFI_CFLAGS := -std=c11 $(WARN) -O2 -fpic -ffreestanding $(EFI_HARDEN) -fno-stack-check -fshort-wchar \
 	-mno-red-zone -maccumulate-outgoing-args -fno-tree-loop-distribute-patterns -DGNU_EFI_USE_MS_ABI \
 	-MMD -MP -I. -I$(GEN) -I$(EFI_INC) -I$(EFI_INC)/x86_64
-EFI_SRCS   := efi/main.c efi/efi_args.c efi/efi_env.c efi/efi_files.c efi/efi_journal.c efi/backend_efi.c efi/pciio_sim.c efi/ivshmem_check.c efi/backend_pv_efi.c efi/secure_boot.c efi/shim.c efi/stack_guard.c
+EFI_SRCS   := efi/main.c efi/efi_args.c efi/efi_env.c efi/efi_files.c efi/efi_journal.c efi/backend_efi.c efi/pciio_sim.c efi/ivshmem_check.c efi/backend_pv_efi.c efi/secure_boot.c efi/shim.c efi/stack_guard.c efi/sbat.c
 EFI_OBJS   := $(CORE_SRCS:%.c=$(BUILD)/efi/obj/%.o) $(EFI_SRCS:%.c=$(BUILD)/efi/obj/%.o)
 EFI_APP    := $(BUILD)/efi/gttlab.efi
 
@@ -241,8 +242,9 @@ FAULTS_EFI_OBJS := $(CORE_SRCS:%.c=$(FAULTS)/efi/obj/%.o) $(EFI_SRCS:%.c=$(FAULT
 FAULTS_EFI_APP  := $(FAULTS)/efi/gttlab.efi
 EFI_LINK := $(LD) -nostdlib -znocombreloc -T $(EFI_LIB)/elf_x86_64_efi.lds -shared -Bsymbolic -z defs -L$(EFI_LIB) \
 	--wrap=memcpy --wrap=memset $(EFI_LIB)/crt0-efi-x86_64.o
+# .sbat: shim's SBAT metadata (efi/sbat.c), without which shim 15.3 and later refuses the application
 EFI_COPY := objcopy -j .text -j .sdata -j .data -j .rodata -j .dynamic -j .dynsym -j .rel -j .rela -j .rel.* -j .rela.* \
-	-j .reloc --target efi-app-x86_64 --subsystem=10
+	-j .reloc -j .sbat --target efi-app-x86_64 --subsystem=10
 
 $(BUILD)/efi/obj/%.o: %.c
 	@mkdir -p $(@D)
@@ -295,6 +297,27 @@ efi-signed:
 qemu-secure-boot: efi-signed
 	tests/vm/qemu-run.sh --secure-boot $(EFI_SIGNED) $(BUILD)/qemu-secure-boot skl vgpu-skl
 	tests/vm/qemu-run.sh --secure-boot $(EFI_APP) $(BUILD)/qemu-secure-boot-unsigned refused
+
+# Through shim (docs/secure-boot.md, "Through shim"): Debian's shim (shim-unsigned's shimx64.efi)
+# signed with the same key, gttlab.efi as its second stage, under the same enforcing OVMF. The
+# application's .sbat section must say its generation and this build's version; booted through
+# shim it passes, and the same application without .sbat, signed alike, is refused by shim.
+SHIM_UNSIGNED := /usr/lib/shim/shimx64.efi
+SHIM_DIR      := $(BUILD)/shim
+qemu-shim: efi-signed
+	@$(MAKE) --no-print-directory install-packages PACKAGES="shim-unsigned mtools qemu-system-x86"
+	@mkdir -p $(SHIM_DIR)
+	objcopy -O binary -j .sbat $(EFI_APP) $(SHIM_DIR)/sbat.csv
+	@grep -qx 'sbat,1,SBAT Version,sbat,1,https://github.com/rhboot/shim/blob/main/SBAT.md' $(SHIM_DIR)/sbat.csv && \
+	 grep -q '^gttlab,[1-9][0-9]*,gttlab,gttlab,$(GTTLAB_VERSION),' $(SHIM_DIR)/sbat.csv || \
+	 { echo "qemu-shim: $(EFI_APP)'s .sbat section is not gttlab's generation line with version $(GTTLAB_VERSION):"; \
+	   cat -A $(SHIM_DIR)/sbat.csv; exit 1; }
+	efi/sign.sh $(SHIM_UNSIGNED) $(SHIM_DIR)/shimx64.efi '$(SB_KEY)' '$(SB_CERT)'
+	objcopy --remove-section .sbat $(EFI_APP) $(SHIM_DIR)/gttlab-no-sbat.efi
+	efi/sign.sh $(SHIM_DIR)/gttlab-no-sbat.efi $(SHIM_DIR)/signed/gttlab-no-sbat.efi '$(SB_KEY)' '$(SB_CERT)'
+	GTTLAB_QEMU_SHIM=$(SHIM_DIR)/shimx64.efi tests/vm/qemu-run.sh --secure-boot $(EFI_SIGNED) $(BUILD)/qemu-shim skl
+	GTTLAB_QEMU_SHIM=$(SHIM_DIR)/shimx64.efi tests/vm/qemu-run.sh --secure-boot $(SHIM_DIR)/signed/gttlab-no-sbat.efi \
+		$(BUILD)/qemu-shim-no-sbat refused
 
 # Boot it in QEMU/OVMF for sim:skl, sim:hsw and sim:tgl, in guest mode for vgpu:sim:skl and
 # vgpu:sim:hsw (the guest suite), and once with ivshmem (tests/vm/qemu-run.sh).
@@ -402,6 +425,7 @@ test-lane-mutants:
 test-lane-vm:
 	$(PHASE) vm tests/vm/qemu-run.sh $(EFI_APP) $(BUILD)/qemu skl hsw tgl hsw-edram vgpu-skl vgpu-hsw no-gpu nothing-ran
 	$(PHASE) vm $(MAKE) --no-print-directory qemu-secure-boot
+	$(PHASE) vm $(MAKE) --no-print-directory qemu-shim
 	$(PHASE) vm $(MAKE) --no-print-directory qemu-selftest
 	$(PHASE) vm tests/vm/vms.sh $(BUILD)
 	$(PHASE) vm tests/vm/hostile-neighbour.sh $(BUILD)

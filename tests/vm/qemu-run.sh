@@ -23,6 +23,10 @@
 # boots). The platform word `refused` boots EFI_APP and requires the firmware to refuse it: the
 # serial log must show the firmware's refusal of the disk's boot option and never the
 # application's banner; the run is stopped as soon as either shows, or fails at the timeout.
+# GTTLAB_QEMU_SHIM=SHIM (with --secure-boot): every ESP boots SHIM, a signed shim, as BOOTX64.EFI and
+# EFI_APP as its second stage, \EFI\BOOT\grubx64.efi; `refused` then requires shim's refusal
+# ("Verification failed: (0x1A) Security Violation", what shim says of a second stage it will not
+# start, such as one without a .sbat section) instead of the firmware's.
 # Every boot's serial log and reports must state the Secure Boot policy the firmware has:
 # enforcing (SecureBoot=1, SetupMode=0) with --secure-boot, setup mode (no keys) without.
 set -u
@@ -40,6 +44,9 @@ timeout_s=${GTTLAB_QEMU_TIMEOUT:-600}
 extra=${GTTLAB_QEMU_ARGS:-}
 no_ivshmem=${GTTLAB_QEMU_NO_IVSHMEM:-}
 inject=${GTTLAB_QEMU_INJECT:-}
+shim=${GTTLAB_QEMU_SHIM:-}
+[ -z "$shim" ] || [ -n "$secure" ] || { echo "qemu-run: GTTLAB_QEMU_SHIM needs --secure-boot"; exit 2; }
+[ -z "$shim" ] || [ -f "$shim" ] || { echo "qemu-run: GTTLAB_QEMU_SHIM=$shim is missing (make qemu-shim)"; exit 2; }
 
 OVMF_CODE=/usr/share/OVMF/OVMF_CODE_4M.fd
 OVMF_VARS=/usr/share/OVMF/OVMF_VARS_4M.fd
@@ -74,7 +81,11 @@ make_esp() {
 	truncate -s 64M "$1"
 	mformat -i "$1" -F -v GTTLAB :: >/dev/null || return 1
 	mmd -i "$1" ::/EFI ::/EFI/BOOT || return 1
-	mcopy -i "$1" "$app" ::/EFI/BOOT/BOOTX64.EFI || return 1
+	if [ -n "$shim" ]; then
+		mcopy -i "$1" "$shim" ::/EFI/BOOT/BOOTX64.EFI && mcopy -i "$1" "$app" ::/EFI/BOOT/grubx64.efi || return 1
+	else
+		mcopy -i "$1" "$app" ::/EFI/BOOT/BOOTX64.EFI || return 1
+	fi
 	printf '%s\n' "$2" > "$work/gttlab.cfg"
 	mcopy -i "$1" "$work/gttlab.cfg" ::/EFI/BOOT/gttlab.cfg
 }
@@ -98,7 +109,8 @@ boot() {
 		-serial file:"$log" -display none -monitor none -net none -no-reboot "$@" </dev/null 2>"$log.stderr" &
 	pid=$!
 	while kill -0 "$pid" 2>/dev/null; do
-		if grep -q 'BdsDxe: No bootable option or device was found' "$log"; then
+		if grep -q 'BdsDxe: No bootable option or device was found' "$log" ||
+			{ [ -n "$shim" ] && grep -aq 'Verification failed: (0x1A) Security Violation' "$log"; }; then
 			stopped=1
 			kill "$pid" 2>/dev/null
 			break
@@ -113,8 +125,13 @@ boot() {
 	elapsed=$(printf '%d.%03d' $((ms / 1000)) $((ms % 1000)))
 }
 
-# refusal_line SERIAL-LOG: OVMF's line saying it would not load or start the disk's boot option
+# refusal_line SERIAL-LOG: OVMF's line saying it would not load or start the disk's boot option, or
+# with a shim, shim's own refusal of its second stage (drawn in a dialog box: the words only)
 refusal_line() {
+	if [ -n "$shim" ]; then
+		tr -d '\r' < "$1" | grep -ao -m1 'Verification failed: (0x1A) Security Violation'
+		return
+	fi
 	tr -d '\r' < "$1" | grep -m1 -E 'BdsDxe: failed to (load|start) Boot[0-9A-F]+ "UEFI QEMU HARDDISK.*: (Access Denied|Security Violation)$'
 }
 
@@ -166,22 +183,23 @@ fw_stated() {
 # refused_boot: EFI_APP must be refused by the firmware before it runs: its banner never on the
 # serial log, the firmware's refusal of the disk's boot option on it, nothing written to the ESP.
 refused_boot() {
-	local img=$work/esp-refused.img out=$work/refused line
+	local img=$work/esp-refused.img out=$work/refused line who=${shim:+shim}
+	who=${who:-the firmware}
 	rm -rf "$out" && mkdir -p "$out"
 	make_esp "$img" "--device sim:skl --debug-exit" || { fail "refused: cannot build the FAT image"; return; }
-	echo "qemu-run: booting gttlab.efi where the firmware must refuse it"
+	echo "qemu-run: booting gttlab.efi where $who must refuse it"
 	boot "$img" "$out/serial.log"
 	line=$(refusal_line "$out/serial.log")
 	if grep -q 'gttlab.efi: register-level checks' "$out/serial.log"; then
-		fail "refused: the firmware ran the application: Secure Boot is not enforced; serial log: $out/serial.log"
+		fail "refused: $who ran the application; serial log: $out/serial.log"
 	elif [ "$status" != 200 ]; then
-		fail "refused: neither the firmware's refusal nor the application: $(verdict_of "$status"); serial log: $out/serial.log"
+		fail "refused: neither $who's refusal nor the application: $(verdict_of "$status"); serial log: $out/serial.log"
 	elif [ -z "$line" ]; then
-		fail "refused: the firmware found no boot option, but did not refuse the application's; serial log: $out/serial.log"
+		fail "refused: the firmware found no boot option, but $who did not refuse the application; serial log: $out/serial.log"
 	elif mdir -i "$img" ::/gttlab >/dev/null 2>&1; then
 		fail "refused: \\gttlab exists on the ESP: something ran; serial log: $out/serial.log"
 	else
-		echo "qemu-run: refused in ${elapsed}s, as it must be: ${line#BdsDxe: }"
+		echo "qemu-run: refused by $who in ${elapsed}s, as it must be: ${line#BdsDxe: }"
 	fi
 }
 
