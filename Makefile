@@ -10,6 +10,7 @@
 #   make efi     build/efi/gttlab.efi;  make qemu: boot it in QEMU/OVMF and judge the results
 #   make efi-signed  build/efi/signed/gttlab.efi for Secure Boot (SB_KEY, SB_CERT; the snakeoil TEST pair by default)
 #   make qemu-shim   Debian's shim, signed alike, starts it as its second stage under enforcing OVMF; no .sbat is refused
+#   make qemu-netboot  gttlab.efi over TFTP: reports and journal on a second FAT disk; none is a refusal
 #   make asan    the suite, the CLI and the IGT binaries under ASan+UBSan, with the bad-input corpus
 #   make fuzz    every libFuzzer harness for FUZZ_SECONDS (default 30)
 #   make tsan    the hosted request service's tests under ThreadSanitizer, and the proof it reports a race
@@ -45,7 +46,7 @@ ALL_CFLAGS := -std=c11 $(WARN) $(CFLAGS) $(HARDEN)
 # Debian packages the build, the tests and the later front-ends need.
 # What building and running gttlab needs (make run); make test wants all of DEB_PACKAGES.
 BUILD_PACKAGES := libpci-dev
-DEB_PACKAGES := libcriterion-dev libpci-dev pciutils gnu-efi qemu-system-x86 ovmf mtools intel-gpu-tools \
+DEB_PACKAGES := libcriterion-dev libpci-dev pciutils gnu-efi qemu-system-x86 ipxe-qemu ovmf mtools intel-gpu-tools \
 	clang libclang-rt-14-dev chromium zlib1g-dev lava-dispatcher tftpd-hpa telnet lava-server lavacli postgresql curl \
 	sbsigntool openssl python3 shim-unsigned
 
@@ -108,7 +109,7 @@ GTTLAB  := $(BUILD)/gttlab
 UNIT    := $(BUILD)/tests/unit
 LDLIBS  := -lpci -pthread
 
-.PHONY: docs docs-check efi-signed qemu-secure-boot qemu-shim vms asan asan-build all run test test-lane-mutants test-lane-vm deps deps-build deps-efi install-packages check-freestanding mutants efi qemu qemu-selftest igt install clean lava lava-lab structure guest-fake-tree
+.PHONY: docs docs-check efi-signed qemu-secure-boot qemu-shim qemu-netboot vms asan asan-build all run test test-lane-mutants test-lane-vm deps deps-build deps-efi install-packages check-freestanding mutants efi qemu qemu-selftest igt install clean lava lava-lab structure guest-fake-tree
 all: $(GTTLAB) $(UNIT) igt
 
 $(BUILD)/%.o: %.c
@@ -233,7 +234,7 @@ EFI_HARDEN := -fstack-protector-strong -mstack-protector-guard=global -fsanitize
 EFI_CFLAGS := -std=c11 $(WARN) -O2 -fpic -ffreestanding $(EFI_HARDEN) -fno-stack-check -fshort-wchar \
 	-mno-red-zone -maccumulate-outgoing-args -fno-tree-loop-distribute-patterns -DGNU_EFI_USE_MS_ABI \
 	-MMD -MP -I. -I$(GEN) -I$(EFI_INC) -I$(EFI_INC)/x86_64
-EFI_SRCS   := efi/main.c efi/efi_args.c efi/efi_env.c efi/efi_files.c efi/efi_journal.c efi/backend_efi.c efi/pciio_sim.c efi/ivshmem_check.c efi/backend_pv_efi.c efi/secure_boot.c efi/shim.c efi/stack_guard.c efi/sbat.c
+EFI_SRCS   := efi/main.c efi/efi_args.c efi/efi_env.c efi/efi_files.c efi/efi_volume.c efi/efi_journal.c efi/backend_efi.c efi/pciio_sim.c efi/ivshmem_check.c efi/backend_pv_efi.c efi/secure_boot.c efi/shim.c efi/stack_guard.c efi/sbat.c
 EFI_OBJS   := $(CORE_SRCS:%.c=$(BUILD)/efi/obj/%.o) $(EFI_SRCS:%.c=$(BUILD)/efi/obj/%.o)
 EFI_APP    := $(BUILD)/efi/gttlab.efi
 
@@ -318,6 +319,13 @@ qemu-shim: efi-signed
 	GTTLAB_QEMU_SHIM=$(SHIM_DIR)/shimx64.efi tests/vm/qemu-run.sh --secure-boot $(EFI_SIGNED) $(BUILD)/qemu-shim skl
 	GTTLAB_QEMU_SHIM=$(SHIM_DIR)/shimx64.efi tests/vm/qemu-run.sh --secure-boot $(SHIM_DIR)/signed/gttlab-no-sbat.efi \
 		$(BUILD)/qemu-shim-no-sbat refused
+
+# Over the network (docs/efi.md, "Network boot"): OVMF and the virtio NIC's iPXE fetch gttlab.efi
+# over QEMU's TFTP; with a second FAT disk it reads gttlab.cfg there, writes its journal and reports
+# there and restores from it after a reset; with none it refuses; --no-journal runs console-only.
+qemu-netboot: efi
+	@$(MAKE) --no-print-directory install-packages PACKAGES="ovmf mtools qemu-system-x86 ipxe-qemu"
+	tests/vm/qemu-netboot.sh $(EFI_APP) $(BUILD)/qemu-netboot
 
 # Boot it in QEMU/OVMF for sim:skl, sim:hsw and sim:tgl, in guest mode for vgpu:sim:skl and
 # vgpu:sim:hsw (the guest suite), and once with ivshmem (tests/vm/qemu-run.sh).
@@ -426,6 +434,7 @@ test-lane-vm:
 	$(PHASE) vm tests/vm/qemu-run.sh $(EFI_APP) $(BUILD)/qemu skl hsw tgl hsw-edram vgpu-skl vgpu-hsw no-gpu nothing-ran
 	$(PHASE) vm $(MAKE) --no-print-directory qemu-secure-boot
 	$(PHASE) vm $(MAKE) --no-print-directory qemu-shim
+	$(PHASE) vm $(MAKE) --no-print-directory qemu-netboot
 	$(PHASE) vm $(MAKE) --no-print-directory qemu-selftest
 	$(PHASE) vm tests/vm/vms.sh $(BUILD)
 	$(PHASE) vm tests/vm/hostile-neighbour.sh $(BUILD)

@@ -6,6 +6,7 @@
 #include "efi/efi_args.h"
 #include "efi/efi_env.h"
 #include "efi/efi_files.h"
+#include "efi/efi_volume.h"
 #include "env/fmt.h"
 #include "env/num.h"
 
@@ -13,11 +14,15 @@ static const char usage[] =
 	"usage: gttlab.efi [--device sim[:PLATFORM[,edram]]|pci:SSSS:BB:DD.F|auto|vgpu:sim[:PLATFORM][,KEY=VALUE...]\n"
 	"                           |pv[:N[,wait=poll|pause]]]\n"
 	"                  [--run PATTERNS] [--seed N] [--debug-exit] [--no-shutdown] [--ivshmem-check]\n"
+	"                  [--volume LABEL | --no-journal]\n"
 	"A real device is journaled in \\gttlab\\journal.bin; a journal left there is restored at the\n"
 	"next boot, before anything else (\\gttlab\\restore.txt says what went back).\n"
-	"Arguments come from the load options, or from gttlab.cfg beside the application.\n"
-	"Results: \\gttlab\\summary.txt, results.tap, results.xml (JUnit) and results.json on this volume,\n"
-	"each saying the firmware's Secure Boot policy (SecureBoot and SetupMode).\n";
+	"Arguments come from the load options, or from gttlab.cfg (\\EFI\\BOOT\\ or the root) on the\n"
+	"boot volume, else on the first volume holding one (a network boot).\n"
+	"Results: \\gttlab\\summary.txt, results.tap, results.xml (JUnit) and results.json, each saying\n"
+	"the firmware's Secure Boot policy, on the results volume: the FAT volume labelled LABEL, else the\n"
+	"boot volume, else the first writable one (said on the console). None is a refusal; --no-journal\n"
+	"runs without one, reports on the console only, and runs no check that writes a real device.\n";
 
 static int split(char *s, char **argv, int max)
 {
@@ -67,12 +72,20 @@ int efi_args_gather(EFI_HANDLE image, const struct gtt_env *env, char **argv, in
 			n = 0;
 	}
 	if (!n) {
-		size_t len;
-		char *cfg = efi_read_file(image, "\\EFI\\BOOT\\gttlab.cfg", &len);
-		if (!cfg)
-			cfg = efi_read_file(image, "\\gttlab.cfg", &len);
+		/* the boot volume's first; loaded over the network, the first volume holding one */
+		struct efi_volume v[EFI_VOLUMES_MAX];
+		size_t k = efi_volumes(image, v, EFI_VOLUMES_MAX), len;
+		char *cfg = NULL;
+		for (size_t i = 0; i < k && !cfg; i++) {
+			if (!(cfg = efi_read_file(v[i].dev, "\\EFI\\BOOT\\gttlab.cfg", &len)))
+				cfg = efi_read_file(v[i].dev, "\\gttlab.cfg", &len);
+			if (cfg && v[i].boot)
+				efi_print("gttlab: arguments from gttlab.cfg\n");
+			else if (cfg)
+				efi_printf("gttlab: arguments from gttlab.cfg on volume %s (not the boot volume)\n",
+					   v[i].label[0] ? v[i].label : "(no label)");
+		}
 		if (cfg) {
-			efi_print("gttlab: arguments from gttlab.cfg\n");
 			n = split(cfg, argv, max);
 		}
 	}
@@ -104,6 +117,10 @@ int efi_args_parse(int argc, char **argv, struct efi_args *a)
 		} else if (!gtt_strcmp(o, "--fault") && i + 1 < argc) {
 			a->fault = argv[++i];	/* the test build's application only (build/faults/efi/) */
 #endif
+		} else if (!gtt_strcmp(o, "--volume") && i + 1 < argc) {
+			a->volume = argv[++i];
+		} else if (!gtt_strcmp(o, "--no-journal")) {
+			a->no_journal = true;
 		} else if (!gtt_strcmp(o, "--journal-model")) {
 			a->journal_model = true;
 		} else if (!gtt_strcmp(o, "--crash-before") && i + 1 < argc) {
@@ -118,6 +135,11 @@ int efi_args_parse(int argc, char **argv, struct efi_args *a)
 			efi_printf("gttlab: unknown argument '%s'\n%s", o, usage);
 			return -1;
 		}
+	}
+	if (a->no_journal && (a->volume || a->journal_model)) {
+		efi_printf("gttlab: --no-journal: not with %s, which %s\n", a->volume ? "--volume" : "--journal-model",
+			   a->volume ? "names a volume for the journal" : "journals the model");
+		return -1;
 	}
 	return 0;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The application's arguments: the words of its load options, or of
- * gttlab.cfg beside it when it is started with none (BOOTX64.EFI), parsed.
+ * gttlab.cfg when it is started with none (BOOTX64.EFI; over the network,
+ * from the first volume holding one), parsed.
  */
 #ifndef EFI_EFI_ARGS_H
 #define EFI_EFI_ARGS_H
@@ -22,6 +23,8 @@ struct efi_args {
 	bool debug_exit;		/* --debug-exit: the verdict to QEMU's isa-debug-exit */
 	bool no_shutdown;		/* --no-shutdown: return to the firmware instead of powering off */
 	SESSION_FAULT_DECLARE(const char *fault;)	/* test build only: a model fault, to prove a failing run is seen */
+	const char *volume;		/* --volume: the label of the FAT volume for the journal and reports */
+	bool no_journal;		/* --no-journal: run with no writable volume; no check writes a real device */
 	bool journal_model;		/* test only: journal the model too, as a real device is */
 	unsigned crash_before;		/* test only: reset the machine before check N runs (1-based; 0 never) */
 	struct fw_policy firmware;	/* the Secure Boot policy found at start */

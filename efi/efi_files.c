@@ -4,13 +4,10 @@
 
 #include <efilib.h>
 
-static EFI_FILE_HANDLE root_of(EFI_HANDLE image)
+/* The root directory of VOLUME; NULL when there is no volume (a network boot without one) or it cannot be opened. */
+static EFI_FILE_HANDLE root_of(EFI_HANDLE volume)
 {
-	EFI_LOADED_IMAGE *li;
-
-	if (BS->HandleProtocol(image, &LoadedImageProtocol, (void **)&li) != EFI_SUCCESS)
-		return NULL;
-	return LibOpenRoot(li->DeviceHandle);
+	return volume ? LibOpenRoot(volume) : NULL;
 }
 
 static void wide(const char *s, CHAR16 *out, size_t max)
@@ -22,9 +19,9 @@ static void wide(const char *s, CHAR16 *out, size_t max)
 	out[i] = 0;
 }
 
-char *efi_read_file(EFI_HANDLE image, const char *path, size_t *len)
+char *efi_read_file(EFI_HANDLE volume, const char *path, size_t *len)
 {
-	EFI_FILE_HANDLE root = root_of(image), f;
+	EFI_FILE_HANDLE root = root_of(volume), f;
 	CHAR16 p[256];
 	char *buf = NULL;
 
@@ -52,9 +49,9 @@ char *efi_read_file(EFI_HANDLE image, const char *path, size_t *len)
 	return buf;
 }
 
-int efi_write_file(EFI_HANDLE image, const char *dir, const char *name, const void *data, size_t len)
+int efi_write_file(EFI_HANDLE volume, const char *dir, const char *name, const void *data, size_t len)
 {
-	EFI_FILE_HANDLE root = root_of(image), d, f;
+	EFI_FILE_HANDLE root = root_of(volume), d, f;
 	CHAR16 p[256];
 	int rc = -1;
 
@@ -79,9 +76,9 @@ int efi_write_file(EFI_HANDLE image, const char *dir, const char *name, const vo
 	return rc;
 }
 
-EFI_FILE_HANDLE efi_open_append(EFI_HANDLE image, const char *dir, const char *name)
+EFI_FILE_HANDLE efi_open_append(EFI_HANDLE volume, const char *dir, const char *name)
 {
-	EFI_FILE_HANDLE root = root_of(image), d, f = NULL;
+	EFI_FILE_HANDLE root = root_of(volume), d, f = NULL;
 	CHAR16 p[256];
 
 	if (!root)
@@ -110,9 +107,9 @@ int efi_append(EFI_FILE_HANDLE f, const void *data, size_t len)
 	return f->Flush(f) == EFI_SUCCESS ? 0 : -1;
 }
 
-int efi_delete_file(EFI_HANDLE image, const char *path)
+int efi_delete_file(EFI_HANDLE volume, const char *path)
 {
-	EFI_FILE_HANDLE root = root_of(image), f;
+	EFI_FILE_HANDLE root = root_of(volume), f;
 	CHAR16 p[256];
 	int rc = 0;
 

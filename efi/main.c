@@ -19,6 +19,7 @@
 #include "efi/efi_env.h"
 #include "efi/efi_files.h"
 #include "efi/efi_journal.h"
+#include "efi/efi_volume.h"
 #include "efi/ivshmem_check.h"
 #include "efi/pciio_sim.h"
 #include "efi/secure_boot.h"
@@ -84,7 +85,7 @@ static int open_peer(void *ctx, const struct gtt_platform *plat, struct hw_devic
 
 /* A run's device: what resolve() made of --device, and its journal on the ESP. */
 struct efi_run {
-	EFI_HANDLE image;
+	EFI_HANDLE volume;		/* the results volume's file system (efi/efi_volume.h); NULL: none (--no-journal) */
 	const struct gtt_env *env;
 	const struct efi_args *a;
 	struct hw_device_spec asked;	/* --device, parsed */
@@ -219,15 +220,17 @@ static void progress(void *ctx, size_t i, size_t total, const struct check *c, c
 			   (unsigned long long)(r->ns / 1000000u), r->reason);
 }
 
-static void save(EFI_HANDLE image, const struct gtt_env *env, enum report_format f, const char *name,
+static void save(EFI_HANDLE volume, const struct gtt_env *env, enum report_format f, const char *name,
 		 const struct check_result *r, size_t n, size_t ran, const struct report_info *info)
 {
 	struct membuf b = { env, NULL, 0, 0 };
 	struct report_sink s = { mem_write, &b };
 
 	report_write(f, &s, r, n, ran, info);
-	if (!b.s || efi_write_file(image, RESULTS_DIR, name, b.s, b.n))
-		efi_printf("gttlab: could not write %s\\%s on the boot volume\n", RESULTS_DIR, name);
+	if (!volume)
+		;	/* --no-journal with no writable volume: the console has it all */
+	else if (!b.s || efi_write_file(volume, RESULTS_DIR, name, b.s, b.n))
+		efi_printf("gttlab: could not write %s\\%s on the results volume\n", RESULTS_DIR, name);
 	env->free(env, b.s);
 }
 
@@ -259,33 +262,39 @@ static void gop_exclusion(struct hw_device *dev, struct runner_opts *o)
 }
 
 /*
- * A run that cannot start: the reason on the console, in error.txt, and as the verdict of
- * summary.txt and results.tap (a lab reading the reports sees an error, not an empty pass), the
- * exit code to QEMU.
+ * A run that cannot start (or, SKIP, where nothing may run): the reason on the console and, when
+ * there is a results volume, in error.txt and as the verdict of summary.txt and results.tap (a lab
+ * reading the reports sees an error, not an empty pass); the exit code to QEMU.
  */
-static EFI_STATUS refuse(EFI_HANDLE image, const struct efi_args *a, const char *msg, uint8_t code, EFI_STATUS st)
+static EFI_STATUS refuse(EFI_HANDLE volume, const struct efi_args *a, const char *msg, uint8_t code, EFI_STATUS st)
 {
 	char text[GTT_ERR_MSG_MAX + 128], fw[96];
+	const char *word = code == EXIT_SKIP ? "SKIP" : "ERROR";
 
 	efi_printf("gttlab: %s\n", msg);
-	efi_write_file(image, RESULTS_DIR, "error.txt", msg, gtt_strlen(msg));
+	if (volume && code != EXIT_SKIP)
+		efi_write_file(volume, RESULTS_DIR, "error.txt", msg, gtt_strlen(msg));
 	fw_policy_text(&a->firmware, fw, sizeof(fw));
-	gtt_snprintf(text, sizeof(text), "ERROR: %s\ngttlab %s\nfirmware: %s\n", msg, gttlab_version, fw);
-	efi_write_file(image, RESULTS_DIR, "summary.txt", text, gtt_strlen(text));
-	gtt_snprintf(text, sizeof(text), "TAP version 13\n1..0\n# gttlab %s\n# firmware: %s\nBail out! %s\n", gttlab_version, fw,
-		     msg);
-	efi_write_file(image, RESULTS_DIR, "results.tap", text, gtt_strlen(text));
+	gtt_snprintf(text, sizeof(text), "%s: %s\ngttlab %s\nfirmware: %s\n", word, msg, gttlab_version, fw);
+	if (volume)
+		efi_write_file(volume, RESULTS_DIR, "summary.txt", text, gtt_strlen(text));
+	gtt_snprintf(text, sizeof(text), "TAP version 13\n1..0%s%s\n# gttlab %s\n# firmware: %s\n%s%s%s", code == EXIT_SKIP ? " # SKIP " : "",
+		     code == EXIT_SKIP ? msg : "", gttlab_version, fw, code == EXIT_SKIP ? "" : "Bail out! ",
+		     code == EXIT_SKIP ? "" : msg, code == EXIT_SKIP ? "" : "\n");
+	if (volume)
+		efi_write_file(volume, RESULTS_DIR, "results.tap", text, gtt_strlen(text));
 	finish(a, code);
 	return st;
 }
 
+
 /* --ivshmem: the raw-BAR check of an ivshmem device, and nothing else. */
-static EFI_STATUS run_ivshmem(EFI_HANDLE image, const struct efi_args *a)
+static EFI_STATUS run_ivshmem(EFI_HANDLE volume, const struct efi_args *a)
 {
 	char reason[160];
 	int rc = ivshmem_check(reason, sizeof(reason));
 	efi_printf("gttlab: ivshmem raw-BAR check: %s: %s\n", rc ? "FAIL" : "PASS", reason);
-	efi_write_file(image, RESULTS_DIR, "ivshmem.txt", reason, gtt_strlen(reason));
+	efi_write_file(volume, RESULTS_DIR, "ivshmem.txt", reason, gtt_strlen(reason));
 	finish(a, rc ? EXIT_FAIL : EXIT_PASS);
 	return EFI_SUCCESS;
 }
@@ -304,11 +313,11 @@ static EFI_STATUS prepare(struct efi_run *r, const struct check **sel, size_t *n
 	bool restored_at_boot;
 
 	if (runner_select(r->a->run, sel, 64, n, &err) || resolve(r, &err))
-		return refuse(r->image, r->a, err.msg, EXIT_ERROR, EFI_DEVICE_ERROR);
-	if (efi_journal_restore(r->image, r->env, journaled, 1, &restored_at_boot, &err)) {
+		return refuse(r->volume, r->a, err.msg, EXIT_ERROR, EFI_DEVICE_ERROR);
+	if (efi_journal_restore(r->volume, r->env, journaled, 1, &restored_at_boot, &err)) {
 		efi_printf("gttlab: ABORT: %s is left from an earlier run and could not be restored: %s\n", EFI_JOURNAL_PATH,
 			   err.msg);
-		efi_write_file(r->image, RESULTS_DIR, "error.txt", err.msg, gtt_strlen(err.msg));
+		efi_write_file(r->volume, RESULTS_DIR, "error.txt", err.msg, gtt_strlen(err.msg));
 		finish(r->a, err.code == GTT_EIO ? EXIT_ABORT : EXIT_ERROR);
 		return EFI_DEVICE_ERROR;
 	}
@@ -329,7 +338,7 @@ static int open_device(void *ctx, struct hw_device **dev, struct gtt_err *err)
 	int rc;
 
 	if (!r->model || (r->a->journal_model && !is_scheme(&r->asked, "vgpu") && !is_scheme(&r->asked, "pv"))) {
-		if ((rc = efi_journal_create(r->image, &r->ej, err)))
+		if ((rc = efi_journal_create(r->volume, &r->ej, err)))
 			return rc;
 		oo.journal = &r->ej.sink;
 	}
@@ -354,7 +363,7 @@ static void announce(const struct efi_args *a, const struct hw_device *dev, size
 }
 
 /* Runs the checks, writes the reports (console, summary.txt, results.tap, results.xml, results.json), says the verdict. */
-static void run_checks(EFI_HANDLE image, const struct gtt_env *env, const struct efi_args *a, struct session *s,
+static void run_checks(EFI_HANDLE volume, const struct gtt_env *env, const struct efi_args *a, struct session *s,
 		       const struct runner_opts *o, const struct check *const *sel, size_t n)
 {
 	struct check_result *res = env->alloc(env, sizeof(*res) * (n ? n : 1));
@@ -368,10 +377,10 @@ static void run_checks(EFI_HANDLE image, const struct gtt_env *env, const struct
 				    hw_device_pci_id(s->dev) };
 	struct report_sink con = { console_write, NULL };
 	report_write(REPORT_HUMAN, &con, res, n, ran, &info);
-	save(image, env, REPORT_HUMAN, "summary.txt", res, n, ran, &info);
-	save(image, env, REPORT_TAP, "results.tap", res, n, ran, &info);
-	save(image, env, REPORT_JUNIT, "results.xml", res, n, ran, &info);
-	save(image, env, REPORT_IGT_JSON, "results.json", res, n, ran, &info);
+	save(volume, env, REPORT_HUMAN, "summary.txt", res, n, ran, &info);
+	save(volume, env, REPORT_TAP, "results.tap", res, n, ran, &info);
+	save(volume, env, REPORT_JUNIT, "results.xml", res, n, ran, &info);
+	save(volume, env, REPORT_IGT_JSON, "results.json", res, n, ran, &info);
 	efi_printf("gttlab: verdict %s, %u passed, %u failed, %u skipped, %u aborted, checks took %llu ms; ",
 		   report_verdict(t), t->pass, t->fail, t->skip, t->abort, (unsigned long long)((env->now_ns(env) - t0) / 1000000u));
 	if (t->abort) {
@@ -414,6 +423,31 @@ static int end_journal(void *ctx, struct hw_device *dev, bool restored, struct g
 	return rc;
 }
 
+/*
+ * Where the journal and reports go, said on the console before anything touches a device: the
+ * volume --volume names, the boot volume, or the first writable one (a network boot). None is a
+ * refusal, unless --no-journal: then the reports go to the console only.
+ */
+static EFI_STATUS results_volume(EFI_HANDLE image, const struct efi_args *a, EFI_HANDLE *volume)
+{
+	struct efi_volume v;
+	char why[160], text[GTT_ERR_MSG_MAX];
+
+	*volume = NULL;
+	if (!efi_volume_choose(image, a->volume, &v, why, sizeof(why))) {
+		*volume = v.dev;
+		efi_printf("gttlab: journal and reports on volume %s\n", efi_volume_text(&v, text, sizeof(text)));
+		return EFI_SUCCESS;
+	}
+	if (a->no_journal) {
+		efi_printf("gttlab: --no-journal: %s: the reports are on this console only\n", why);
+		return EFI_SUCCESS;
+	}
+	gtt_snprintf(text, sizeof(text), "%s: nothing was run; name a writable FAT volume with --volume LABEL, "
+		     "or run with --no-journal", why);
+	return refuse(NULL, a, text, EXIT_ERROR, EFI_NO_MEDIA);
+}
+
 static EFI_STATUS gttlab_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab) __attribute__((noinline));
 
 /*
@@ -447,16 +481,23 @@ static EFI_STATUS gttlab_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	efi_secure_boot_read(&a.firmware);
 	fw_policy_text(&a.firmware, fw, sizeof(fw));
 	efi_printf("gttlab: firmware: %s\n", fw);
+	EFI_HANDLE volume;
+	EFI_STATUS st = results_volume(image, &a, &volume);
+	if (st != EFI_SUCCESS)
+		return st;
 	if (a.ivshmem)
-		return run_ivshmem(image, &a);
+		return run_ivshmem(volume, &a);
 
 	const struct check *sel[64];
 	size_t n;
 	static struct efi_run r;
-	r = (struct efi_run){ .image = image, .env = env, .a = &a };
-	EFI_STATUS st = prepare(&r, sel, &n);
-	if (st != EFI_SUCCESS)
+	r = (struct efi_run){ .volume = volume, .env = env, .a = &a };
+	if ((st = prepare(&r, sel, &n)) != EFI_SUCCESS)
 		return st;
+	/* --no-journal: no check may write a real device, and every one does */
+	if (a.no_journal && !r.model)
+		return refuse(volume, &a, "--no-journal: every check writes the real device and needs its crash journal: "
+			      "none was run", EXIT_SKIP, EFI_NOT_STARTED);
 	/* open (journaled from its open on), the test build's model fault (--fault) */
 	struct session s = { .hooks = { open_device, NULL, end_journal, &r } };
 #ifdef GTTLAB_FAULTS
@@ -470,7 +511,7 @@ static EFI_STATUS gttlab_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 #else
 		gtt_snprintf(msg, sizeof(msg), "%s", err.msg);
 #endif
-		return refuse(image, &a, msg, EXIT_ERROR, EFI_DEVICE_ERROR);
+		return refuse(volume, &a, msg, EXIT_ERROR, EFI_DEVICE_ERROR);
 	}
 	announce(&a, s.dev, n);
 #ifdef GTTLAB_FAULTS
@@ -485,7 +526,7 @@ static EFI_STATUS gttlab_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	/* the runner keeps every check off the scanout surfaces; the GOP framebuffer is this front-end's to add */
 	if (!hw_sim_model(s.dev) && !is_scheme(&r.asked, "vgpu"))
 		gop_exclusion(s.dev, &o);
-	run_checks(image, env, &a, &s, &o, sel, n);
+	run_checks(volume, env, &a, &s, &o, sel, n);
 	session_close(&s, &err);	/* a journal kept is said by end_journal and counted an abort */
 	const struct run_totals *t = &s.totals;
 	finish(&a, t->abort ? EXIT_ABORT : t->fail ? EXIT_FAIL : t->pass ? EXIT_PASS : EXIT_SKIP);
