@@ -342,7 +342,7 @@ vms: deps
 
 # ---- LAVA (lava/, docs/lava.md): every job template validated, the QEMU job run under lava-run with
 # the gate, and the gate proven on a run of the test build's application (build/faults/efi/) with a model fault ----
-LAVA_PACKAGES := lava-dispatcher tftpd-hpa telnet qemu-system-x86 ovmf mtools gnu-efi
+LAVA_PACKAGES := lava-dispatcher tftpd-hpa telnet qemu-system-x86 ovmf mtools gnu-efi curl
 # A whole LAVA lab on this machine (lava/lab.sh, docs/lava.md): lava-server with a PostgreSQL cluster
 # of its own, scheduler and API, lava-worker, three devices; four jobs at once through lavacli, gated
 # from the API (one with the application's test-only fault must fail, naming its cases), its results
@@ -361,7 +361,10 @@ lava: $(EFI_APP) $(FAULTS_EFI_APP) $(GTTLAB) efi-signed
 		cat $(BUILD)/lava-fault.out; echo "lava: the gate passed a run whose checks failed"; exit 1; \
 	elif ! grep -q 'failing test cases: .*ggtt-invalidate' $(BUILD)/lava-fault.out; then \
 		cat $(BUILD)/lava-fault.out; echo "lava: the gate failed the faulty run without naming its failing cases"; exit 1; \
-	else echo "lava: the gate fails a run with the test-only fault, naming: $$(grep -o 'failing test cases: .*' $(BUILD)/lava-fault.out | cut -c1-160)"; fi
+	elif ! grep -qE 'lava-gate:   ggtt-invalidate: [^(]' $(BUILD)/lava-fault.out; then \
+		cat $(BUILD)/lava-fault.out; echo "lava: the gate named ggtt-invalidate without the reason its console gave"; exit 1; \
+	else echo "lava: the gate fails a run with the test-only fault, naming: $$(grep -o 'failing test cases: .*' $(BUILD)/lava-fault.out | cut -c1-160)"; \
+		echo "lava: with the console's reason: $$(grep -m1 -o 'ggtt-invalidate: .*' $(BUILD)/lava-fault.out | cut -c1-200)"; fi
 
 # Mutation check: each mutant breaks one fact in hw/ or the model; the tests must catch it.
 mutants: $(UNIT)

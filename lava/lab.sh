@@ -145,9 +145,16 @@ setsid lava-worker --level INFO --url "$url/" --token "$wtoken" --name gttlab-wo
 	--worker-dir "$work/dispatcher" > "$work/worker.out" 2>&1 < /dev/null &
 pids+=($!) && echo $! > "$work/worker.pid"
 
-# the jobs: the qemu template rendered for each ESP, submitted at once
+# the health check of the qemu device type: LAVA runs it on each device before the device takes a job
+# (a device starts with health Unknown); three checks on sim:skl, the monitor asking for a simulated
+# device as the dictionary declares. A device whose health check fails goes Bad and runs nothing.
 . "$here/esp.sh"
 cp /usr/share/OVMF/OVMF_VARS_4M.fd "$work/vars.fd"
+make_esp "$work/esp-health.img" "$app" "--device sim:skl --debug-exit --run ggtt-pte-readback,fence-readback,aperture-rw" &&
+	"$here/make-jobs.sh" "$work/jobs-health" "$app" "$work/esp-health.img" "$work/vars.fd" "gttlab health check" &&
+	cp "$work/jobs-health/qemu.yaml" "$work/health-checks/qemu.yaml" || die "cannot make the qemu health check"
+
+# the jobs: the qemu template rendered for each ESP, submitted at once
 names=(skl hsw tgl skl-fault) ids=()
 for j in "${names[@]}"; do
 	cfg="--device sim:${j%-fault} --debug-exit" title="gttlab.efi on sim:${j%-fault}"
@@ -175,6 +182,18 @@ while :; do
 done
 say "every job finished in $(( $(date +%s) - t0 )) s, on $(for id in "${ids[@]}"; do lc jobs show "$id" --yaml | sed -n 's/^device: //p'; done | sort -u | wc -l) devices"
 
+# the health checks: one ran and completed on every device that took a job, and every device is Good
+hc=$(manage shell -c "from lava_scheduler_app.models import TestJob
+print(TestJob.objects.filter(health_check=True, health=TestJob.HEALTH_COMPLETE).values('actual_device').distinct().count(),
+      TestJob.objects.filter(health_check=True).exclude(health=TestJob.HEALTH_COMPLETE).count())" 2>/dev/null | tail -1)
+read -r hc_ok hc_bad <<<"$hc"
+used=$(for id in "${ids[@]}"; do lc jobs show "$id" --yaml | sed -n 's/^device: //p'; done | sort -u | wc -l)
+bad_devs=$(for d in "${devs[@]}"; do h=$(lc devices show "$d" --yaml | sed -n 's/^health: //p'); [ "$h" = Good ] || echo "$d:$h"; done)
+if [ -z "${hc_ok:-}" ] || [ "$hc_ok" -lt "$used" ] || [ "${hc_bad:-1}" != 0 ] || [ -n "$bad_devs" ]; then
+	die "health checks: ${hc_ok:-?} devices with a completed one for $used used, ${hc_bad:-?} not complete; not Good: ${bad_devs:-none}"
+fi
+say "health checks: one completed on each of the $hc_ok devices that took jobs, none failed; every device is Good"
+
 # the gates, from the API: each job's health, log and results
 rc=0
 for k in "${!ids[@]}"; do
@@ -182,7 +201,10 @@ for k in "${!ids[@]}"; do
 	health=$(lc jobs show "$id" --yaml | sed -n 's/^health: //p')
 	lc jobs logs --raw "$id" > "$work/job-$id.log" && lc results "$id" --yaml > "$work/job-$id.results" ||
 		die "job $id: the API gave no log or results"
-	out=$("$here/gate.sh" --server "$work/job-$id.log" "$work/job-$id.results" "$health")
+	# the dictionary of the device it ran on, as the API gives it: the kinds the gate holds the run to
+	dev=$(lc jobs show "$id" --yaml | sed -n 's/^device: //p')
+	lc devices dict get "$dev" > "$work/job-$id.dict.jinja2" || die "job $id: the API gave no dictionary for $dev"
+	out=$("$here/gate.sh" --device-dict "$work/job-$id.dict.jinja2" --server "$work/job-$id.log" "$work/job-$id.results" "$health")
 	grc=$?
 	say "job $id ($j): $out"
 	if [ "$j" = skl-fault ]; then
@@ -190,6 +212,8 @@ for k in "${!ids[@]}"; do
 			say "job $id: the gate passed a run whose checks failed"; rc=1
 		elif ! grep -q 'failing test cases: .*ggtt-invalidate' <<<"$out"; then
 			say "job $id: the gate failed the faulty run without naming ggtt-invalidate"; rc=1
+		elif ! grep -qE 'ggtt-invalidate: [^(]' <<<"$out"; then
+			say "job $id: the gate named ggtt-invalidate without its reason"; rc=1
 		fi
 		fault_id=$id
 	elif [ "$grc" != 0 ]; then

@@ -6,33 +6,61 @@
 # OUTDIR/x86-grub.yaml (chainloading APP over TFTP), OUTDIR/x86-flasher.yaml (writing ESP to a card),
 # OUTDIR/gvtg-guest.yaml (booting GUEST_ESP, default ESP, in a GVT-g guest whose vGPU is the mdev
 # MDEV_UUID, default the all-zero placeholder a lab replaces with the UUID its host created),
-# OUTDIR/pv-guest.yaml (booting PV_ESP, default ESP, as a guest of `gttlab dom0 serve`).
+# OUTDIR/pv-guest.yaml (booting PV_ESP, default ESP, as a guest of `gttlab dom0 serve`), and
+# OUTDIR/x86-health-check.yaml (the iPXE DUT's health check: three checks on its own GPU). APP, ESP,
+# VARS, GUEST_ESP and PV_ESP are files (file:// URLs) or http(s):// URLs a lab serves them from.
 # lava/make-jobs.sh --secure-boot OUTDIR APP ESP VARS [NAME]: the Secure Boot variants of the x86 UEFI
 # templates from the same files, for a signed APP (make efi-signed) and an ESP holding it:
 # OUTDIR/qemu-secure-boot.yaml (OVMF's snakeoil firmware, VARS a copy of OVMF_VARS_4M.snakeoil.fd,
 # on a device with SMM: lava/devices/gttlab-qemu-secure-boot.jinja2), x86-ipxe-secure-boot.yaml,
 # x86-grub-secure-boot.yaml and x86-flasher-secure-boot.yaml (a machine whose firmware enforces
-# Secure Boot with the lab's key enrolled: docs/secure-boot.md). Their monitor starts at the
-# application's line "gttlab: firmware: Secure Boot enforcing", not at its banner: under firmware
-# that does not enforce, no check is recorded and the job fails.
+# Secure Boot with the lab's key enrolled: docs/secure-boot.md). Their monitor starts only after the
+# application's line "gttlab: firmware: Secure Boot enforcing": under firmware that does not enforce,
+# no check is recorded and the job fails.
+# Every job's monitor starts at the application's announce line, and only when it names a device of a
+# kind the template's device dictionary declares (lava/device-kinds.sh): "gttlab: D: skl (gen 9,
+# hardware), device ...". A DUT whose run is taken on anything else (its GPU missing, the model)
+# records no test case and the job fails, as LAVA fails a job whose monitor never starts.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 secure=""
 [ "${1:-}" = --secure-boot ] && { secure=1; shift; }
-out=$1 app=$(realpath "$2") esp=$(realpath "$3") vars=$(realpath "$4") name=${5:-gttlab.efi}
-guest_esp=$(realpath "${6:-$3}") uuid=${7:-00000000-0000-0000-0000-000000000000} pv_esp=$(realpath "${8:-$3}")
+# url FILE-OR-URL: an http(s):// URL as it is (a lab serves its images from a web server), else the
+# file:// URL of the file, which must exist
+url() {
+	case $1 in
+	http://* | https://*) printf '%s' "$1" ;;
+	*://*) echo "make-jobs: '$1': an image is a file or an http(s):// URL" >&2; exit 2 ;;
+	*) [ -f "$1" ] || { echo "make-jobs: '$1': no such file" >&2; exit 2; }; printf 'file://%s' "$(realpath "$1")" ;;
+	esac
+}
+out=$1 name=${5:-gttlab.efi}
+app=$(url "$2") esp=$(url "$3") vars=$(url "$4") guest_esp=$(url "${6:-$3}") pv_esp=$(url "${8:-$3}") || exit 2
+uuid=${7:-00000000-0000-0000-0000-000000000000}
 [[ $uuid =~ ^[0-9a-fA-F]{8}-([0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}$ ]] ||
 	{ echo "make-jobs: MDEV_UUID '$uuid' is not a UUID (8-4-4-4-12 hex digits)" >&2; exit 2; }
 mkdir -p "$out"
-templates=(qemu x86-ipxe x86-grub x86-flasher gvtg-guest pv-guest) suffix="" code=/usr/share/OVMF/OVMF_CODE_4M.fd
-start="gttlab.efi: register-level checks"
+templates=(qemu x86-ipxe x86-grub x86-flasher x86-health-check gvtg-guest pv-guest) suffix="" code=/usr/share/OVMF/OVMF_CODE_4M.fd
 if [ -n "$secure" ]; then
 	templates=(qemu x86-ipxe x86-grub x86-flasher) suffix=-secure-boot code=/usr/share/OVMF/OVMF_CODE_4M.snakeoil.fd
-	start="gttlab: firmware: Secure Boot enforcing"
 fi
 grep -q "^  start: '$(printf '%s' "gttlab.efi: register-level checks" | sed 's/\./\\./g')'$" "$here/monitors.yaml" ||
 	{ echo "make-jobs: lava/monitors.yaml no longer starts at the banner this script replaces" >&2; exit 2; }
-sed -e '/^#/d' -e "s|^  start: '.*'\$|  start: '$start'|" -e 's/^/    /' "$here/monitors.yaml" > "$out/.monitors"
+# monitors TEMPLATE: the monitors block, starting at the announce line of a device of the kinds the
+# template's device dictionary declares (after the enforcing line, for the Secure Boot variants)
+monitors() {
+	local dict=$here/devices/gttlab-$1.jinja2 kinds want line
+	[ "$1" = qemu ] && [ -n "$secure" ] && dict=$here/devices/gttlab-qemu-secure-boot.jinja2
+	[ "$1" = x86-health-check ] && dict=$here/devices/gttlab-x86-ipxe.jinja2	# the DUT it checks
+	kinds=$("$here/device-kinds.sh" "$dict") || exit 2
+	want='gttlab: \S+: \S+ \(gen [0-9.]+, ('"$(paste -sd '|' <<<"$kinds")"')\), device'
+	[ -n "$secure" ] && want='gttlab: firmware: Secure Boot enforcing[\s\S]*'"$want"
+	while IFS= read -r line; do
+		[[ $line == '#'* ]] && continue
+		[[ $line == '  start: '* ]] && line="  start: '$want'"
+		printf '    %s\n' "$line"
+	done < "$here/monitors.yaml"
+}
 # render TEMPLATE IMAGE: one job, the template's own comments (which name its placeholders) left out
 render() {
 	local t=$1 image=$2 line
@@ -40,14 +68,14 @@ render() {
 	while IFS= read -r line; do
 		[[ $line == '#'* ]] && continue
 		if [ "$line" = "@MONITORS@" ]; then
-			cat "$out/.monitors"
+			monitors "${t%-secure-boot}"
 			continue
 		fi
 		line=${line//@APP@/$app}
 		line=${line//@ESP@/$image}
 		line=${line//@VARS@/$vars}
 		line=${line//@MDEV_UUID@/$uuid}
-		line=${line//@OVMF_CODE@/$code}
+		line=${line//@OVMF_CODE@/file://$code}
 		line=${line//@NAME@/$name ($t$suffix)}
 		printf '%s\n' "$line"
 	done < "$here/$t-job.yaml.in"
@@ -58,4 +86,3 @@ for t in "${templates[@]}"; do
 	[ "$t" = pv-guest ] && image=$pv_esp
 	render "$t" "$image" > "$out/$t$suffix.yaml"
 done
-rm -f "$out/.monitors"

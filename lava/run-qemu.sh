@@ -16,6 +16,9 @@
 # on the SMM device (lava/devices/gttlab-qemu-secure-boot.yaml) under OVMF's snakeoil firmware: its
 # monitor starts only at "Secure Boot enforcing", and it is gated as the others are; then the same job
 # on plain OVMF (no keys: setup mode) must fail the gate with no check recorded.
+# The jobs of lava/make-jobs.sh's first set take their images from http:// URLs, served from WORKDIR by
+# a python3 http.server on 127.0.0.1 for the run (a lab serves its images so), and the sim:skl job
+# fetches them from there; the others take file:// URLs.
 # Exit: 0 when every gate passed.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -37,8 +40,17 @@ make_esp "$esp" "$app" "--device sim:skl --debug-exit${extra:+ $extra}" &&
 	make_esp "$pv_esp" "$app" "--device pv --run guest --debug-exit" ||
 	{ echo "lava: cannot make the ESP images"; exit 2; }
 cp /usr/share/OVMF/OVMF_VARS_4M.fd "$work/vars.fd"
-"$here/make-jobs.sh" "$work/jobs" "$app" "$esp" "$work/vars.fd" "gttlab.efi on sim:skl${extra:+ with $extra}" "$guest_esp" \
-	00000000-0000-0000-0000-000000000000 "$pv_esp" &&
+# the images over HTTP, as a lab's web server gives them: WORKDIR served on 127.0.0.1 for this run
+cp "$app" "$work/gttlab.efi" || exit 2
+port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+/usr/bin/python3 -m http.server --bind 127.0.0.1 --directory "$work" "$port" > "$work/http.log" 2>&1 &
+http_pid=$!
+trap 'kill "$http_pid" 2>/dev/null' EXIT
+web=http://127.0.0.1:$port
+for _ in $(seq 50); do curl -sf -o /dev/null "$web/vars.fd" && break; sleep 0.1; done
+curl -sf -o /dev/null "$web/vars.fd" || { echo "lava: the HTTP server on $web does not answer"; exit 2; }
+"$here/make-jobs.sh" "$work/jobs" "$web/gttlab.efi" "$web/esp.img" "$web/vars.fd" "gttlab.efi on sim:skl${extra:+ with $extra}" \
+	"$web/esp-gvtg-guest.img" 00000000-0000-0000-0000-000000000000 "$web/esp-pv.img" &&
 	"$here/make-jobs.sh" "$work/jobs-vgpu" "$app" "$vgpu_esp" "$work/vars.fd" "gttlab.efi on vgpu:sim:skl" ||
 	{ echo "lava: cannot make the jobs"; exit 2; }
 sb_jobs=()
@@ -50,9 +62,10 @@ if [ -n "$signed" ]; then
 			"gttlab.efi on sim:skl under Secure Boot" || { echo "lava: cannot make the Secure Boot jobs"; exit 2; }
 	sb_jobs=(qemu-secure-boot x86-ipxe-secure-boot x86-grub-secure-boot x86-flasher-secure-boot)
 fi
-for t in qemu x86-ipxe x86-grub x86-flasher gvtg-guest "${sb_jobs[@]}"; do
+for t in qemu x86-ipxe x86-grub x86-flasher x86-health-check gvtg-guest "${sb_jobs[@]}"; do
 	# a Secure Boot variant runs on its template's device, the QEMU one on the device with SMM
 	dict=$here/devices/gttlab-${t%-secure-boot}.yaml
+	[ "$t" = x86-health-check ] && dict=$here/devices/gttlab-x86-ipxe.yaml
 	[ "$t" = qemu-secure-boot ] && dict=$here/devices/gttlab-qemu-secure-boot.yaml
 	note=""
 	# the GVT-g host's dictionary boots with KVM, and lava-run refuses -enable-kvm where there is none
@@ -96,17 +109,51 @@ t0=$(date +%s)
 timeout 900 lava-run --job-id 1 --output-dir "$work/out" "$work/jobs/qemu.yaml" --device "$here/devices/gttlab-qemu.yaml" \
 	> "$work/lava-run.log" 2>&1
 echo "lava: lava-run exited $? after $(( $(date +%s) - t0 )) s (log: $work/lava-run.log)"
-"$here/gate.sh" "$work/lava-run.log" "$work/out"
+# its images came over HTTP: the server logged the dispatcher's GETs
+if grep -q '"GET /esp.img HTTP/1.[01]" 200' "$work/http.log" && grep -q "url: $web/esp.img" "$work/jobs/qemu.yaml"; then
+	echo "lava: the sim:skl job fetched its ESP from $web/esp.img"
+else
+	echo "lava: the sim:skl job did not fetch its ESP over HTTP (log: $work/http.log)"
+	rc_http=1
+fi
+"$here/gate.sh" --device-dict "$here/devices/gttlab-qemu.jinja2" "$work/lava-run.log" "$work/out"
 rc=$?
+[ -n "${rc_http:-}" ] && rc=1
 # the test-only fault is the model's: the guest job has nothing to prove with it
 [ -n "$fault" ] && exit "$rc"
+
+# the device rule, from both sides. The gate: the same log judged against a real DUT's dictionary
+# (hardware) must fail, naming the kind. LAVA: the same job with the real DUT's monitor (its start
+# asks for a hardware announce line) on this QEMU device must record no test case and fail.
+if "$here/gate.sh" --device-dict "$here/devices/gttlab-x86-ipxe.jinja2" "$work/lava-run.log" "$work/out" > "$work/gate-kind.out"; then
+	echo "lava: the gate passed a simulated run against gttlab-x86-ipxe.jinja2, which declares hardware"
+	rc=1
+elif grep -q 'the run was taken on a simulated device; gttlab-x86-ipxe.jinja2 declares hardware' "$work/gate-kind.out"; then
+	echo "lava: the gate fails a simulated run on a hardware DUT's dictionary: $(grep -m1 'taken on' "$work/gate-kind.out")"
+else
+	echo "lava: the gate failed the simulated run on a hardware dictionary without naming the kind:"
+	sed 's/^/    /' "$work/gate-kind.out"
+	rc=1
+fi
+hw_start=$(grep -m1 '^ *start:' "$work/jobs/x86-ipxe.yaml" | sed 's/^ *start: //')
+awk -v s="      start: $hw_start" '/^ *start:/ { print s; next } { print }' "$work/jobs/qemu.yaml" > "$work/qemu-hw-monitor.yaml"
+grep -qF "(hardware)" "$work/qemu-hw-monitor.yaml" || { echo "lava: cannot make the hardware-monitor copy of the qemu job"; rc=1; }
+timeout 600 lava-run --job-id 7 --output-dir "$work/out-hw-monitor" "$work/qemu-hw-monitor.yaml" \
+	--device "$here/devices/gttlab-qemu.yaml" > "$work/lava-run-hw-monitor.log" 2>&1
+if grep -q '^result: pass' "$work/out-hw-monitor/result.yaml" 2>/dev/null ||
+	grep '"lvl": "results"' "$work/lava-run-hw-monitor.log" | grep -q '"definition": "gttlab"'; then
+	echo "lava: a job whose monitor asks for hardware recorded checks of the model, or completed"
+	rc=1
+else
+	echo "lava: the job with a hardware DUT's monitor, run on the model, records no test case and fails: $(grep -m1 -o '"error_msg": "[^"]*"' "$work/lava-run-hw-monitor.log")"
+fi
 
 # the guest job: the guest suite inside a vGPU of the application's own Dom0 runtime
 t0=$(date +%s)
 timeout 600 lava-run --job-id 2 --output-dir "$work/out-vgpu" "$work/jobs-vgpu/qemu.yaml" --device "$here/devices/gttlab-qemu.yaml" \
 	> "$work/lava-run-vgpu.log" 2>&1
 echo "lava: vgpu:sim:skl guest job: lava-run exited $? after $(( $(date +%s) - t0 )) s (log: $work/lava-run-vgpu.log)"
-"$here/gate.sh" "$work/lava-run-vgpu.log" "$work/out-vgpu" || rc=1
+"$here/gate.sh" --device-dict "$here/devices/gttlab-qemu.jinja2" "$work/lava-run-vgpu.log" "$work/out-vgpu" || rc=1
 # guest_cases LABEL LOG: the gate passes skips; here a skip means guest mode did not happen, and every
 # check of the guest suite (as the CLI lists it) must be there
 n_guest=$("$(cd "$(dirname "$app")/.." && pwd)/gttlab" check --list --run guest | grep -c .) ||
@@ -133,7 +180,7 @@ if [ -n "$signed" ]; then
 	timeout 600 lava-run --job-id 5 --output-dir "$work/out-sb" "$work/jobs/qemu-secure-boot.yaml" \
 		--device "$here/devices/gttlab-qemu-secure-boot.yaml" > "$work/lava-run-sb.log" 2>&1
 	echo "lava: Secure Boot job: lava-run exited $? after $(( $(date +%s) - t0 )) s (log: $work/lava-run-sb.log)"
-	"$here/gate.sh" "$work/lava-run-sb.log" "$work/out-sb" || rc=1
+	"$here/gate.sh" --device-dict "$here/devices/gttlab-qemu-secure-boot.jinja2" "$work/lava-run-sb.log" "$work/out-sb" || rc=1
 	# one grep: grep -q ending a pipeline early is a SIGPIPE that pipefail counts as a failure
 	if grep -qF '"lvl": "target", "msg": "gttlab: firmware: Secure Boot enforcing (SecureBoot=1, SetupMode=0)"' "$work/lava-run-sb.log"; then
 		echo "lava: Secure Boot job: the application ran under enforcing Secure Boot (SecureBoot=1, SetupMode=0)"
@@ -149,7 +196,7 @@ if [ -n "$signed" ]; then
 		{ echo "lava: the plain-firmware copy of the Secure Boot job still names the snakeoil variables"; rc=1; }
 	timeout 600 lava-run --job-id 6 --output-dir "$work/out-sb-plain" "$work/qemu-secure-boot-plain.yaml" \
 		--device "$here/devices/gttlab-qemu.yaml" > "$work/lava-run-sb-plain.log" 2>&1
-	if "$here/gate.sh" "$work/lava-run-sb-plain.log" "$work/out-sb-plain" > "$work/gate-sb-plain.out"; then
+	if "$here/gate.sh" --device-dict "$here/devices/gttlab-qemu.jinja2" "$work/lava-run-sb-plain.log" "$work/out-sb-plain" > "$work/gate-sb-plain.out"; then
 		echo "lava: the Secure Boot job passed on firmware that does not enforce Secure Boot"
 		rc=1
 	elif grep -q '0 test cases recorded' "$work/gate-sb-plain.out"; then
@@ -178,7 +225,7 @@ t0=$(date +%s)
 for k in 1 2; do
 	wait "${pids[$((k - 1))]}"
 	echo "lava: pv guest $k job: lava-run exited $? (log: $work/lava-run-pv$k.log)"
-	"$here/gate.sh" "$work/lava-run-pv$k.log" "$work/out-pv$k" || rc=1
+	"$here/gate.sh" --device-dict "$here/devices/gttlab-pv-guest$k.jinja2" "$work/lava-run-pv$k.log" "$work/out-pv$k" || rc=1
 	guest_cases "pv guest $k job" "$work/lava-run-pv$k.log" || rc=1
 done
 # the service the user command started (setsid -f: not our child), found by its command line in /proc
