@@ -49,6 +49,11 @@ fi
 # the application's own lines, as the DUT printed them
 target=$(grep '"lvl": "target"' "$log" | sed -n 's/.*"msg": "\(.*\)"}$/\1/p')
 announced=$(grep -o '; [0-9]* checks' <<<"$target" | head -1 | grep -o '[0-9]*')
+version=$(sed -n 's/^gttlab\.efi: version \([^ ]*\)$/\1/p' <<<"$target" | head -1)
+if [ -z "$version" ]; then
+	say "the application said no version on its console: whose verdict this is cannot be told"
+	bad=1
+fi
 # what the run was taken on: "gttlab: D: PLATFORM (gen G, KIND), device 0x...", against the dictionary
 kind=$(grep -o '(gen [0-9.]*, [^)]*), device' <<<"$target" | head -1 | sed 's/^(gen [0-9.]*, \(.*\)), device$/\1/')
 if [ -z "$kind" ]; then
@@ -80,5 +85,5 @@ if [ -n "$cases" ] && ! grep -q ' pass$' <<<"$cases"; then
 	say "no test case passed: every check skipped, nothing was proven (SKIP is no pass)"
 	bad=1
 fi
-[ "$bad" = 0 ] && say "the job completed, taken on: $kind (as ${dict##*/} declares); $n of $announced checks recorded, none failed"
+[ "$bad" = 0 ] && say "the job completed, taken on: $kind (as ${dict##*/} declares) by gttlab $version; $n of $announced checks recorded, none failed"
 exit "$bad"
