@@ -10,7 +10,10 @@
  * first 256 data bytes of each are the input's from there on (the rest of
  * the mailbox's data is what earlier requests left).
  *
- * Beyond ASan/UBSan: every request is answered (ANS_SEQ equals REQ_SEQ),
+ * Beyond ASan/UBSan: every request is answered (ANS_SEQ equals REQ_SEQ)
+ * within the bound its documented cost gives (dom0/host/pv_answer.h: an
+ * audit PV_STEP_AUDIT GGTT entries a step, a PTE run PV_STEP_PTES entries of
+ * at most PV_DATA_MAX bytes a step; two steps more for its start and end),
  * with GTT_OK or a gtt error code, and a refused one carries a message; no
  * answer names another guest's stamp (there is none to find: a leak count
  * above zero is a bug of the search). At the end the view's host audit must
@@ -70,6 +73,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	memset(mb, 0, PV_MAILBOX_SIZE);
 	uint64_t seq = 0;
+	/* the most steps any request may take, from the documented costs (it once was 2048: an audit of a
+	 * 4 GiB GGTT takes 4096, so the first audit in the corpus aborted a correct host) */
+	uint64_t audit_steps = (host->info.n_ptes + PV_STEP_AUDIT - 1) / PV_STEP_AUDIT;
+	uint64_t pte_steps = (PV_DATA_MAX / 4 + PV_STEP_PTES - 1) / PV_STEP_PTES;
+	unsigned max_steps = (unsigned)(audit_steps > pte_steps ? audit_steps : pte_steps) + 2;
 	for (size_t at = 0, n = 0; at + STEP <= size && n < MAX_STEPS; at += STEP, n++) {
 		const uint8_t *s = data + at;
 		uint32_t op = le32(s), width = le32(s + 4);
@@ -87,7 +95,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* a step at a time, as serve gives it; a guest rewriting its words mid-request changes nothing */
 		enum pv_answered r = pv_answer(&g, &e);
 		unsigned steps = 1;
-		for (; r == PV_UNDER_WAY && steps < 2048; steps++) {
+		for (; r == PV_UNDER_WAY && steps < max_steps; steps++) {
 			pv_wr32(mb, PV_MB_OP, op ^ (uint32_t)steps);
 			pv_wr64(mb, PV_MB_LEN, len + steps);
 			r = pv_answer(&g, &e);
