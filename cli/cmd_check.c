@@ -26,15 +26,16 @@ static const char help[] =
 	"  --list          the checks, one per line: name, suite, description (touches no device)\n"
 	"  --run PATTERNS  a comma-separated list of suite names, check names or globs (fence-*)\n"
 	"  --format F      human (default: live progress, then a table), tap (TAP 13),\n"
-	"                  junit (JUnit XML) or igt-json (IGT results.json, results_version 10)\n"
+	"                  junit (JUnit XML) or igt-json (IGT results.json, results_version 10;\n"
+	"                  the default under --json)\n"
 	"  -o FILE         write the report to FILE instead of standard output\n"
 	"  --seed N        the run seed (default 0); a check's own seed comes from it and\n"
 	"                  the check's name, so --run NAME --seed N repeats that check\n"
-	"Exit 0 when nothing failed (skips allowed), 1 when a check failed or the run was\n"
-	"interrupted, 2 for a usage or device error, 3 (abort) when the device could not be\n"
-	"restored after a check (named; nothing more runs). On a real device (pci:..., auto) it\n"
-	"needs root, refuses a device i915 is bound to, never touches the GGTT behind an\n"
-	"enabled display plane, and puts back every PTE and fence it wrote.\n";
+	"Exit 0 when a check passed and none failed, 77 (SKIP) when every check skipped, 1 when\n"
+	"a check failed or the run was interrupted, 2 for a usage or device error, 3 (abort) when\n"
+	"the device could not be restored after a check (named; nothing more runs). On a real\n"
+	"device (pci:..., auto) it needs root, refuses a device i915 is bound to, never touches\n"
+	"the GGTT behind an enabled display plane, and puts back every PTE and fence it wrote.\n";
 
 static volatile int cancelled;
 
@@ -126,7 +127,7 @@ struct check_args {
 };
 
 /* Reads the words of 'check'; returns EXIT_OK, else the exit code of the one line printed. */
-static int parse_check(int argc, char **argv, struct check_args *a)
+static int parse_check(int argc, char **argv, bool json, struct check_args *a)
 {
 	const char *v;
 
@@ -154,7 +155,7 @@ static int parse_check(int argc, char **argv, struct check_args *a)
 		}
 	}
 	if (!a->format)
-		a->format = "human";
+		a->format = json ? "igt-json" : "human";	/* --json: machine-readable, as for every command */
 	/* runner_select() takes no --run as "every check"; an empty pattern in it is a slip */
 	if (a->run && (!a->run[0] || a->run[0] == ',' || a->run[strlen(a->run) - 1] == ',' || strstr(a->run, ",,")))
 		return cli_error("--run '%s': an empty pattern names no check", a->run);
@@ -216,7 +217,7 @@ int cmd_check(struct cli *c, int argc, char **argv)
 		fputs(help, stdout);
 		return EXIT_OK;
 	}
-	if ((rc = parse_check(argc, argv, &a)))
+	if ((rc = parse_check(argc, argv, c->json, &a)))
 		return rc;
 	int fmt = report_format_parse(a.format);
 	if (fmt < 0)

@@ -488,6 +488,10 @@ Test(cli, a_run_in_which_nothing_ran_is_skip_77)
 	cr_expect(strstr(out, "gttlab: SKIP: no check ran on sim:skl"), "%s", out);
 	cr_expect(!strstr(out, "PASS"), "%s", out);
 	cr_expect_eq(run("--device sim:skl check --run 'guest*' --format tap", out, sizeof(out)), 77, "%s", out);
+	/* --json: the machine-readable report (IGT's results.json), naming what it was taken on */
+	cr_expect_eq(run("--json --device sim:skl check --run fence-readback", out, sizeof(out)), 0, "%s", out);
+	cr_expect(out[0] == '{' && strstr(out, "\"gttlab\":{\"version\":\"") &&
+		  strstr(out, "\"device\":\"sim:skl\",\"platform\":\"skl\",\"kind\":\"simulated\"}"), "%s", out);
 	/* one check that passes is a pass */
 	cr_expect_eq(run("--device sim:skl check --run 'guest*,fence-readback'", out, sizeof(out)), 0, "%s", out);
 	cr_expect(strstr(out, "\nPASS on sim:skl"), "%s", out);
