@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # gttlab — one non-recursive Makefile; every object goes under build/.
 #   make         build the gttlab CLI and the test binary
 #   make run     the main job: gttlab check on the simulated Skylake
@@ -599,6 +600,8 @@ structure:
 	@tests/host/check-calls.sh $(STRUCTURE_OBJS)
 	@tests/host/check-calls.sh $(EFI_OBJS)
 	tests/host/check-citations.sh --self-test
+	tests/host/check-license.sh --self-test
+	tests/host/check-license.sh
 
 clean:
 	rm -rf $(BUILD)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # One timed boot of an EFI application in QEMU/OVMF, for make bench (P5).
 #   bench/run-efi.sh EFI_APP WORKDIR [CFG-TEXT]
 # Boots the way tests/vm/qemu-run.sh does: a FAT image made with mtools holding

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The structure of the tree, checked (issue 24): the layers' include arrows, include circles inside
 # a room, and the size of the product's files and functions. One line per violation,
 # "FILE:LINE: RULE: what", sorted; exit 1 when there is any, 0 when there is none, 2 on misuse.

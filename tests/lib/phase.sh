@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # One phase of make test: run COMMAND, put LANE in front of every line it prints (two lanes run
 # at once), and say how long it took and how it ended. The exit status is COMMAND's.
 #   tests/lib/phase.sh LANE COMMAND [ARG ...]

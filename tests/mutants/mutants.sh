@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Mutation check: break one fact at a time in hw/ or the model and require the
 # unit tests to fail. A mutant that survives means a test that cannot fail.
 # Usage: tests/mutants/mutants.sh [BUILD_DIR]   (run from the top of the tree)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The conformance checker must catch broken binaries: each fake binary below breaks one rule
 # of the IGT protocol, and tests/vm/igt-conformance.sh must fail naming it.
 set -u

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # IGT protocol conformance of every binary in a test root (docs: ../shared/docs/igt-protocol.md),
 # checked from outside as igt_runner sees them:
 #   - an invalid option exits 79; --help exits 0;

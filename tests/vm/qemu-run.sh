@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Boot gttlab.efi in QEMU/OVMF and judge it from outside.
 #   tests/vm/qemu-run.sh EFI_APP WORKDIR [PLATFORM ...]   (default platforms: skl hsw)
 # For each platform: a FAT image made with mtools holding EFI/BOOT/BOOTX64.EFI and a gttlab.cfg

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The QEMU pipeline must fail when it should: a check that fails inside the EFI application, a
 # device that cannot be restored (verdict ABORT, isa-debug-exit 0x13), a
 # run that never reaches a verdict (timeout), results that are never written, and ivshmem bytes

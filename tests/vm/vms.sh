@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The real VM boundary (docs/transport.md): `gttlab dom0 serve` in this host serves QEMU guests
 # that boot gttlab.efi in OVMF and find their vGPU through an ivshmem-doorbell device.
 #   tests/vm/vms.sh BUILD_DIR
