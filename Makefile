@@ -110,7 +110,7 @@ GTTLAB  := $(BUILD)/gttlab
 UNIT    := $(BUILD)/tests/unit
 LDLIBS  := -lpci -pthread
 
-.PHONY: docs docs-check efi-signed qemu-secure-boot qemu-shim qemu-netboot vms asan asan-build all run test test-lane-mutants test-lane-vm deps deps-build deps-efi install-packages check-freestanding mutants efi qemu qemu-selftest igt install clean lava lava-lab structure guest-fake-tree
+.PHONY: docs docs-check efi-signed qemu-secure-boot qemu-shim qemu-netboot man vms asan asan-build all run test test-lane-mutants test-lane-vm deps deps-build deps-efi install-packages check-freestanding mutants efi qemu qemu-selftest igt install clean lava lava-lab structure guest-fake-tree
 all: $(GTTLAB) $(UNIT) igt
 
 $(BUILD)/%.o: %.c
@@ -177,11 +177,30 @@ $(IGT_DIR)/gttlab.testlist: $(IGT_PROGS) $(IGT_DIR)/test-list.txt $(GTTLAB) igt-
 .SECONDARY: $(IGT_OBJS) $(FAULTS_IGT_OBJS)
 igt: $(IGT_PROGS) $(IGT_DIR)/test-list.txt $(IGT_DIR)/gttlab.testlist
 
-install: $(GTTLAB) igt
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/libexec/gttlab
+# the man pages, generated from the program's own --help (cli/man.sh)
+MAN_PAGES := $(BUILD)/man/gttlab.1 $(BUILD)/man/gttlab-dom0.1
+man: $(MAN_PAGES)
+$(MAN_PAGES) &: $(GTTLAB) cli/man.sh
+	cli/man.sh $(GTTLAB) $(BUILD)/man
+
+# make install [DESTDIR=...] [PREFIX=/usr/local]: the CLI, the IGT test root (libexec/gttlab, for
+# igt_runner), gttlab.efi, the LAVA files, the man pages, bash completion, the licence and the docs
+install: $(GTTLAB) igt $(EFI_APP) $(MAN_PAGES)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/libexec/gttlab $(DESTDIR)$(PREFIX)/lib/gttlab/efi \
+		$(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+		$(DESTDIR)$(PREFIX)/share/doc/gttlab $(DESTDIR)$(PREFIX)/share/gttlab/lava/devices \
+		$(DESTDIR)$(PREFIX)/share/gttlab/lava/lava-test-shell
 	install -m 755 $(GTTLAB) $(DESTDIR)$(PREFIX)/bin/gttlab
 	install -m 755 $(IGT_PROGS) $(DESTDIR)$(PREFIX)/libexec/gttlab/
 	install -m 644 $(IGT_DIR)/test-list.txt $(IGT_DIR)/gttlab.testlist $(DESTDIR)$(PREFIX)/libexec/gttlab/
+	install -m 644 $(EFI_APP) $(DESTDIR)$(PREFIX)/lib/gttlab/efi/gttlab.efi
+	install -m 644 $(MAN_PAGES) $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 cli/gttlab.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/gttlab
+	install -m 644 LICENSE README.md docs/*.md $(DESTDIR)$(PREFIX)/share/doc/gttlab/
+	install -m 755 lava/*.sh $(DESTDIR)$(PREFIX)/share/gttlab/lava/
+	install -m 644 lava/*.yaml.in lava/monitors.yaml $(DESTDIR)$(PREFIX)/share/gttlab/lava/
+	install -m 644 lava/devices/* $(DESTDIR)$(PREFIX)/share/gttlab/lava/devices/
+	install -m 644 lava/lava-test-shell/* $(DESTDIR)$(PREFIX)/share/gttlab/lava/lava-test-shell/
 
 # The same core sources as the EFI build will see them: no hosted headers at all.
 FREE_CFLAGS := -std=c11 $(WARN) -O2 -ffreestanding -fno-stack-protector -nostdinc \
@@ -422,6 +441,8 @@ test: deps
 	$(PHASE) host tests/host/shipped-hardening.sh $(BUILD)
 	$(PHASE) host tests/host/device-grammar.sh $(BUILD)
 	$(PHASE) host tests/host/igt-device.sh $(BUILD)
+	$(PHASE) host tests/host/man-completion.sh $(BUILD)
+	$(PHASE) host tests/host/install-root.sh $(BUILD)
 	$(MAKE) --no-print-directory -j2 test-lane-mutants test-lane-vm
 	$(PHASE) host tests/host/kill-restore.sh $(BUILD) 100
 	$(PHASE) host tests/host/serve-kill-restore.sh $(BUILD) 8
