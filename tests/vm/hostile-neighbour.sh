@@ -30,7 +30,7 @@ bad() { echo "hostile-neighbour: $*"; fail=1; }
 
 # serve, and its readiness: the line it prints once slot 2 listens (not the socket file's existence)
 umask 000
-"$gttlab" dom0 serve --dir "$work/s" --guests 2 --setup-timeout 2000 > "$work/serve.log" 2>&1 &
+"$gttlab" --device sim:skl dom0 serve --dir "$work/s" --guests 2 --setup-timeout 2000 > "$work/serve.log" 2>&1 &
 serve_pid=$!
 umask 022
 for _ in $(seq 200); do grep -q 'guest 2: listening on' "$work/serve.log" && break; sleep 0.05; done
