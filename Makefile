@@ -110,7 +110,7 @@ GTTLAB  := $(BUILD)/gttlab
 UNIT    := $(BUILD)/tests/unit
 LDLIBS  := -lpci -pthread
 
-.PHONY: docs docs-check efi-signed qemu-secure-boot qemu-shim qemu-netboot man vms asan asan-build all run test test-lane-mutants test-lane-vm deps deps-build deps-efi install-packages check-freestanding mutants efi qemu qemu-selftest igt install clean lava lava-lab structure guest-fake-tree
+.PHONY: docs docs-check efi-signed qemu-secure-boot qemu-shim qemu-netboot man deb vms asan asan-build all run test test-lane-mutants test-lane-vm deps deps-build deps-efi install-packages check-freestanding mutants efi qemu qemu-selftest igt install clean lava lava-lab structure guest-fake-tree
 all: $(GTTLAB) $(UNIT) igt
 
 $(BUILD)/%.o: %.c
@@ -177,6 +177,30 @@ $(IGT_DIR)/gttlab.testlist: $(IGT_PROGS) $(IGT_DIR)/test-list.txt $(GTTLAB) igt-
 .SECONDARY: $(IGT_OBJS) $(FAULTS_IGT_OBJS)
 igt: $(IGT_PROGS) $(IGT_DIR)/test-list.txt $(IGT_DIR)/gttlab.testlist
 
+# make deb: build/deb/gttlab_VERSION_amd64.deb from debian/ (debhelper), built by dpkg-buildpackage in a
+# copy of the tracked tree, its version gttlab --version's (git describe, "-" as "."), then lintian:
+# no error allowed. dpkg-buildpackage -us -uc -b in the tree works as well (version 0~git).
+DEB_VERSION := 0~git.$(subst -,.,$(GTTLAB_VERSION))
+DEB_DIR     := $(BUILD)/deb
+DEB         := $(DEB_DIR)/gttlab_$(DEB_VERSION)_amd64.deb
+deb:
+	@$(MAKE) --no-print-directory install-packages PACKAGES="debhelper lintian dpkg-dev libpci-dev gnu-efi groff-base man-db binutils"
+	rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/gttlab
+	git ls-files -z | tar --null -T - -cf - | tar -xf - -C $(DEB_DIR)/gttlab
+	echo '$(GTTLAB_VERSION)' > $(DEB_DIR)/gttlab/VERSION
+	sed -i '1s/^gttlab (0~git) UNRELEASED;/gttlab ($(DEB_VERSION)) unstable;/' $(DEB_DIR)/gttlab/debian/changelog
+	cd $(DEB_DIR)/gttlab && dpkg-buildpackage -us -uc -b > ../build.log 2>&1 || \
+		{ tail -20 ../build.log; echo "deb: dpkg-buildpackage failed (log: $(DEB_DIR)/build.log)"; exit 1; }
+	lintian --fail-on error --tag-display-limit 0 $(DEB) | tee $(DEB_DIR)/lintian.log
+	@echo "deb: $(DEB) built; lintian found no error ($$(grep -c '^W:' $(DEB_DIR)/lintian.log) warnings)"
+	@# the package's files run from the package's paths: unpacked into a scratch root (nothing installed here)
+	rm -rf $(DEB_DIR)/root && dpkg -x $(DEB) $(DEB_DIR)/root
+	$(DEB_DIR)/root/usr/bin/gttlab --device sim:skl check --run ggtt-pte-readback,fence-readback | grep '^PASS on sim:skl'
+	GTTLAB_DEVICE=sim:skl $(DEB_DIR)/root/usr/libexec/gttlab/gtt_fence --run-subtest fence-readback | grep 'Subtest fence-readback: SUCCESS'
+	objdump -h $(DEB_DIR)/root/usr/lib/gttlab/efi/gttlab.efi | grep -q ' \.sbat '
+	MANWIDTH=80 man -l $(DEB_DIR)/root/usr/share/man/man1/gttlab.1.gz | grep -q 'EXIT STATUS'
+	@echo "deb: the unpacked package runs gttlab check and an IGT binary from its paths, and holds gttlab.efi and the man pages"
+
 # the man pages, generated from the program's own --help (cli/man.sh)
 MAN_PAGES := $(BUILD)/man/gttlab.1 $(BUILD)/man/gttlab-dom0.1
 man: $(MAN_PAGES)
@@ -197,8 +221,8 @@ install: $(GTTLAB) igt $(EFI_APP) $(MAN_PAGES)
 	install -m 644 $(MAN_PAGES) $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 644 cli/gttlab.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/gttlab
 	install -m 644 LICENSE README.md docs/*.md $(DESTDIR)$(PREFIX)/share/doc/gttlab/
-	install -m 755 lava/*.sh $(DESTDIR)$(PREFIX)/share/gttlab/lava/
-	install -m 644 lava/*.yaml.in lava/monitors.yaml $(DESTDIR)$(PREFIX)/share/gttlab/lava/
+	install -m 755 $(filter-out lava/esp.sh,$(wildcard lava/*.sh)) $(DESTDIR)$(PREFIX)/share/gttlab/lava/
+	install -m 644 lava/esp.sh lava/*.yaml.in lava/monitors.yaml $(DESTDIR)$(PREFIX)/share/gttlab/lava/
 	install -m 644 lava/devices/* $(DESTDIR)$(PREFIX)/share/gttlab/lava/devices/
 	install -m 644 lava/lava-test-shell/* $(DESTDIR)$(PREFIX)/share/gttlab/lava/lava-test-shell/
 
@@ -471,6 +495,7 @@ test-lane-vm:
 	$(PHASE) vm tests/vm/svg-render.sh $(BUILD)
 	$(PHASE) vm $(MAKE) --no-print-directory lava
 	$(PHASE) vm $(MAKE) --no-print-directory lava-lab
+	$(PHASE) vm $(MAKE) --no-print-directory deb
 	$(PHASE) vm tests/vm/bad-input.sh $(BUILD)
 
 # ---- fuzzing (libFuzzer) ----
