@@ -339,7 +339,7 @@ efi-signed:
 
 # Under OVMF with Secure Boot enforced and the snakeoil key enrolled: the signed application runs
 # on sim:skl and in guest mode, its reports saying "enforcing"; the unsigned one must be refused.
-qemu-secure-boot: efi-signed
+qemu-secure-boot: efi-signed $(GTTLAB)
 	tests/vm/qemu-run.sh --secure-boot $(EFI_SIGNED) $(BUILD)/qemu-secure-boot skl vgpu-skl
 	tests/vm/qemu-run.sh --secure-boot $(EFI_APP) $(BUILD)/qemu-secure-boot-unsigned refused
 
@@ -349,7 +349,7 @@ qemu-secure-boot: efi-signed
 # shim it passes, and the same application without .sbat, signed alike, is refused by shim.
 SHIM_UNSIGNED := /usr/lib/shim/shimx64.efi
 SHIM_DIR      := $(BUILD)/shim
-qemu-shim: efi-signed
+qemu-shim: efi-signed $(GTTLAB)
 	@$(MAKE) --no-print-directory install-packages PACKAGES="shim-unsigned mtools qemu-system-x86"
 	@mkdir -p $(SHIM_DIR)
 	objcopy -O binary -j .sbat $(EFI_APP) $(SHIM_DIR)/sbat.csv
@@ -374,7 +374,7 @@ qemu-netboot: efi
 # Boot it in QEMU/OVMF for sim:skl, sim:hsw and sim:tgl, in guest mode for vgpu:sim:skl and
 # vgpu:sim:hsw (the guest suite), and once with ivshmem (tests/vm/qemu-run.sh).
 qemu: deps
-	$(MAKE) --no-print-directory $(EFI_APP)
+	$(MAKE) --no-print-directory $(EFI_APP) $(GTTLAB)
 	tests/vm/qemu-run.sh $(EFI_APP) $(BUILD)/qemu skl hsw tgl hsw-edram vgpu-skl vgpu-hsw
 	$(MAKE) --no-print-directory qemu-secure-boot
 
@@ -421,7 +421,7 @@ guest-fake-tree: $(GTTLAB)
 	tests/vm/guest-fake-tree.sh $(BUILD)
 
 # The QEMU pipeline's own failure modes must be caught (tests/vm/qemu-selftest.sh).
-qemu-selftest: efi-signed
+qemu-selftest: efi-signed $(GTTLAB)
 	@$(MAKE) --no-print-directory $(FAULTS_EFI_APP)
 	tests/vm/qemu-selftest.sh $(EFI_APP) $(BUILD)/qemu-selftest $(EFI_SIGNED) $(FAULTS_EFI_APP)
 
