@@ -218,6 +218,10 @@ install: $(GTTLAB) igt $(EFI_APP) $(MAN_PAGES)
 	install -m 755 $(IGT_PROGS) $(DESTDIR)$(PREFIX)/libexec/gttlab/
 	install -m 644 $(IGT_DIR)/test-list.txt $(IGT_DIR)/gttlab.testlist $(DESTDIR)$(PREFIX)/libexec/gttlab/
 	install -m 644 $(EFI_APP) $(DESTDIR)$(PREFIX)/lib/gttlab/efi/gttlab.efi
+	@# a signed copy only when the lab names its key (SB_KEY on the command line or in the environment):
+	@# the default snakeoil key is a test key, never shipped
+	$(if $(filter command line environment,$(origin SB_KEY)),$(MAKE) --no-print-directory efi-signed && \
+		install -m 644 $(EFI_SIGNED) $(DESTDIR)$(PREFIX)/lib/gttlab/efi/gttlab.signed.efi)
 	install -m 644 $(MAN_PAGES) $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 644 cli/gttlab.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/gttlab
 	install -m 644 LICENSE README.md docs/*.md $(DESTDIR)$(PREFIX)/share/doc/gttlab/
