@@ -278,9 +278,13 @@ static EFI_STATUS refuse(EFI_HANDLE volume, const struct efi_args *a, const char
 	gtt_snprintf(text, sizeof(text), "%s: %s\ngttlab %s\nfirmware: %s\n", word, msg, gttlab_version, fw);
 	if (volume)
 		efi_write_file(volume, RESULTS_DIR, "summary.txt", text, gtt_strlen(text));
-	gtt_snprintf(text, sizeof(text), "TAP version 13\n1..0%s%s\n# gttlab %s\n# firmware: %s\n%s%s%s", code == EXIT_SKIP ? " # SKIP " : "",
-		     code == EXIT_SKIP ? msg : "", gttlab_version, fw, code == EXIT_SKIP ? "" : "Bail out! ",
-		     code == EXIT_SKIP ? "" : msg, code == EXIT_SKIP ? "" : "\n");
+	/* TAP: an empty plan skipped with the reason, or a bail-out naming the error */
+	if (code == EXIT_SKIP)
+		gtt_snprintf(text, sizeof(text), "TAP version 13\n1..0 # SKIP %s\n# gttlab %s\n# firmware: %s\n", msg,
+			     gttlab_version, fw);
+	else
+		gtt_snprintf(text, sizeof(text), "TAP version 13\n1..0\n# gttlab %s\n# firmware: %s\nBail out! %s\n",
+			     gttlab_version, fw, msg);
 	if (volume)
 		efi_write_file(volume, RESULTS_DIR, "results.tap", text, gtt_strlen(text));
 	finish(a, code);
