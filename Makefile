@@ -49,7 +49,7 @@ ALL_CFLAGS := -std=c11 $(WARN) $(CFLAGS) $(HARDEN)
 BUILD_PACKAGES := libpci-dev
 DEB_PACKAGES := libcriterion-dev libpci-dev pciutils gnu-efi qemu-system-x86 ipxe-qemu ovmf mtools intel-gpu-tools \
 	clang libclang-rt-14-dev chromium zlib1g-dev lava-dispatcher tftpd-hpa telnet lava-server lavacli postgresql curl \
-	sbsigntool openssl python3 shim-unsigned
+	sbsigntool openssl python3 shim-unsigned groff-base man-db binutils
 
 # The freestanding core: no libc beyond stdint/stddef/stdbool/stdarg (design.md). Every
 # checks/checks_*.c is a file of checks and is in it (docs/adding.md: a new suite's file needs no line here).
