@@ -442,7 +442,7 @@ ASAN_ENV   = ASAN_OPTIONS=detect_leaks=1:log_path=$(abspath $(ASAN_DIR))/reports
 	LSAN_OPTIONS=suppressions=$(abspath tests/lsan.supp):print_suppressions=0
 
 asan-build:
-	$(MAKE) --no-print-directory BUILD=$(ASAN_DIR) CFLAGS="$(ASAN_FLAGS)" HARDEN= $(ASAN_DIR)/gttlab $(ASAN_DIR)/tests/unit
+	$(MAKE) --no-print-directory -j2 BUILD=$(ASAN_DIR) CFLAGS="$(ASAN_FLAGS)" HARDEN= $(ASAN_DIR)/gttlab $(ASAN_DIR)/tests/unit
 
 asan: asan-build
 	@rm -rf $(ASAN_DIR)/reports $(ASAN_DIR)/root && mkdir -p $(ASAN_DIR)/reports $(ASAN_DIR)/root
@@ -454,8 +454,10 @@ asan: asan-build
 		echo "asan: sanitizer reports:"; head -n 40 $(ASAN_DIR)/reports/*; exit 1; fi
 	@echo "asan: the Criterion suite, the CLI and the IGT binaries ran with no sanitizer report"
 
-# make test: build everything, then two lanes at once (these machines have two cores and QEMU
+# make test: build everything (-j2), then two lanes at once (these machines have two cores and QEMU
 # and the mutants' rebuilds use one each): the mutants beside the QEMU, LAVA and front-end lane.
+# The plain Criterion suite runs whole, once, as the mutants' first step (it must pass before any
+# mutant can prove anything); asan runs it again under the sanitizers.
 # Then, one after another, the phases that use both cores themselves, and kill-restore, whose
 # 'gttlab restore' with no journal named takes every journal under /var/lib/gttlab (the Criterion
 # suite opens fake PCI devices with their default journals there). tests/lib/phase.sh puts the lane
@@ -463,7 +465,7 @@ asan: asan-build
 PHASE := tests/lib/phase.sh
 test: deps
 	$(PHASE) host $(MAKE) --no-print-directory structure
-	$(MAKE) --no-print-directory all check-freestanding $(EFI_APP) $(FAULTS_EFI_APP)
+	$(MAKE) --no-print-directory -j2 all check-freestanding $(EFI_APP) $(FAULTS_EFI_APP)
 	$(PHASE) host $(MAKE) --no-print-directory docs-check
 	$(PHASE) host tests/host/shipped-has-no-faults.sh $(BUILD)
 	$(PHASE) host tests/host/shipped-hardening.sh $(BUILD)
@@ -478,7 +480,6 @@ test: deps
 	$(PHASE) host $(MAKE) --no-print-directory tsan
 	$(PHASE) host $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=30
 	$(PHASE) host $(MAKE) --no-print-directory bench QUICK=1
-	$(PHASE) host ./$(UNIT) --jobs 2
 
 test-lane-mutants:
 	$(PHASE) mutants $(MAKE) --no-print-directory mutants
@@ -538,7 +539,7 @@ $(FUZZ_DIR)/fuzz_%: fuzz/fuzz_%.c $(FUZZ_DIR)/libgttlab.a
 .PHONY: fuzz fuzz-build
 fuzz-build:
 	@$(MAKE) --no-print-directory install-packages PACKAGES="$(FUZZ_PACKAGES)"
-	@$(MAKE) --no-print-directory $(FUZZ_PROGS)
+	@$(MAKE) --no-print-directory -j2 $(FUZZ_PROGS)
 
 fuzz: fuzz-build
 	fuzz/run.sh $(FUZZ_DIR) $(FUZZ_SECONDS) $(FUZZ_NAMES)
@@ -643,7 +644,7 @@ bench:
 STRUCTURE_OBJS := $(CORE_OBJS) $(POSIX_OBJS) $(CLI_OBJS) $(IGT_OBJS) $(BENCH_OBJS)
 structure:
 	@$(MAKE) --no-print-directory deps-efi
-	@$(MAKE) --no-print-directory $(STRUCTURE_OBJS) $(EFI_OBJS)
+	@$(MAKE) --no-print-directory -j2 $(STRUCTURE_OBJS) $(EFI_OBJS)
 	tests/host/check-structure.sh --self-test
 	tests/host/check-structure.sh
 	tests/host/check-calls.sh --self-test
