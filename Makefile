@@ -473,6 +473,7 @@ test: deps
 	$(PHASE) host tests/host/igt-device.sh $(BUILD)
 	$(PHASE) host tests/host/man-completion.sh $(BUILD)
 	$(PHASE) host tests/host/install-root.sh $(BUILD)
+	$(PHASE) host tests/host/bench-part-failure.sh $(BUILD)
 	$(MAKE) --no-print-directory -j2 test-lane-mutants test-lane-vm
 	$(PHASE) host tests/host/kill-restore.sh $(BUILD) 100
 	$(PHASE) host tests/host/serve-kill-restore.sh $(BUILD) 8

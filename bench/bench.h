@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <stdio.h>
 
 #include "bench/admission_result.h"
@@ -79,7 +80,10 @@ struct bench_p3 {
 };
 
 struct bench_results {
-	bool ran[BENCH_PARTS];
+	bool ran[BENCH_PARTS];		/* the part ran to its end: its figures are in */
+	bool failed[BENCH_PARTS];	/* the part was asked for and did not end well: none of its figures are */
+	char failure[BENCH_PARTS][96];	/* how it ended (exit status, signal, time limit) */
+	const char *part_name[BENCH_PARTS];	/* its name for --only, as main gives it */
 	struct bench_writes p1_gscale, p1_random;
 	uint64_t p1_probe_writes, p1_probe_counted, p1_probe_changed;	/* the method's own check */
 
@@ -170,11 +174,13 @@ void bench_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noretu
 void bench_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 uint64_t bench_now_ns(void);
 /*
- * Whether the file at path holds a line with `what` within ms: a helper
- * process's readiness is a line it prints (dom0 serve's "listening on"), not
- * a file that exists before it listens.
+ * Waits until helper process pid has written a line holding `what` to the
+ * file at path (dom0 serve's "listening on", printed after listen()): a
+ * helper's readiness is a line it prints, never a file that exists. Returns
+ * true when it has; false when ms of the clock passed first, or the helper
+ * ended first (why says which, with its exit status).
  */
-bool bench_wait_line(const char *path, const char *what, unsigned ms);
+bool bench_wait_line(pid_t pid, const char *path, const char *what, unsigned ms, char *why, size_t n);
 /* The median of n values (reorders them). */
 double bench_median(double *v, size_t n);
 /* A deterministic generator (splitmix64). */

@@ -181,8 +181,9 @@ static void host_start(const struct bench_opts *o, struct host *h, const char *m
 		_exit(127);
 	}
 	/* ready when it says it listens: the socket file exists a moment before it does */
-	if (!bench_wait_line(h->log, "guest 1: listening on", 10000))
-		bench_die("boundary: dom0 serve (%s) did not say it listens in 10 s; its log: %s", mode, h->log);
+	char why[160];
+	if (!bench_wait_line(h->pid, h->log, "guest 1: listening on", 30000, why, sizeof(why)))
+		bench_die("boundary: dom0 serve (%s): %s; its log: %s", mode, why, h->log);
 	h->t0 = bench_now_ns();
 }
 

@@ -6,10 +6,23 @@
  *         [--markdown FILE] [--tree NAME]
  *         [--gttlab PATH] [--efi-app PATH] [--efi-floor PATH] [--efi-runner PATH] [--work DIR]
  * --only runs some parts (for development); the report then leaves the others' keys out.
+ *
+ * Each part runs in a process of its own, its figures written into results
+ * shared with this one: a part that dies (bench_die, a crash, a helper that
+ * never got ready) or outlives PART_LIMIT_S is named, the parts after it
+ * still run, the report holds every part that finished and lists the ones
+ * that did not, and the exit status is 1.
  */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "bench/bench.h"
 
@@ -35,6 +48,50 @@ static const struct {
 };
 
 /* Whether a comma list of names shares one with another. */
+/* A part's time limit: the full run's longest part takes about 100 s here. */
+#define PART_LIMIT_S	1200
+
+/* Runs part i in a child; true when it ended well. Otherwise r->failure[i] says how it ended. */
+static bool run_part(int i, const struct bench_opts *o, struct bench_results *r)
+{
+	struct timespec tick = { 0, 20 * 1000 * 1000 };
+	uint64_t deadline = bench_now_ns() + (uint64_t)PART_LIMIT_S * 1000000000ull;
+	int st;
+	pid_t pid, got;
+
+	fflush(stdout);
+	fflush(stderr);
+	if ((pid = fork()) < 0) {
+		snprintf(r->failure[i], sizeof(r->failure[i]), "cannot start: fork: %s", strerror(errno));
+		return false;
+	}
+	if (!pid) {
+		parts[i].run(o, r);
+		fflush(stdout);
+		_exit(0);
+	}
+	while ((got = waitpid(pid, &st, WNOHANG)) == 0 || (got < 0 && errno == EINTR)) {
+		if (bench_now_ns() > deadline) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &st, 0);
+			snprintf(r->failure[i], sizeof(r->failure[i]), "still running after its limit of %d s: killed",
+				 PART_LIMIT_S);
+			return false;
+		}
+		nanosleep(&tick, NULL);
+	}
+	if (got < 0)
+		snprintf(r->failure[i], sizeof(r->failure[i]), "lost: waitpid: %s", strerror(errno));
+	else if (WIFEXITED(st) && !WEXITSTATUS(st))
+		return true;
+	else if (WIFEXITED(st))
+		snprintf(r->failure[i], sizeof(r->failure[i]), "exit status %d", WEXITSTATUS(st));
+	else
+		snprintf(r->failure[i], sizeof(r->failure[i]), "killed by signal %d (%s)", WTERMSIG(st),
+			 strsignal(WTERMSIG(st)));
+	return false;
+}
+
 static bool wanted(const char *list, const char *names)
 {
 	for (const char *a = list; *a; a += strcspn(a, ","), a += *a == ',') {
@@ -66,7 +123,8 @@ int main(int argc, char **argv)
 		.work = "build/bench/qemu",
 		.json = "build/bench/results.json",
 	};
-	static struct bench_results r;
+	/* shared with the parts' processes: each writes its own figures here */
+	struct bench_results *r = mmap(NULL, sizeof(*r), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	const char *only = NULL;
 
 	for (int i = 1; i < argc; i++) {
@@ -113,16 +171,34 @@ int main(int argc, char **argv)
 		if (!any)
 			usage();
 	}
+	if (r == MAP_FAILED)
+		bench_die("no memory for the results: %s", strerror(errno));
 	uint64_t start = bench_now_ns();
+	unsigned failed = 0;
 	for (int i = 0; i < BENCH_PARTS; i++) {
 		if (only && !wanted(only, parts[i].name))
 			continue;
-		r.ran[i] = true;
 		uint64_t t0 = bench_now_ns();
-		parts[i].run(&o, &r);
-		bench_note("  (%.1f s)", (double)(bench_now_ns() - t0) / 1e9);
+		r->part_name[i] = parts[i].name;
+		if (run_part(i, &o, r)) {
+			r->ran[i] = true;
+			bench_note("  (%.1f s)", (double)(bench_now_ns() - t0) / 1e9);
+		} else {
+			r->failed[i] = true;
+			failed++;
+			bench_note("part %s FAILED after %.1f s: %s; the parts after it still run", parts[i].name,
+				   (double)(bench_now_ns() - t0) / 1e9, r->failure[i]);
+		}
 	}
 	bench_note("all benchmarks: %.1f s", (double)(bench_now_ns() - start) / 1e9);
-	bench_report(&o, &r);
+	bench_report(&o, r);
+	if (failed) {
+		fprintf(stderr, "bench: %u part%s FAILED:", failed, failed == 1 ? "" : "s");
+		for (int i = 0; i < BENCH_PARTS; i++)
+			if (r->failed[i])
+				fprintf(stderr, " %s (%s)", parts[i].name, r->failure[i]);
+		fprintf(stderr, "; the report holds the parts that finished\n");
+		return 1;
+	}
 	return 0;
 }

@@ -90,8 +90,9 @@ void bench_neighbours(const struct bench_opts *o, struct bench_results *res)
 	snprintf(sdir, sizeof(sdir), "%s/s", dir);
 	char *serve_argv[] = { (char *)o->gttlab, "dom0", "serve", "--dir", sdir, "--guests", "2", "--setup-timeout", "60000", NULL };
 	pid_t serve = spawn(serve_argv, log);
-	if (!bench_wait_line(log, "guest 2: listening on", 10000))
-		bench_die("neighbours: dom0 serve did not say it listens in 10 s; its log: %s", log);
+	char why[160];
+	if (!bench_wait_line(serve, log, "guest 2: listening on", 30000, why, sizeof(why)))
+		bench_die("neighbours: dom0 serve: %s; its log: %s", why, log);
 	bench_note("neighbours: the guest suite over pv: beside a control and %d hostile neighbours in dom0 serve's next slot, %u rounds",
 		   BENCH_NEIGHBOURS - 1, nb->reps);
 	for (unsigned r = 0; r < nb->reps; r++)

@@ -37,6 +37,9 @@ static void table(const struct bench_opts *o, const struct bench_results *r)
 
 	printf("\ngttlab bench (%s run, seed %llu): goals are printed, never asserted\n\n", o->quick ? "quick" : "full",
 	       (unsigned long long)o->seed);
+	for (int i = 0; i < BENCH_PARTS; i++)
+		if (r->failed[i])
+			printf("part %s FAILED (%s): its figures are missing below\n", r->part_name[i], r->failure[i]);
 	printf(ROW "%s\n", "key", "value", "goal", "met", "how (references taken in the same run)");
 	if (r->ran[PART_WRITES]) {
 		writes_row("p1_write_ratio_gscale", &r->p1_gscale);
@@ -176,6 +179,13 @@ static void json(const struct bench_opts *o, const struct bench_results *r)
 	bench_json_key(&j, "quick");
 	fputs(o->quick ? "true" : "false", j.f);
 	bench_json_kint(&j, "seed", o->seed);
+	/* the parts asked for that did not end well: none of their keys below */
+	bench_json_key(&j, "failed_parts");
+	fputc('[', j.f);
+	for (int i = 0, n = 0; i < BENCH_PARTS; i++)
+		if (r->failed[i])
+			fprintf(j.f, "%s{\"part\": \"%s\", \"how\": \"%s\"}", n++ ? ", " : "", r->part_name[i], r->failure[i]);
+	fputc(']', j.f);
 	if (r->ran[PART_WRITES]) {
 		bench_json_knum(&j, "p1_write_ratio_gscale", r->p1_gscale.ratio);
 		bench_json_knum(&j, "p1_write_ratio_random", r->p1_random.ratio);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/wait.h>
 
 #include "bench/bench.h"
 #include "env/env_posix.h"
@@ -259,20 +260,32 @@ void bench_gscale_start(struct bench_gscale *g, bool one_slot, bool slot_aware)
 	}
 }
 
-bool bench_wait_line(const char *path, const char *what, unsigned ms)
+bool bench_wait_line(pid_t pid, const char *path, const char *what, unsigned ms, char *why, size_t n)
 {
-	for (unsigned waited = 0;; waited += 5) {
+	uint64_t deadline = bench_now_ns() + (uint64_t)ms * 1000000ull;
+
+	for (;;) {
 		char line[512];
 		FILE *f = fopen(path, "r");
 		bool found = false;
+		int st;
 		while (f && !found && fgets(line, sizeof(line), f))
 			found = strstr(line, what) != NULL;
 		if (f)
 			fclose(f);
 		if (found)
 			return true;
-		if (waited >= ms)
+		if (waitpid(pid, &st, WNOHANG) == pid) {
+			if (WIFEXITED(st))
+				snprintf(why, n, "it ended (exit status %d) before saying '%s'", WEXITSTATUS(st), what);
+			else
+				snprintf(why, n, "it was killed (signal %d) before saying '%s'", WTERMSIG(st), what);
 			return false;
+		}
+		if (bench_now_ns() > deadline) {
+			snprintf(why, n, "it did not say '%s' within %u ms", what, ms);
+			return false;
+		}
 		nanosleep(&(struct timespec){ 0, 5000000 }, NULL);
 	}
 }
