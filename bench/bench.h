@@ -75,7 +75,10 @@ enum bench_part {
 struct bench_p3 {
 	double ratio, memcpy_ns_per_8b, switch_ns_per_pte;
 	double ratio_lo, ratio_hi;		/* the per-repetition ratios' range (`ratio` is the medians' ratio) */
-	double store_ns_per_pte;		/* the same bytes as 8-byte stores alone, each a volatile store: the floor */
+	double store_ns_per_pte;		/* the same PTEs as 8-byte volatile stores alone: the floor */
+	double floor_over_switch;		/* median over the repetitions of floor / switch: 1 is a switch at the floor */
+	double floor_ratio_lo, floor_ratio_hi;	/* their range */
+	bool floor_in_place;			/* the floor stored into the GSM mapping the switch writes (linux path) */
 	uint64_t ptes;
 };
 
@@ -136,7 +139,7 @@ void bench_p3_sim(const struct bench_opts *o, struct bench_results *r);	/* P3 on
 void bench_p3_linux(const struct bench_opts *o, struct bench_results *r);	/* P3 through the linux backend */
 /* P3's measurement on the runtime b runs (the model, or the linux backend). */
 struct bench_dev;
-void bench_p3_measure(struct bench_dev *b, unsigned reps, struct bench_p3 *out);
+void bench_p3_measure(struct bench_dev *b, unsigned reps, volatile uint64_t *gsm, struct bench_p3 *out);
 void bench_scale(const struct bench_opts *o, struct bench_results *r);		/* P4 */
 void bench_frontends(const struct bench_opts *o, struct bench_results *r);	/* P5 */
 void bench_resize(const struct bench_opts *o, struct bench_results *r);		/* P6 */

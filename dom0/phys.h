@@ -18,6 +18,8 @@ int dom0_phys_write(struct dom0_runtime *rt, uint64_t first, size_t n, const uin
 		    uint64_t *written, struct gtt_err *err);
 /* Whether vGPU `id` holds every entry of the chunk starting at `first` (a chunk boundary). */
 bool dom0_chunk_held(const struct dom0_runtime *rt, uint64_t first, int id);
+/* Whether one other owner (not `id`, not none) holds every entry of the chunk starting at `first`. */
+bool dom0_chunk_held_by_other(const struct dom0_runtime *rt, uint64_t first, int id);
 /*
  * How many owners from o[0] are not id, up to n: four owners a load, a lane
  * equal to id found as a zero lane of their XOR.

@@ -32,7 +32,11 @@ static int copy_range(struct dom0_runtime *rt, int id, uint64_t first, uint64_t 
 			i++;
 			continue;
 		}
-		uint64_t run = i + dom0_not_held(rt->owner + first + i, n - i, (uint16_t)id);
+		/* whole chunks another vGPU holds all of are not held, unscanned; the rest entry by entry */
+		uint64_t run = i;
+		while (run + DOM0_CHUNK <= n && dom0_chunk_held_by_other(rt, first + run, id))
+			run += DOM0_CHUNK;
+		run += dom0_not_held(rt->owner + first + run, n - run, (uint16_t)id);
 		if (DOM0_FAULT(rt, swap_copy_pair) && run - i >= 2 && !s->ptes_written && !written) {
 			uint64_t pair[2] = { shadow[i + 1], shadow[i] };
 			rc = dom0_phys_write(rt, first + i, 2, pair, id, &written, err);

@@ -46,9 +46,9 @@ struct hw_backend_ops {
 	void (*pte_read_bulk)(void *ctx, uint32_t off, uint64_t *ptes, size_t n, unsigned pte_size);
 	/*
 	 * Optional: of n PTEs at off, store only those that differ from held[],
-	 * copy each stored one into held[], and return how many were stored: one
-	 * pass over the arrays (hw_ggtt_write_changed). Every store is one access
-	 * of pte_size bytes, as pte_write_bulk's.
+	 * leave held[] equal to ptes[], and return how many were stored: one
+	 * pass over the arrays (hw_ggtt_write_changed). Every store to the device
+	 * is one access of pte_size bytes, as pte_write_bulk's.
 	 */
 	size_t (*pte_write_changed)(void *ctx, uint32_t off, const uint64_t *ptes, uint64_t *held, size_t n,
 				    unsigned pte_size);

@@ -112,12 +112,15 @@ static void lx_pte_bulk(void *ctx, uint32_t off, const uint64_t *ptes, size_t n,
 }
 
 /*
- * One pass over the three arrays: four entries compared a branch, and where
- * all four differ (a switch between two vGPUs, where every entry does) four
- * 8-byte stores and the mirror's four words copied at once; otherwise one
- * entry at a time. Each store is one access of the PTE's size, as
- * lx_pte_bulk's: never a wider burst (i915 found 64-byte write-combined
- * bursts to lose PTE writes on gen9 LP and gen10+).
+ * One pass over the entries and the mirror: four entries compared a branch,
+ * and where all four differ (a switch between two vGPUs, where every entry
+ * does) four 8-byte stores; otherwise one entry at a time. Each store to the
+ * BAR is one access of the PTE's size, as lx_pte_bulk's: never a wider burst
+ * (i915 found 64-byte write-combined bursts to lose PTE writes on gen9 LP
+ * and gen10+). The loop stores only to the BAR: the mirror is brought level
+ * afterwards with one copy of the whole range, since after this call it
+ * holds exactly `p` (entries that differed were stored, the others were
+ * equal already).
  */
 static size_t lx_pte_changed(void *ctx, uint32_t off, const uint64_t *p, uint64_t *held, size_t n, unsigned pte_size)
 {
@@ -132,23 +135,24 @@ static size_t lx_pte_changed(void *ctx, uint32_t off, const uint64_t *p, uint64_
 			uint64_t a0 = p[k], a1 = p[k + 1], a2 = p[k + 2], a3 = p[k + 3];
 			if ((a0 != held[k]) & (a1 != held[k + 1]) & (a2 != held[k + 2]) & (a3 != held[k + 3])) {
 				g[k] = a0, g[k + 1] = a1, g[k + 2] = a2, g[k + 3] = a3;
-				__builtin_memcpy(held + k, p + k, 4 * sizeof(*p));
 				w += 4;
 				continue;
 			}
 			for (size_t j = k; j < k + 4; j++)
 				if (p[j] != held[j])
-					g[j] = held[j] = p[j], w++;
+					g[j] = p[j], w++;
 		}
 		for (; k < n; k++)
 			if (p[k] != held[k])
-				g[k] = held[k] = p[k], w++;
-		return w;
+				g[k] = p[k], w++;
+	} else {
+		volatile uint32_t *g = (volatile uint32_t *)(l->bar0 + off);
+		for (; k < n; k++)
+			if (p[k] != held[k])
+				g[k] = (uint32_t)p[k], w++;
 	}
-	volatile uint32_t *g = (volatile uint32_t *)(l->bar0 + off);
-	for (; k < n; k++)
-		if (p[k] != held[k])
-			g[k] = (uint32_t)p[k], held[k] = p[k], w++;
+	if (w)
+		memcpy(held, p, n * sizeof(*p));
 	return w;
 }
 
