@@ -53,7 +53,7 @@ DEB_PACKAGES := libcriterion-dev libpci-dev pciutils gnu-efi qemu-system-x86 ipx
 
 # The freestanding core: no libc beyond stdint/stddef/stdbool/stdarg (design.md). Every
 # checks/checks_*.c is a file of checks and is in it (docs/adding.md: a new suite's file needs no line here).
-CORE_SRCS := env/fmt.c env/err.c env/num.c env/siphash.c env/version.c regs/platform.c regs/reg_names.c \
+CORE_SRCS := env/fmt.c env/err.c env/num.c env/siphash.c env/version.c env/arena.c regs/platform.c regs/reg_names.c \
 	hw/raw_access.c hw/restore_failures.c hw/pte.c \
 	hw/journal_format.c hw/journal_write.c hw/journal_scan.c hw/journal_replay.c hw/undo.c hw/write_path.c \
 	hw/ggtt.c hw/fence.c hw/aperture.c hw/scanout.c hw/detect_decode.c hw/detect_pvinfo.c hw/detect.c hw/device_spec.c hw/device.c \

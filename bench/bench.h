@@ -112,6 +112,7 @@ struct bench_results {
 	const char *p5_platforms[BENCH_PLATFORMS];
 	double p5_cpu_s[BENCH_PLATFORMS];
 	double p5_efi_s, p5_floor_s, p5_efi_over_floor;
+	double p5_efi_pool_s;			/* time gttlab.efi spent inside the firmware's memory calls, its own count */
 
 	double p6_occupancy_ns, p6_algorithm1_ns;
 	char p6_occupancy_case[96], p6_algorithm1_case[96];

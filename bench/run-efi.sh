@@ -6,7 +6,8 @@
 # EFI/BOOT/BOOTX64.EFI (and EFI/BOOT/gttlab.cfg holding CFG-TEXT when given),
 # OVMF_CODE_4M.fd with a fresh copy of the variable store, -machine q35,accel=tcg,
 # isa-debug-exit at 0xf4, under timeout. Prints one line:
-#   status=QEMU-EXIT-STATUS seconds=BOOT-TO-VERDICT
+#   status=QEMU-EXIT-STATUS seconds=BOOT-TO-VERDICT pool_calls=N pool_s=SECONDS
+# the last two from the application's "firmware memory calls" line on the serial console (-1: none said).
 # (33 is the pass verdict: (0x10 << 1) | 1). Only the QEMU run is timed; the image is
 # built before. Exit 2 when something it needs is missing.
 set -u
@@ -44,4 +45,9 @@ timeout "$timeout_s" qemu-system-x86_64 -machine q35,accel=tcg -m 1024 -smp 1 \
 	-serial file:"$work/serial.log" -display none -monitor none -net none -no-reboot </dev/null >/dev/null 2>&1
 status=$?
 ns=$(( $(date +%s%N) - t0 ))
-printf 'status=%d seconds=%d.%09d\n' "$status" $((ns / 1000000000)) $((ns % 1000000000))
+# the application's own account of the firmware's memory services (gttlab.efi says it as it ends; the floor does not)
+pool=$(grep -ao 'firmware memory calls [0-9]*, [0-9.]* s inside them' "$work/serial.log" 2>/dev/null | tail -n 1)
+pool_calls=$(printf '%s' "$pool" | sed -n 's/firmware memory calls \([0-9]*\), .*/\1/p')
+pool_s=$(printf '%s' "$pool" | sed -n 's/.*, \([0-9.]*\) s inside them/\1/p')
+printf 'status=%d seconds=%d.%09d pool_calls=%s pool_s=%s\n' "$status" $((ns / 1000000000)) $((ns % 1000000000)) \
+	"${pool_calls:--1}" "${pool_s:--1}"

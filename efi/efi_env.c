@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "efi/efi_env.h"
+#include "env/arena.h"
 #include "env/fmt.h"
 
 #include <efilib.h>
@@ -18,30 +19,87 @@ static uint64_t rdtsc(void)
 	return (uint64_t)hi << 32 | lo;
 }
 
-static void *e_alloc(const struct gtt_env *e, size_t size)
-{
-	void *p = NULL;
+/*
+ * Memory: one region taken from the firmware once (AllocatePages, the
+ * largest of 512 .. 32 MiB it gives), handed out by env/arena.c. What the
+ * region cannot hold goes to AllocatePool. Every call into the firmware's
+ * memory services is counted and timed (mem.calls, mem.ns).
+ */
+#define REGION_MAX_MIB	512u
+#define REGION_MIN_MIB	32u
 
-	(void)e;
-	if (BS->AllocatePool(EfiLoaderData, size ? size : 1, &p) != EFI_SUCCESS)
-		return NULL;
-	gtt_memset(p, 0, size);
-	return p;
+static struct gtt_arena arena;
+static struct efi_memory_stats mem;
+
+static uint64_t e_now_ns(const struct gtt_env *e);
+
+static void region_take(void)
+{
+	for (uint64_t mib = REGION_MAX_MIB; mib >= REGION_MIN_MIB; mib /= 2) {
+		EFI_PHYSICAL_ADDRESS at = 0;
+		uint64_t t0 = e_now_ns(NULL);
+		EFI_STATUS s = BS->AllocatePages(AllocateAnyPages, EfiLoaderData, (UINTN)(mib << 20) / 4096, &at);
+		mem.ns += e_now_ns(NULL) - t0;
+		mem.calls++;
+		if (s == EFI_SUCCESS) {
+			gtt_arena_init(&arena, (void *)(uintptr_t)at, (size_t)(mib << 20));
+			mem.region_bytes = mib << 20;
+			return;
+		}
+	}
 }
 
 static void *e_alloc_raw(const struct gtt_env *e, size_t size)
 {
-	void *p = NULL;
+	void *p = gtt_arena_alloc(&arena, size);
 
 	(void)e;
-	return BS->AllocatePool(EfiLoaderData, size ? size : 1, &p) == EFI_SUCCESS ? p : NULL;
+	if (!p) {
+		uint64_t t0 = e_now_ns(NULL);
+		if (BS->AllocatePool(EfiLoaderData, size ? size : 1, &p) != EFI_SUCCESS)
+			p = NULL;
+		mem.ns += e_now_ns(NULL) - t0;
+		mem.calls++;
+		mem.pool_allocs++;
+	}
+	return p;
+}
+
+static void *e_alloc(const struct gtt_env *e, size_t size)
+{
+	void *p = e_alloc_raw(e, size);
+
+	if (p)
+		gtt_memset(p, 0, size);
+	return p;
 }
 
 static void e_free(const struct gtt_env *e, void *p)
 {
 	(void)e;
-	if (p)
-		BS->FreePool(p);
+	if (!p || gtt_arena_free(&arena, p))
+		return;
+	uint64_t t0 = e_now_ns(NULL);
+	BS->FreePool(p);
+	mem.ns += e_now_ns(NULL) - t0;
+	mem.calls++;
+}
+
+void efi_env_fini(void)
+{
+	if (!mem.region_bytes)
+		return;
+	BS->FreePages((EFI_PHYSICAL_ADDRESS)(uintptr_t)arena.base, (UINTN)(mem.region_bytes / 4096));
+	mem.region_bytes = 0;
+	gtt_arena_init(&arena, NULL, 0);
+}
+
+void efi_memory_stats(struct efi_memory_stats *out)
+{
+	*out = mem;
+	out->peak_bytes = arena.peak;
+	out->allocs = arena.allocs + mem.pool_allocs;
+	out->bad_frees = arena.bad_frees;
 }
 
 static uint64_t e_now_ns(const struct gtt_env *e)
@@ -124,6 +182,8 @@ const struct gtt_env *efi_env_init(void)
 	uint64_t t0 = rdtsc();
 	BS->Stall(10000);
 	tsc_per_ms = (rdtsc() - t0) / 10;
+	/* the memory every allocation comes from, taken from the firmware once */
+	region_take();
 	/* write the serial port directly only where no console already mirrors onto it (OVMF does) */
 	if (console_on_uart() || BS->LocateProtocol(&SerialIoProtocol, NULL, (void **)&serial) != EFI_SUCCESS)
 		serial = NULL;

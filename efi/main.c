@@ -50,10 +50,24 @@ static void outb(uint16_t port, uint8_t v)
 
 static void finish(const struct efi_args *a, uint8_t code)
 {
+	struct efi_memory_stats m;
+
+	/* what the run took from the firmware's memory services (make bench reads this line: P5) */
+	efi_memory_stats(&m);
+	efi_printf("gttlab: memory: a region of %llu MiB taken once, peak %llu KiB, %llu allocations (%llu from the pool); "
+		   "firmware memory calls %llu, %llu.%06llu s inside them\n",
+		   (unsigned long long)(m.region_bytes >> 20), (unsigned long long)(m.peak_bytes >> 10),
+		   (unsigned long long)m.allocs, (unsigned long long)m.pool_allocs, (unsigned long long)m.calls,
+		   (unsigned long long)(m.ns / 1000000000u), (unsigned long long)(m.ns % 1000000000u / 1000u));
+	if (m.bad_frees)
+		efi_printf("gttlab: memory: %llu frees of a pointer that was not an allocation were ignored\n",
+			   (unsigned long long)m.bad_frees);
 	if (a->debug_exit)
 		outb(0xf4, code);	/* QEMU's isa-debug-exit: leaves here when present */
-	if (a->no_shutdown)
+	if (a->no_shutdown) {
+		efi_env_fini();
 		return;
+	}
 	efi_print("gttlab: powering off\n");
 	RT->ResetSystem(EfiResetShutdown, EFI_SUCCESS, 0, NULL);
 }

@@ -155,6 +155,9 @@ mutants=(
 "checks/firmware_policy.c~s/	case 0: return p->setup_mode == 1 ? \"setup-mode\" : \"off\";/	case 0: return \"off\";/~reports: no Platform Key (SetupMode 1) reported as keys enrolled with Secure Boot off~firmware_policy/words_follow_the_two_variables"
 "cli/firmware_efivarfs.c~s/fw_var_value(buf + 4, (size_t)n - 4)/fw_var_value(buf, (size_t)n - 4)/~reports: efivarfs attributes read as the SecureBoot value~firmware_policy/efivarfs_files_are_attributes_then_data"
 "checks/report_igt.c~s/	if (in->firmware) {/	if (0) {/~reports: results.json without the firmware policy~runner/reports_say_the_firmware_policy"
+"env/arena.c~s/	if (e->next \&\& b + size == (uint8_t \*)e->next) {/	if (0) {/~EFI memory: a freed extent never merges with the free one after it~arena/large_blocks_merge_back_into_one_region"
+"env/arena.c~s/			rest->size = e->size - \*total;/			rest->size = e->size;/~EFI memory: the rest of a split extent keeps the whole size, so blocks overlap~arena/random_allocations_and_frees_against_an_oracle"
+"env/arena.c~s/	if (h->check != (LIVE_MAGIC ^ size) || (!small \&\& !large)/	if ((!small \&\& !large)/~EFI memory: a second free is taken, the block handed out twice~arena/random_allocations_and_frees_against_an_oracle"
 )
 
 # the sources and the plain build only (the sanitizer, fuzzing, QEMU and LAVA outputs are not needed,
