@@ -94,6 +94,7 @@ struct bench_results {
 	double p2_switch_ns, p2_one_slot_ns;
 	uint64_t p2_ptes, p2_one_slot_ptes;	/* PTEs one steady switch writes (runtime stats) */
 	double p2_cold_ns, p2_one_slot_cold_ns, p2_cold_pct, p2_one_slot_cold_ratio;	/* caches as a quantum leaves them */
+	double p2_cold_ratio_lo, p2_cold_ratio_hi;	/* the interleaved cold pairs' ratios: their range (the ratio is their median) */
 	double p2_lo_ns, p2_hi_ns, p2_cold_lo_ns, p2_cold_hi_ns;	/* the quanta's range */
 
 	/* the scheduler's fairness in gScale's layout with vm4 busy in vm1's slot (counts, exact) */
