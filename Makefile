@@ -251,6 +251,8 @@ docs: $(GTTLAB)
 	tests/host/doc-tables.sh $(GTTLAB) --write
 docs-check: $(GTTLAB)
 	tests/host/doc-tables.sh $(GTTLAB)
+	tests/host/bench-doc-figures.sh --self-test
+	tests/host/bench-doc-figures.sh
 
 # Install what is missing; a no-op when everything is there. Needs root to install.
 deps:
