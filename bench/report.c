@@ -119,7 +119,7 @@ static void table(const struct bench_opts *o, const struct bench_results *r)
 		snprintf(v, sizeof(v), "%.3f", r->p5_efi_over_floor);
 		printf(ROW "gttlab.efi on sim:skl %.2f s / firmware floor %.2f s (QEMU TCG), medians\n",
 		       "p5_efi_over_floor", v, "<= 1.5", met(r->p5_efi_over_floor <= 1.5), r->p5_efi_s, r->p5_floor_s);
-		snprintf(v, sizeof(v), "%.3f", r->p5_efi_pool_s);
+		snprintf(v, sizeof(v), "%.6f", r->p5_efi_pool_s);
 		printf(ROW "of which inside the firmware's memory calls (AllocatePool, FreePool, AllocatePages), as\n"
 		       ROW "  gttlab.efi counts them: its memory is one region taken once; median\n",
 		       "p5_efi_firmware_pool_s", v, "", "", "", "", "", "");
