@@ -457,10 +457,11 @@ asan: asan-build
 	@echo "asan: the Criterion suite, the CLI and the IGT binaries ran with no sanitizer report"
 
 # make test: build everything (-j2), then two lanes at once (these machines have two cores and QEMU
-# and the mutants' rebuilds use one each): the mutants beside the QEMU, LAVA and front-end lane.
+# and the mutants' rebuilds use one each): the mutants, then the sanitizer run, beside the QEMU, LAVA
+# and front-end lane, then the fuzzers (each lane waits at times: the other takes the core then).
 # The plain Criterion suite runs whole, once, as the mutants' first step (it must pass before any
 # mutant can prove anything); asan runs it again under the sanitizers.
-# Then, one after another, the phases that use both cores themselves, and kill-restore, whose
+# Then, one after another, kill-restore, whose
 # 'gttlab restore' with no journal named takes every journal under /var/lib/gttlab (the Criterion
 # suite opens fake PCI devices with their default journals there). tests/lib/phase.sh puts the lane
 # in front of every line and prints each phase's time.
@@ -479,13 +480,12 @@ test: deps
 	$(MAKE) --no-print-directory -j2 test-lane-mutants test-lane-vm
 	$(PHASE) host tests/host/kill-restore.sh $(BUILD) 100
 	$(PHASE) host tests/host/serve-kill-restore.sh $(BUILD) 8
-	$(PHASE) host $(MAKE) --no-print-directory asan
 	$(PHASE) host $(MAKE) --no-print-directory tsan
-	$(PHASE) host $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=30
 	$(PHASE) host $(MAKE) --no-print-directory bench QUICK=1
 
 test-lane-mutants:
 	$(PHASE) mutants $(MAKE) --no-print-directory mutants
+	$(PHASE) mutants $(MAKE) --no-print-directory asan
 
 test-lane-vm:
 	$(PHASE) vm tests/vm/qemu-run.sh $(EFI_APP) $(BUILD)/qemu skl hsw tgl hsw-edram vgpu-skl vgpu-hsw no-gpu nothing-ran
@@ -505,6 +505,7 @@ test-lane-vm:
 	$(PHASE) vm $(MAKE) --no-print-directory lava-lab
 	$(PHASE) vm $(MAKE) --no-print-directory deb
 	$(PHASE) vm tests/vm/bad-input.sh $(BUILD)
+	$(PHASE) vm $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=30
 
 # ---- fuzzing (libFuzzer) ----
 # make fuzz: the harnesses of fuzz/ built with clang's libFuzzer, AddressSanitizer and
