@@ -446,12 +446,16 @@ ASAN_ENV   = ASAN_OPTIONS=detect_leaks=1:log_path=$(abspath $(ASAN_DIR))/reports
 asan-build:
 	$(MAKE) --no-print-directory -j2 BUILD=$(ASAN_DIR) CFLAGS="$(ASAN_FLAGS)" HARDEN= $(ASAN_DIR)/gttlab $(ASAN_DIR)/tests/unit
 
-asan: asan-build
+asan: asan-build $(UNIT)
 	@rm -rf $(ASAN_DIR)/reports $(ASAN_DIR)/root && mkdir -p $(ASAN_DIR)/reports $(ASAN_DIR)/root
 	@ln -s .. $(ASAN_DIR)/root/build
 	@for d in scenarios regs tests docs README.md; do ln -s $(abspath $$d) $(ASAN_DIR)/root/$$d; done
 	cd $(ASAN_DIR)/root && $(ASAN_ENV) ./build/tests/unit --jobs 2
 	$(ASAN_ENV) tests/vm/bad-input.sh $(ASAN_DIR)
+	@# the plain suite's test that every path out of main frees what it allocated runs the sanitizer CLI: here it exists
+	@out=$$(./$(UNIT) --filter 'cli/no_leaks_on_any_path_out_of_main' 2>&1); echo "$$out" | tail -n 1; \
+		echo "$$out" | grep -q 'Tested: 1 | Passing: 1 |' || \
+		{ echo "$$out"; echo "asan: cli::no_leaks_on_any_path_out_of_main did not run and pass against $(ASAN_DIR)/gttlab"; exit 1; }
 	@if ls $(ASAN_DIR)/reports/* >/dev/null 2>&1; then \
 		echo "asan: sanitizer reports:"; head -n 40 $(ASAN_DIR)/reports/*; exit 1; fi
 	@echo "asan: the Criterion suite, the CLI and the IGT binaries ran with no sanitizer report"
