@@ -47,7 +47,6 @@ static const struct {
 	[PART_FRONTENDS] = { "p5", bench_frontends },
 };
 
-/* Whether a comma list of names shares one with another. */
 /* A part's time limit: the full run's longest part takes about 100 s here. */
 #define PART_LIMIT_S	1200
 
@@ -92,6 +91,7 @@ static bool run_part(int i, const struct bench_opts *o, struct bench_results *r)
 	return false;
 }
 
+/* Whether a comma list of names shares one with another. */
 static bool wanted(const char *list, const char *names)
 {
 	for (const char *a = list; *a; a += strcspn(a, ","), a += *a == ',') {

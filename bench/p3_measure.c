@@ -123,25 +123,27 @@ void bench_p3_measure(struct bench_dev *b, unsigned reps, volatile uint64_t *gsm
 		mc[k] = (double)(t1 - t0) / P3_PTES;
 		sw[k] = (double)(t2 - t1) / (double)st.ptes_written;
 	}
-	double *ratios = calloc(reps, sizeof(double));
-	if (!ratios)
+	/* each repetition's memcpy, switch and floor are taken on the same machine state: their ratios pair by pair,
+	 * before bench_median sorts any of the three arrays */
+	double *ratios = calloc(reps, sizeof(double)), *floors = calloc(reps, sizeof(double));
+	if (!ratios || !floors)
 		bench_die("out of memory");
-	for (unsigned k = 0; k < reps; k++)
+	for (unsigned k = 0; k < reps; k++) {
 		ratios[k] = mc[k] / sw[k];
+		floors[k] = st8[k] / sw[k];
+	}
 	bench_median(ratios, reps);	/* sorted: the range at its ends */
 	out->ratio_lo = ratios[0];
 	out->ratio_hi = ratios[reps - 1];
+	out->floor_over_switch = bench_median(floors, reps);
+	out->floor_ratio_lo = floors[0];
+	out->floor_ratio_hi = floors[reps - 1];
 	free(ratios);
+	free(floors);
 	out->memcpy_ns_per_8b = bench_median(mc, reps);
 	out->switch_ns_per_pte = bench_median(sw, reps);
 	out->ratio = out->memcpy_ns_per_8b / out->switch_ns_per_pte;
 	out->store_ns_per_pte = bench_median(st8, reps);
-	/* each repetition's floor and switch are a pair on the same machine state: the median of their ratios */
-	for (unsigned k = 0; k < reps; k++)
-		st8[k] = st8[k] / sw[k];
-	out->floor_over_switch = bench_median(st8, reps);
-	out->floor_ratio_lo = st8[0];
-	out->floor_ratio_hi = st8[reps - 1];
 	out->floor_in_place = gsm != NULL;
 	/* the floor stored what was there: the GSM still holds the last vGPU switched in, entry for entry */
 	for (uint64_t i = 0; gsm && i < P3_PTES; i++)
