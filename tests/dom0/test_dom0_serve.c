@@ -202,20 +202,34 @@ struct hostile {
 	struct dom0_service *s;
 	int id;
 	uint64_t seed;
+#ifdef TSAN_SELFTEST_RACE
+	int bumped;			/* relaxed: this guest bumped selftest_racy_count */
+#endif
 	unsigned accepted_notifies;	/* requests the trap took as pending: the service answers each... */
 	unsigned withdrawn;		/* ...but these, which a withdraw took back first */
 };
 
 #ifdef TSAN_SELFTEST_RACE
 /*
- * make tsan's proof that its check can fail: each hostile guest bumps this
- * before its first PVINFO access, the test's thread right after starting it,
- * before its own first lock. No lock or join orders the two, so
- * ThreadSanitizer must report a data race here on every run, whatever the
- * threads' timing. (A bump inside the loop would be ordered by the service's
- * lock most of the time, and the report would come and go.)
+ * make tsan's proof that its check can fail: each hostile guest bumps
+ * selftest_racy_count first and says so through a relaxed atomic; the test's
+ * thread, once every guest has, bumps it too and lets them go on. Relaxed
+ * atomics order nothing for ThreadSanitizer and no lock or join lies between
+ * the bumps, so the test's bump races with each guest's on every run,
+ * whatever the threads' timing. Each guest waits, idle, until the test's bump:
+ * its bump stays in ThreadSanitizer's history, which keeps only the latest
+ * events of a thread and drops a report whose earlier stack it lost (a guest
+ * that went on serving thousands of requests first made the report come and go).
  */
 static unsigned selftest_racy_count;
+static int selftest_race_go;
+
+/* wait, idle and bounded, for an int another thread sets with a relaxed store */
+static void selftest_wait_for(int *flag)
+{
+	for (int i = 0; i < 20000 && !__atomic_load_n(flag, __ATOMIC_RELAXED); i++)
+		pause_us(1000);
+}
 #endif
 
 static uint64_t next(uint64_t *x)
@@ -235,6 +249,8 @@ static void *hostile_guest(void *arg)
 
 #ifdef TSAN_SELFTEST_RACE
 	selftest_racy_count++;
+	__atomic_store_n(&h->bumped, 1, __ATOMIC_RELAXED);
+	selftest_wait_for(&selftest_race_go);
 #endif
 	for (int i = 0; i < 3000; i++) {
 		uint64_t r = next(&h->seed);
@@ -305,10 +321,13 @@ static void hostile_guests_on_threads_leave_pvinfo_consistent_and_the_device_as_
 		for (int i = 0; i < 3; i++) {
 			h[i].s = s;
 			cr_assert_eq(pthread_create(&th[i], NULL, hostile_guest, &h[i]), 0);
-#ifdef TSAN_SELFTEST_RACE
-			selftest_racy_count++;
-#endif
 		}
+#ifdef TSAN_SELFTEST_RACE
+		for (int i = 0; i < 3; i++)
+			selftest_wait_for(&h[i].bumped);
+		selftest_racy_count++;
+		__atomic_store_n(&selftest_race_go, 1, __ATOMIC_RELAXED);
+#endif
 		for (int k = 0; k < 200; k++) {
 			struct switch_arg a = { h[k % 3].id };
 			cr_assert_eq(dom0_service_locked(s, switch_locked, &a), 0);
