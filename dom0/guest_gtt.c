@@ -117,6 +117,8 @@ int dom0_guest_pte_write(struct dom0_runtime *rt, int id, uint64_t index, uint64
 			frame = (int32_t)gfn;
 		}
 	}
+	/* the switch may have left the mirror of this entry's chunk to be read from this shadow */
+	dom0_phys_settle_entry(rt, index);
 	if (w.low) {
 		v->guest_low[w.off] = gpte;
 		v->shadow_low[w.off] = host;

@@ -218,6 +218,7 @@ static int migrate(struct dom0_runtime *rt, int id, unsigned to_slot, struct dom
 	uint32_t pv_was[N_RANGE_WORDS];
 	for (unsigned i = 0; i < N_RANGE_WORDS; i++)
 		pv_was[i] = PVW(v, range_words[i]);
+	dom0_phys_settle_owner(rt, id);	/* the shadow's entries change place: no chunk recorded against them */
 	v->first_slot = to_slot;
 	dom0_pvinfo_ranges(rt, v);
 	if ((rc = step(rt, id, DOM0_MIGRATE_TRANSFER, &m, err)) || (rc = step(rt, id, DOM0_MIGRATE_MAP, &m, err))) {

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The physical GTT as the runtime writes it: the mirror of what it holds
- * (`cur`, loaded per chunk from the snapshot at its first write), who owns
+ * (`cur`, loaded per chunk from the snapshot at its first write; or, for a
+ * chunk the switch copied whole, the shadow it copied it from), who owns
  * each entry, writes that touch only the entries whose value differs,
  * releases to the boot values, invalidation, and settling hw's undo log
  * (the runtime restores from its own snapshot).
@@ -14,6 +15,39 @@
 static uint64_t *snap(const struct dom0_runtime *rt, uint64_t i)
 {
 	return rt->chunk[i / DOM0_CHUNK] + i % DOM0_CHUNK;
+}
+
+/*
+ * What the GTT holds from PTE i to the end of its chunk: the shadow the switch
+ * copied the chunk from (its mirror left behind), else the mirror.
+ */
+static const uint64_t *holds(const struct dom0_runtime *rt, uint64_t i)
+{
+	const uint64_t *src = rt->chunk_src[i / DOM0_CHUNK];
+
+	return src ? src + i % DOM0_CHUNK : snap(rt, i) + DOM0_CHUNK;
+}
+
+/* The mirror of chunk c level with the GTT again (only whole chunks are left behind). */
+static void settle(struct dom0_runtime *rt, uint64_t c)
+{
+	if (!rt->chunk_src[c])
+		return;
+	gtt_memcpy(rt->chunk[c] + DOM0_CHUNK, rt->chunk_src[c], DOM0_CHUNK * sizeof(uint64_t));
+	rt->chunk_src[c] = NULL;
+}
+
+void dom0_phys_settle_entry(struct dom0_runtime *rt, uint64_t index)
+{
+	if (index < rt->dev->info.n_ptes)
+		settle(rt, index / DOM0_CHUNK);
+}
+
+void dom0_phys_settle_owner(struct dom0_runtime *rt, int owner)
+{
+	for (uint64_t c = 0; c < rt->n_chunks; c++)
+		if (rt->chunk_src[c] && rt->chunk_owner[c] == owner)
+			settle(rt, c);
 }
 
 /* Load the chunks of [first, first + n) not loaded yet: their entries as found, read in bulk. */
@@ -80,8 +114,14 @@ static bool managed(const struct dom0_runtime *rt, uint64_t first, uint64_t n)
 	return false;
 }
 
-int dom0_phys_write(struct dom0_runtime *rt, uint64_t first, size_t n, const uint64_t *ptes, int owner,
-		    uint64_t *written, struct gtt_err *err)
+/*
+ * dom0_phys_write and dom0_phys_copy_in: lazy, the whole chunks of `ptes` are
+ * compared against what the GTT holds and recorded as held from `ptes`
+ * (chunk_src), their mirror left as it was; every other piece brings its
+ * chunk's mirror level first and then along.
+ */
+static int write_chunks(struct dom0_runtime *rt, uint64_t first, size_t n, const uint64_t *ptes, int owner, bool lazy,
+			uint64_t *written, struct gtt_err *err)
 {
 	size_t i = 0;
 	int rc;
@@ -93,17 +133,38 @@ int dom0_phys_write(struct dom0_runtime *rt, uint64_t first, size_t n, const uin
 		return rc;
 	while (i < n) {
 		/* within one chunk at a time: its mirror is one array, and hw writes what differs from it */
+		uint64_t c = (first + i) / DOM0_CHUNK;
 		size_t end = i + (DOM0_CHUNK - (first + i) % DOM0_CHUNK);
 		if (end > n)
 			end = n;
-		if ((rc = hw_ggtt_write_changed(rt->dev, first + i, end - i, ptes + i, snap(rt, first + i) + DOM0_CHUNK,
-						written, err)))
-			break;
+		if (lazy && end - i == DOM0_CHUNK && (c + 1) * DOM0_CHUNK <= rt->dev->info.n_ptes) {
+			if ((rc = hw_ggtt_write_differing(rt->dev, first + i, DOM0_CHUNK, ptes + i, holds(rt, first + i),
+							  written, err)))
+				break;
+			rt->chunk_src[c] = ptes + i;
+		} else {
+			settle(rt, c);
+			if ((rc = hw_ggtt_write_changed(rt->dev, first + i, end - i, ptes + i, snap(rt, first + i) + DOM0_CHUNK,
+							written, err)))
+				break;
+		}
 		i = end;
 	}
 	/* what was written (all of it, or up to a failure) is the owner's */
 	set_owner(rt, first, rc ? i : n, owner);
 	return rc;
+}
+
+int dom0_phys_write(struct dom0_runtime *rt, uint64_t first, size_t n, const uint64_t *ptes, int owner,
+		    uint64_t *written, struct gtt_err *err)
+{
+	return write_chunks(rt, first, n, ptes, owner, false, written, err);
+}
+
+int dom0_phys_copy_in(struct dom0_runtime *rt, uint64_t first, size_t n, const uint64_t *shadow, int owner,
+		      uint64_t *written, struct gtt_err *err)
+{
+	return write_chunks(rt, first, n, shadow, owner, true, written, err);
 }
 
 uint64_t dom0_not_held(const uint16_t *o, uint64_t n, uint16_t id)

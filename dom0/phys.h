@@ -11,11 +11,26 @@
 
 /*
  * Make physical PTEs [first, first + n) hold `ptes`, owned by `owner`: only the
- * entries whose value differs from what the GTT holds (the mirror `cur`) are
- * written, in runs, without the undo log. *written (if given) grows by how many.
+ * entries whose value differs from what the GTT holds (the mirror `cur`, or
+ * the shadow the switch left it recorded against) are written, in runs,
+ * without the undo log. *written (if given) grows by how many.
  */
 int dom0_phys_write(struct dom0_runtime *rt, uint64_t first, size_t n, const uint64_t *ptes, int owner,
 		    uint64_t *written, struct gtt_err *err);
+/*
+ * The switch's write: the same, where `shadow` is the owner's shadow GTT at
+ * the entries' own place. Whole chunks leave the mirror behind: it records
+ * that the GTT holds the chunk from `shadow` (compared against, not copied,
+ * at the next switch). So the owner's shadow must not change or go while any
+ * chunk is recorded so: dom0_phys_settle_entry before an entry of it changes,
+ * dom0_phys_settle_owner before the table is freed or its place moves.
+ */
+int dom0_phys_copy_in(struct dom0_runtime *rt, uint64_t first, size_t n, const uint64_t *shadow, int owner,
+		      uint64_t *written, struct gtt_err *err);
+/* The mirror of the chunk of PTE `index` brought level, if the GTT holds it from a shadow. */
+void dom0_phys_settle_entry(struct dom0_runtime *rt, uint64_t index);
+/* The same for every chunk vGPU `owner` holds from its shadow. */
+void dom0_phys_settle_owner(struct dom0_runtime *rt, int owner);
 /* Whether vGPU `id` holds every entry of the chunk starting at `first` (a chunk boundary). */
 bool dom0_chunk_held(const struct dom0_runtime *rt, uint64_t first, int id);
 /* Whether one other owner (not `id`, not none) holds every entry of the chunk starting at `first`. */

@@ -107,6 +107,7 @@ static void free_rt(struct dom0_runtime *rt)
 	for (uint64_t c = 0; rt->chunk && c < rt->n_chunks; c++)
 		env->free(env, rt->chunk[c]);
 	env->free(env, rt->chunk);
+	env->free(env, rt->chunk_src);
 	env->free(env, rt->chunk_owner);
 	env->free(env, rt->owner);
 	env->free(env, rt->pool_map);
@@ -134,13 +135,15 @@ int dom0_init(struct hw_device *dev, const struct dom0_config *cfg, struct dom0_
 	uint64_t n = dev->info.n_ptes;
 	rt->n_chunks = (n + DOM0_CHUNK - 1) / DOM0_CHUNK;
 	rt->chunk = gtt_calloc(env, (size_t)rt->n_chunks, sizeof(*rt->chunk));
+	rt->chunk_src = gtt_calloc(env, (size_t)rt->n_chunks, sizeof(*rt->chunk_src));
 	rt->owner = gtt_calloc(env, n, sizeof(*rt->owner));
 	rt->chunk_owner = gtt_calloc(env, (size_t)rt->n_chunks, sizeof(*rt->chunk_owner));
 	rt->pool_pages = rt->lay.pool_size / 4096;
 	rt->pool_map = env->alloc(env, rt->pool_pages + 1);
 	rt->slot_occ = gtt_calloc(env, rt->lay.num_slots, sizeof(*rt->slot_occ));
 	rt->slot_resv = gtt_calloc(env, rt->lay.num_slots, sizeof(*rt->slot_resv));
-	if (!rt->chunk || !rt->owner || !rt->chunk_owner || !rt->pool_map || !rt->slot_occ || !rt->slot_resv) {
+	if (!rt->chunk || !rt->chunk_src || !rt->owner || !rt->chunk_owner || !rt->pool_map || !rt->slot_occ ||
+	    !rt->slot_resv) {
 		rc = gtt_err_set(err, GTT_ENOMEM, "out of memory for the runtime's tables (%llu PTEs)", (unsigned long long)n);
 		goto fail;
 	}

@@ -92,6 +92,12 @@ struct dom0_runtime {
 	 * decide). NULL: never touched, so still as found.
 	 */
 	uint64_t **chunk;
+	/*
+	 * Per chunk: NULL, or the shadow the switch copied the whole chunk from,
+	 * which the GTT holds while `cur` was left behind (dom0/phys.h's
+	 * dom0_phys_copy_in; brought level before that shadow changes).
+	 */
+	const uint64_t **chunk_src;
 	uint64_t n_chunks;
 	uint64_t orig_fence[I915_MAX_NUM_FENCES];
 	uint16_t *owner;		/* per PTE: the vGPU whose entry the physical GTT holds, 0 none */

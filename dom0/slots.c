@@ -63,6 +63,7 @@ static int retable(struct dom0_runtime *rt, struct vgpu *v, unsigned first, unsi
 		g[keep_at * pps + i] = v->guest_high[keep_from * pps + i];
 		s[keep_at * pps + i] = v->shadow_high[keep_from * pps + i];
 	}
+	dom0_phys_settle_owner(rt, v->id);	/* the GTT's chunks held from the old table: their mirror level first */
 	rt->env->free(rt->env, v->guest_high);
 	rt->env->free(rt->env, v->shadow_high);
 	v->guest_high = g;
@@ -400,6 +401,7 @@ int dom0_place_now(struct dom0_runtime *rt, struct vgpu *v, unsigned slots, int 
 		return GTT_EBUSY;
 	if (dom0_alloc_high(rt, slots, v->scratch_pte, &g, &sh))
 		return gtt_err_set(err, GTT_ENOMEM, "out of memory for vGPU %d's shadow GTT", v->id);
+	dom0_phys_settle_owner(rt, v->id);	/* the GTT's chunks held from the old table: their mirror level first */
 	rt->env->free(rt->env, v->guest_high);
 	rt->env->free(rt->env, v->shadow_high);
 	v->guest_high = g;

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include "dom0/phys.h"
 #include "dom0/runtime_internal.h"
 #include "dom0/slots_pick.h"
 #include "dom0/slots_runs.h"
@@ -119,6 +120,7 @@ int dom0_runs_retable(struct dom0_runtime *rt, struct vgpu *v, const bool *set, 
 		}
 		off += pps;
 	}
+	dom0_phys_settle_owner(rt, v->id);	/* the GTT's chunks held from the old table: their mirror level first */
 	rt->env->free(rt->env, v->guest_high);
 	rt->env->free(rt->env, v->shadow_high);
 	v->guest_high = g;

@@ -15,7 +15,7 @@
 /*
  * Make the entries of [first, first + n) that `id` does not hold yet hold its
  * shadow, in runs; of those, only the ones whose physical value differs are
- * written (dom0_phys_write compares with the mirror, never reads the device).
+ * written (dom0_phys_copy_in compares with what the GTT holds, never reads the device).
  */
 static int copy_range(struct dom0_runtime *rt, int id, uint64_t first, uint64_t n, const uint64_t *shadow,
 		      struct dom0_switch_stats *s, struct gtt_err *err)
@@ -41,9 +41,9 @@ static int copy_range(struct dom0_runtime *rt, int id, uint64_t first, uint64_t 
 			uint64_t pair[2] = { shadow[i + 1], shadow[i] };
 			rc = dom0_phys_write(rt, first + i, 2, pair, id, &written, err);
 			if (!rc && run - i > 2)
-				rc = dom0_phys_write(rt, first + i + 2, (size_t)(run - i - 2), shadow + i + 2, id, &written, err);
+				rc = dom0_phys_copy_in(rt, first + i + 2, (size_t)(run - i - 2), shadow + i + 2, id, &written, err);
 		} else {
-			rc = dom0_phys_write(rt, first + i, (size_t)(run - i), shadow + i, id, &written, err);
+			rc = dom0_phys_copy_in(rt, first + i, (size_t)(run - i), shadow + i, id, &written, err);
 		}
 		i = run;
 	}

@@ -15,6 +15,7 @@ static void free_tables(struct dom0_runtime *rt, struct vgpu *v)
 {
 	const struct gtt_env *env = rt->env;
 
+	dom0_phys_settle_owner(rt, v->id);	/* no chunk may stay recorded against the tables freed here */
 	env->free(env, v->guest_low);
 	env->free(env, v->guest_high);
 	env->free(env, v->shadow_low);

@@ -45,12 +45,13 @@ struct hw_backend_ops {
 	void (*pte_write_bulk)(void *ctx, uint32_t off, const uint64_t *ptes, size_t n, unsigned pte_size);
 	void (*pte_read_bulk)(void *ctx, uint32_t off, uint64_t *ptes, size_t n, unsigned pte_size);
 	/*
-	 * Optional: of n PTEs at off, store only those that differ from held[],
-	 * leave held[] equal to ptes[], and return how many were stored: one
-	 * pass over the arrays (hw_ggtt_write_changed). Every store to the device
-	 * is one access of pte_size bytes, as pte_write_bulk's.
+	 * Optional: of n PTEs at off, store only those that differ from held[]
+	 * (what the GTT holds; never written here) and return how many were
+	 * stored: one pass over the arrays (hw_ggtt_write_changed and
+	 * hw_ggtt_write_differing). Every store to the device is one access of
+	 * pte_size bytes, as pte_write_bulk's.
 	 */
-	size_t (*pte_write_changed)(void *ctx, uint32_t off, const uint64_t *ptes, uint64_t *held, size_t n,
+	size_t (*pte_write_changed)(void *ctx, uint32_t off, const uint64_t *ptes, const uint64_t *held, size_t n,
 				    unsigned pte_size);
 	/* BAR2 (GMADR) at a byte offset. */
 	int (*aperture_read)(void *ctx, uint64_t off, void *buf, size_t len);

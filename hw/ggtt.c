@@ -171,8 +171,9 @@ static size_t differing(const uint64_t *held, const uint64_t *ptes, size_t n)
 	return k;
 }
 
-int hw_ggtt_write_changed(struct hw_device *dev, uint64_t first, size_t n, const uint64_t *ptes, uint64_t *held,
-			  uint64_t *written, struct gtt_err *err)
+/* hw_ggtt_write_changed and hw_ggtt_write_differing: update, when not NULL, is held brought level */
+static int write_differing(struct hw_device *dev, uint64_t first, size_t n, const uint64_t *ptes, const uint64_t *held,
+			   uint64_t *update, uint64_t *written, struct gtt_err *err)
 {
 	size_t w = 0, same = 0;
 	int rc = check_range(dev, first, n, err);
@@ -183,6 +184,8 @@ int hw_ggtt_write_changed(struct hw_device *dev, uint64_t first, size_t n, const
 	if (rc || same == n)
 		return rc;
 	first += same, n -= same, ptes += same, held += same;
+	if (update)
+		update += same;
 	if ((rc = range_ready(dev, first, n, ptes, err)))
 		return rc;
 	if (dev->ops->pte_write_changed) {
@@ -196,12 +199,14 @@ int hw_ggtt_write_changed(struct hw_device *dev, uint64_t first, size_t n, const
 			}
 			size_t run = i + differing(held + i, ptes + i, n - i);
 			unlogged_store(dev, first + i, run - i, ptes + i);
-			gtt_memcpy(held + i, ptes + i, (run - i) * sizeof(*ptes));
 			w += run - i;
 			i = run;
 		}
 	}
 	if (w) {
+		/* every entry that differed was stored, the others were equal: the GTT holds ptes */
+		if (update)
+			gtt_memcpy(update, ptes, n * sizeof(*ptes));
 		dev->ptes_unflushed = true;
 		dev->counters.pte_writes += w;
 		dev->counters.mmio_writes += w;
@@ -209,6 +214,18 @@ int hw_ggtt_write_changed(struct hw_device *dev, uint64_t first, size_t n, const
 	if (written)
 		*written += w;
 	return GTT_OK;
+}
+
+int hw_ggtt_write_changed(struct hw_device *dev, uint64_t first, size_t n, const uint64_t *ptes, uint64_t *held,
+			  uint64_t *written, struct gtt_err *err)
+{
+	return write_differing(dev, first, n, ptes, held, held, written, err);
+}
+
+int hw_ggtt_write_differing(struct hw_device *dev, uint64_t first, size_t n, const uint64_t *ptes,
+			    const uint64_t *held, uint64_t *written, struct gtt_err *err)
+{
+	return write_differing(dev, first, n, ptes, held, NULL, written, err);
 }
 
 int hw_ggtt_invalidate(struct hw_device *dev)

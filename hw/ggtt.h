@@ -36,6 +36,13 @@ int hw_ggtt_write_changed(struct hw_device *dev, uint64_t first, size_t n, const
 			  uint64_t *written, struct gtt_err *err);
 
 /*
+ * The same, for a caller that keeps its own account of what the GTT holds:
+ * held is only read (after the call the GTT holds ptes, whatever held says).
+ */
+int hw_ggtt_write_differing(struct hw_device *dev, uint64_t first, size_t n, const uint64_t *ptes,
+			    const uint64_t *held, uint64_t *written, struct gtt_err *err);
+
+/*
  * Make the translation hardware see the PTEs written so far
  * (hw_ggtt_invalidate_unlogged, hw/raw_access.h). A command, not state: the
  * undo log only notes where it happened.

@@ -117,12 +117,11 @@ static void lx_pte_bulk(void *ctx, uint32_t off, const uint64_t *ptes, size_t n,
  * does) four 8-byte stores; otherwise one entry at a time. Each store to the
  * BAR is one access of the PTE's size, as lx_pte_bulk's: never a wider burst
  * (i915 found 64-byte write-combined bursts to lose PTE writes on gen9 LP
- * and gen10+). The loop stores only to the BAR: the mirror is brought level
- * afterwards with one copy of the whole range, since after this call it
- * holds exactly `p` (entries that differed were stored, the others were
- * equal already).
+ * and gen10+). The loop stores only to the BAR: held is the caller's to
+ * bring level (hw/ggtt.c).
  */
-static size_t lx_pte_changed(void *ctx, uint32_t off, const uint64_t *p, uint64_t *held, size_t n, unsigned pte_size)
+static size_t lx_pte_changed(void *ctx, uint32_t off, const uint64_t *p, const uint64_t *held, size_t n,
+			     unsigned pte_size)
 {
 	struct lx *l = ctx;
 	size_t k = 0, w = 0;
@@ -151,8 +150,6 @@ static size_t lx_pte_changed(void *ctx, uint32_t off, const uint64_t *p, uint64_
 			if (p[k] != held[k])
 				g[k] = (uint32_t)p[k], w++;
 	}
-	if (w)
-		memcpy(held, p, n * sizeof(*p));
 	return w;
 }
 
