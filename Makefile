@@ -99,10 +99,14 @@ IGT_DIR  := $(BUILD)/igt
 IGT_PROGS := $(IGT_BINS:%=$(IGT_DIR)/%)
 # the front-end every binary links: the IGT protocol, and IGT's device filters read into a device string
 IGT_FE := igt_frontend.o igt_device_filter.o
-IGT_OBJS := $(IGT_FE:%=$(BUILD)/igt-tests/%) $(IGT_BINS:%=$(BUILD)/igt-tests/main_%.o)
+# one program serves every suite (igt-tests/igt_main.c: the name it runs under says the suite); each
+# gtt_<suite> of a test root is a hard link to it, so a change to the library relinks one program
+IGT_OBJS := $(IGT_FE:%=$(BUILD)/igt-tests/%) $(BUILD)/igt-tests/igt_main.o
+IGT_MAIN := $(BUILD)/igt-tests/igt_main
 # the test build's IGT binaries (GTTLAB_TEST_FAULT), for the tests that inject a model fault
 FAULTS_IGT_PROGS := $(IGT_BINS:%=$(FAULTS)/igt/%)
-FAULTS_IGT_OBJS := $(IGT_FE:%=$(FAULTS)/igt-tests/%) $(IGT_BINS:%=$(FAULTS)/igt-tests/main_%.o)
+FAULTS_IGT_OBJS := $(IGT_FE:%=$(FAULTS)/igt-tests/%) $(FAULTS)/igt-tests/igt_main.o
+FAULTS_IGT_MAIN := $(FAULTS)/igt-tests/igt_main
 PREFIX  ?= /usr/local
 
 LIB     := $(BUILD)/libgttlab.a
@@ -110,7 +114,7 @@ GTTLAB  := $(BUILD)/gttlab
 UNIT    := $(BUILD)/tests/unit
 LDLIBS  := -lpci -pthread
 
-.PHONY: docs docs-check efi-signed qemu-secure-boot qemu-shim qemu-netboot man deb vms asan asan-build all run test test-lane-mutants test-lane-vm deps deps-build deps-efi install-packages check-freestanding mutants efi qemu qemu-selftest igt install clean lava lava-lab structure guest-fake-tree
+.PHONY: docs docs-check efi-signed qemu-secure-boot qemu-shim qemu-netboot man deb vms asan asan-build all run test test-lane-mutants test-lane-vm test-lane-kill test-lane-host deps deps-build deps-efi install-packages check-freestanding mutants efi qemu qemu-selftest igt install clean lava lava-lab structure guest-fake-tree
 all: $(GTTLAB) $(UNIT) igt
 
 $(BUILD)/%.o: %.c
@@ -149,21 +153,19 @@ $(UNIT): $(TEST_OBJS) $(FAULTS_LIB) $(GTTLAB) $(FAULTS_GTTLAB) igt $(FAULTS_IGT_
 	$(CC) $(ALL_CFLAGS) $(TEST_OBJS) $(FAULTS_LIB) $(LDLIBS) -lcriterion -o $@
 
 # ---- the IGT-protocol binaries: build/igt/ is a test root for igt_runner ----
-$(BUILD)/igt-tests/main_gtt_%.o: igt-tests/igt_main.c
-	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -DIGT_SUITE='"$(subst _,-,$*)"' $(ALL_CFLAGS) -c $< -o $@
+$(IGT_MAIN): $(IGT_OBJS) $(LIB)
+	$(CC) $(ALL_CFLAGS) $(IGT_OBJS) $(LIB) $(LDLIBS) -o $@
 
-$(IGT_DIR)/%: $(BUILD)/igt-tests/main_%.o $(IGT_FE:%=$(BUILD)/igt-tests/%) $(LIB)
+$(IGT_DIR)/gtt_%: $(IGT_MAIN)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $< $(IGT_FE:%=$(BUILD)/igt-tests/%) $(LIB) $(LDLIBS) -o $@
+	ln -f $< $@
 
-$(FAULTS)/igt-tests/main_gtt_%.o: igt-tests/igt_main.c
-	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -DGTTLAB_FAULTS -DIGT_SUITE='"$(subst _,-,$*)"' $(ALL_CFLAGS) -c $< -o $@
+$(FAULTS_IGT_MAIN): $(FAULTS_IGT_OBJS) $(FAULTS_LIB)
+	$(CC) $(ALL_CFLAGS) $(FAULTS_IGT_OBJS) $(FAULTS_LIB) $(LDLIBS) -o $@
 
-$(FAULTS)/igt/%: $(FAULTS)/igt-tests/main_%.o $(IGT_FE:%=$(FAULTS)/igt-tests/%) $(FAULTS_LIB)
+$(FAULTS)/igt/gtt_%: $(FAULTS_IGT_MAIN)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $< $(IGT_FE:%=$(FAULTS)/igt-tests/%) $(FAULTS_LIB) $(LDLIBS) -o $@
+	ln -f $< $@
 
 # test-list.txt is igt_runner's test-root file (the binaries it runs), not a list for --test-list;
 # gttlab.testlist is that list: every test in igt@BINARY@SUBTEST[@DYNAMIC] form

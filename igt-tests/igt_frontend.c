@@ -501,6 +501,12 @@ int igt_frontend_main(const char *suite, int argc, char **argv)
 	for (size_t i = 0; i < gtt_check_count() && f.n_checks < MAX_SUBTESTS - 1; i++)
 		if (!strcmp(gtt_check(i)->suite, suite))
 			f.checks[f.n_checks++] = gtt_check(i);
+	if (!f.n_checks) {
+		/* one program, a name per suite (igt_main.c): any other name is no test binary of ours */
+		say(stderr, "%s: '%s' names no suite of the check table: this program runs as gtt_<suite>, e.g. gtt_ggtt",
+		    argc > 0 && argv[0] ? argv[0] : "gtt_", suite);
+		return IGT_EXIT_INVALID;
+	}
 	if ((rc = parse_igt_args(&f, argc, argv, &x)) >= 0)
 		return rc;
 	/* IGT_DEVICE is IGT's variable: only its filters; --device takes both grammars */

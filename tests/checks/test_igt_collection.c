@@ -158,6 +158,32 @@ Test(igt_collection, a_device_string_naming_no_device_fails_with_the_reason)
 }
 
 /*
+ * The binaries are one program under one name per suite (igt-tests/igt_main.c): the name it runs
+ * under picks the suite, so a copy under another gtt_ name runs that suite, and a name that is no
+ * gtt_<suite> of the table lists nothing and exits 79 (IGT's invalid) with the reason.
+ */
+Test(igt_collection, the_name_a_binary_runs_under_picks_its_suite)
+{
+	char out[4096], dir[] = "/tmp/gttlab-igt-name-XXXXXX", cmd[512];
+
+	cr_assert(mkdtemp(dir));
+	snprintf(cmd, sizeof(cmd), "cp " ROOT "/gtt_ggtt %s/gtt_fence_pool && cp " ROOT "/gtt_ggtt %s/gtt_nosuch && cp " ROOT
+		 "/gtt_ggtt %s/ggtt", dir, dir, dir);
+	cr_assert_eq(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "%s/gtt_fence_pool --list-subtests 2>&1", dir);
+	cr_expect_eq(t_run(cmd, out, sizeof(out)), 0, "%s", out);
+	cr_expect(strstr(out, "fence-pool-") && !strstr(out, "ggtt-"), "gtt_ggtt copied as gtt_fence_pool lists: %s", out);
+	static const char *const bad[] = { "gtt_nosuch", "ggtt" };
+	for (int i = 0; i < 2; i++) {
+		snprintf(cmd, sizeof(cmd), "%s/%s --list-subtests 2>&1", dir, bad[i]);
+		cr_expect_eq(t_run(cmd, out, sizeof(out)), 79, "%s: %s", bad[i], out);
+		cr_expect(strstr(out, "names no suite of the check table") && !strstr(out, "platforms"), "%s: %s", bad[i], out);
+	}
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	cr_expect_eq(system(cmd), 0);
+}
+
+/*
  * Issue 14: build/igt/gttlab.testlist is a testlist for igt_runner --test-list, every test in
  * igt@BINARY@SUBTEST[@DYNAMIC] form: each check once under its suite's binary, and the platforms
  * subtest's dynamic subtests once per binary and platform; every entry names a subtest its binary
