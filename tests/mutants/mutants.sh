@@ -49,6 +49,7 @@ mutants=(
 "dom0/guest_gtt.c~s/^	dom0_phys_settle_entry(rt, index);/	(void)0;/~a guest's shadow entry changes under a chunk the switch left recorded against it~dom0_adversarial/dynamic_skl_kbl"
 "dom0/slots.c~0,/^	dom0_phys_settle_owner(rt, v->id);/s//	(void)0;/~a resize frees the shadow table chunks are recorded against~check_faults/slot_resize_release_left_mapped"
 "dom0/slots_runs.c~s/^	dom0_phys_settle_owner(rt, v->id);/	(void)0;/~slot runs: a new table while chunks are recorded against the old~dom0_adversarial/layout_runs_few_slots_kbl_ivb"
+"igt-tests/igt_frontend.c~s/^	if (!f.n_checks) {/	if (0) {/~IGT: a binary under a name that is no suite runs as an empty suite and passes~igt_collection/the_name_a_binary_runs_under_picks_its_suite"
 "hw/linux/backend_linux.c~s/				if (p\\[j\\] != held\\[j\\])/				if (1)/~linux backend: entries equal to the mirror stored again~linux_backend/only_changed_entries_reach_the_bar_file_skl"
 "dom0/guest_gtt.c~s/	if (rt->owner\[index\] == id) {/	if (rt->owner[index] == id || rt->owner[index]) {/~guest PTE write reaches the GTT while another vGPU is in it~dom0_adversarial/hostile_guests_hsw"
 "dom0/switch.c~s/		if (rt->owner\[first + i\] == id) {/		if (rt->owner[first + i] == id || 1) {/~switch copies nothing~check_faults/admission_channel_paused_vgpu_runs"
@@ -172,8 +173,8 @@ mkdir "$work/tree" && tar -C "$top" --exclude=./.git --exclude=./build/asan --ex
 # the copy has no .git: it says the version it was copied at, as a source tarball does
 [ -f "$work/tree/VERSION" ] || git -C "$top" describe --tags --always --dirty > "$work/tree/VERSION" ||
 	{ echo "mutants: $top is no git checkout and has no VERSION file"; exit 1; }
-# every mutant relinks the CLIs, the IGT binaries and the suite: gold links them faster than bfd (the objects are
-# the same; only the link differs), where binutils has it
+# every mutant relinks the CLIs, the IGT program (one, under a name per suite) and the suite: gold links them faster
+# than bfd (the objects are the same; only the link differs), where binutils has it
 mk=(make -s -j2)
 command -v ld.gold >/dev/null 2>&1 && mk+=(CC="${CC:-cc} -fuse-ld=gold")
 # --fail-fast below stops at the first failing test: that proves nothing unless the unmutated suite passes
