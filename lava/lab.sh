@@ -141,8 +141,10 @@ say "devices: $(manage devices list 2>/dev/null | grep -c 'gttlab-qemu-') of typ
 setsid lava-server manage lava-scheduler --level INFO --log-file "$work/scheduler.log" \
 	> "$work/scheduler.out" 2>&1 < /dev/null &
 pids+=($!) && echo $! > "$work/scheduler.pid"
+# the worker learns of a scheduled job and reports a finished one when it pings the server: every 2 s
+# here, not lava-worker's default 20 s, which a lab of three devices would spend mostly waiting
 setsid lava-worker --level INFO --url "$url/" --token "$wtoken" --name gttlab-worker --log-file "$work/worker.log" \
-	--worker-dir "$work/dispatcher" > "$work/worker.out" 2>&1 < /dev/null &
+	--ping-interval 2 --worker-dir "$work/dispatcher" > "$work/worker.out" 2>&1 < /dev/null &
 pids+=($!) && echo $! > "$work/worker.pid"
 
 # the health check of the qemu device type: LAVA runs it on each device before the device takes a job
