@@ -191,7 +191,7 @@ deb:
 	git ls-files -z | tar --null -T - -cf - | tar -xf - -C $(DEB_DIR)/gttlab
 	echo '$(GTTLAB_VERSION)' > $(DEB_DIR)/gttlab/VERSION
 	sed -i '1s/^gttlab (0~git) UNRELEASED;/gttlab ($(DEB_VERSION)) unstable;/' $(DEB_DIR)/gttlab/debian/changelog
-	cd $(DEB_DIR)/gttlab && dpkg-buildpackage -us -uc -b > ../build.log 2>&1 || \
+	cd $(DEB_DIR)/gttlab && dpkg-buildpackage -us -uc -b -j2 > ../build.log 2>&1 || \
 		{ tail -20 ../build.log; echo "deb: dpkg-buildpackage failed (log: $(DEB_DIR)/build.log)"; exit 1; }
 	lintian --fail-on error --tag-display-limit 0 $(DEB) | tee $(DEB_DIR)/lintian.log
 	@echo "deb: $(DEB) built; lintian found no error ($$(grep -c '^W:' $(DEB_DIR)/lintian.log) warnings)"
