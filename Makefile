@@ -484,6 +484,7 @@ test: deps
 	$(PHASE) host tests/host/man-completion.sh $(BUILD)
 	$(PHASE) host tests/host/install-root.sh $(BUILD)
 	$(PHASE) host tests/host/bench-part-failure.sh $(BUILD)
+	$(PHASE) host $(BENCH) --self-test
 	$(MAKE) --no-print-directory -j2 test-lane-mutants test-lane-vm
 	$(MAKE) --no-print-directory -j2 test-lane-kill test-lane-host
 

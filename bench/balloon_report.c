@@ -4,20 +4,130 @@
  * figure, with whether the model's change has the paper's sign and the
  * measured terms that make it (bench/balloon.c runs them).
  */
+#include <math.h>
 #include <stdio.h>
 
 #include "bench/balloon_model.h"
 #include "bench/bench.h"
+#include "bench/papers.h"
+
+/* The bench's bands: a size within 2x of the paper's effect, "about equal" within 5 points. */
+#define BAND 2.0
+#define TOL 5.0
 
 static double pct(double ratio)
 {
 	return (ratio - 1) * 100;
 }
 
-/* Whether a change the model shows has the sign of the paper's. */
-static const char *sign(double model_pct, double paper_pct)
+/* A claim of gBalloon's, judged; `other`/`po`/`vo` only for CLAIM_ORDER. */
+static struct bench_claim claim(const char *fig, const char *what, double paper, double value, unsigned checked,
+				const char *other, double po, double vo)
 {
-	return (model_pct > 0) == (paper_pct > 0) ? "same sign" : "OPPOSITE sign";
+	struct bench_claim c = { .paper = "gBalloon", .figure = fig, .claim = what, .unit = "%", .paper_value = paper,
+				 .value = value, .checked = checked, .other = other, .paper_other = po, .value_other = vo,
+				 .band = BAND, .tol = TOL, .paper_dir = isnan(paper) ? 1 : 0 };
+	return c;
+}
+
+static unsigned judged(struct bench_claim *c, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		bench_claim_judge(&c[i]);
+	return n;
+}
+
+static void print_claims(const struct bench_claim *c, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		bench_claim_print(&c[i]);
+}
+
+static double class_perf(const struct bench_balloon_exp *e, int l, int c)
+{
+	return e->l[0].class_work[c] > 0 ? e->l[l].class_work[c] / e->l[0].class_work[c] : 0;
+}
+
+/* §4.3, Figure 8 (/ gVirt-384): cg -19% under gVirt-1024 and -1.5% under gBalloon, valley +4% and +2%. */
+static unsigned fig8_claims(const struct bench_balloon *b, struct bench_claim *c)
+{
+	const struct bench_balloon_exp *e = &b->fig8;
+	double c10 = pct(e->l[1].perf_cpu), cg = pct(e->l[2].perf_cpu), v10 = pct(e->l[1].perf_gpu),
+	       vg = pct(e->l[2].perf_gpu);
+
+	c[0] = claim("Fig. 8", "cg loses under gVirt-1024", -19, c10, CLAIM_SIGN | CLAIM_SIZE, NULL, 0, 0);
+	c[1] = claim("Fig. 8", "cg loses less under gBalloon than under gVirt-1024", -1.5, cg,
+		     CLAIM_SIGN | CLAIM_ORDER | CLAIM_SIZE, "gVirt-1024", -19, c10);
+	c[2] = claim("Fig. 8", "valley gains under gVirt-1024", 4, v10, CLAIM_SIGN | CLAIM_SIZE, NULL, 0, 0);
+	c[3] = claim("Fig. 8", "valley gains less under gBalloon than under gVirt-1024", 2, vg,
+		     CLAIM_SIGN | CLAIM_ORDER | CLAIM_SIZE, "gVirt-1024", 4, v10);
+	return judged(c, 4);
+}
+
+/* §4.2, Figures 6-7: gBalloon +8% against gVirt-384, +32% against gVirt-1024; under gVirt-1024 other 3D -50%, 2D -25%. */
+static unsigned fig7_claims(const struct bench_balloon *b, struct bench_claim *c)
+{
+	const struct bench_balloon_exp *e = &b->fig7;
+	double g3 = pct(e->l[2].perf / e->l[0].perf), g10 = pct(e->l[2].perf / e->l[1].perf);
+
+	c[0] = claim("Fig. 7", "gBalloon above gVirt-384", 8, g3, CLAIM_SIGN | CLAIM_SIZE, NULL, 0, 0);
+	if (g3 <= 0)
+		snprintf(c[0].why, sizeof(c[0].why),
+			 "f averaged %.2f (low threshold 0.5), so the policy took nothing back: %.2f slots beyond the working "
+			 "set per quantum stayed held and were copied at every switch", e->l[2].f_mean, e->l[2].excess_mean);
+	c[1] = claim("Fig. 7", "gBalloon above gVirt-1024", 32, g10, CLAIM_SIGN | CLAIM_SIZE, NULL, 0, 0);
+	c[2] = claim("Fig. 6", "under gVirt-1024 valley gains", NAN, pct(class_perf(e, 1, BENCH_BALLOON_VALLEY)),
+		     CLAIM_SIGN, NULL, 0, 0);
+	c[3] = claim("Fig. 6", "under gVirt-1024 the other 3D benchmarks lose", -50, pct(class_perf(e, 1, BENCH_BALLOON_3D)),
+		     CLAIM_SIGN | CLAIM_SIZE, NULL, 0, 0);
+	c[4] = claim("Fig. 6", "under gVirt-1024 the 2D benchmarks lose", -25, pct(class_perf(e, 1, BENCH_BALLOON_2D)),
+		     CLAIM_SIGN | CLAIM_SIZE, NULL, 0, 0);
+	return judged(c, 5);
+}
+
+/* §4.1, Figure 5: up to 6 VMs gVirt-1024 above gVirt-384 and gBalloon near it; from 9 VMs all about equal. */
+static unsigned fig5_claims(const struct bench_balloon *b, struct bench_claim *c)
+{
+	static char what[BENCH_BALLOON_FIG5][2][64];	/* the claims' words, with each run's VM count */
+	unsigned n = 0;
+
+	for (int k = 0; k < BENCH_BALLOON_FIG5; k++) {
+		const struct bench_balloon_exp *e = &b->fig5[k];
+		double d10 = pct(e->l[1].perf_gpu), dg = pct(e->l[2].perf_gpu);
+		if (e->vms <= 6) {
+			snprintf(what[k][0], sizeof(what[k][0]), "%u VMs: gVirt-1024 above gVirt-384", e->vms);
+			snprintf(what[k][1], sizeof(what[k][1]), "%u VMs: gBalloon near gVirt-1024 (their difference)", e->vms);
+			c[n++] = claim("Fig. 5", what[k][0], NAN, d10, CLAIM_SIGN, NULL, 0, 0);
+			c[n++] = claim("Fig. 5", what[k][1], 0, dg - d10, CLAIM_NEAR, NULL, 0, 0);
+		} else if (e->vms >= 9) {
+			snprintf(what[k][0], sizeof(what[k][0]), "%u VMs: gVirt-1024 about gVirt-384", e->vms);
+			snprintf(what[k][1], sizeof(what[k][1]), "%u VMs: gBalloon about gVirt-384", e->vms);
+			c[n++] = claim("Fig. 5", what[k][0], 0, d10, CLAIM_NEAR, NULL, 0, 0);
+			c[n++] = claim("Fig. 5", what[k][1], 0, dg, CLAIM_NEAR, NULL, 0, 0);
+		}
+	}
+	return judged(c, n);
+}
+
+/* §4.4, Figures 9-10: one VM, gBalloon -1.9% overall against gVirt-1024. */
+static unsigned fig10_claims(const struct bench_balloon *b, struct bench_claim *c)
+{
+	c[0] = claim("Fig. 10", "gBalloon a little below gVirt-1024 overall (the first scenes short of memory)", -1.9,
+		     pct(b->fig10.l[2].perf_gpu), CLAIM_SIGN | CLAIM_SIZE, NULL, 0, 0);
+	return judged(c, 1);
+}
+
+unsigned bench_balloon_claims(const struct bench_balloon *b, struct bench_claim *c, unsigned max)
+{
+	struct bench_claim t[4 + 5 + 2 * BENCH_BALLOON_FIG5 + 1];
+	unsigned n = fig8_claims(b, t);
+
+	n += fig7_claims(b, t + n);
+	n += fig5_claims(b, t + n);
+	n += fig10_claims(b, t + n);
+	for (unsigned i = 0; i < n && i < max; i++)
+		c[i] = t[i];
+	return n < max ? n : max;
 }
 
 static void layout_rows(const struct bench_balloon_exp *e)
@@ -86,26 +196,17 @@ static void fig8(const struct bench_balloon *b)
 	policy_line(g);
 	move_line(e);
 	runs_line(e);
-	printf("  paper (/ gVirt-384): cg -19%% under gVirt-1024, -1.5%% under gBalloon; valley +4%% and +2%%\n");
-	printf("  model: cg %+.1f%% under gVirt-1024 (%s), %+.1f%% under gBalloon (%s);\n", pct(v10->perf_cpu),
-	       sign(pct(v10->perf_cpu), -19), pct(g->perf_cpu), sign(pct(g->perf_cpu), -1.5));
-	printf("    valley %+.1f%% under gVirt-1024 (%s), %+.1f%% under gBalloon (%s)\n", pct(v10->perf_gpu),
-	       sign(pct(v10->perf_gpu), 4), pct(g->perf_gpu), sign(pct(g->perf_gpu), 2));
+	struct bench_claim c[4];
+	print_claims(c, fig8_claims(b, c));
 	printf("    valley under gVirt-1024 = fit %.3f / %.3f x copy-free %.3f / %.3f of gVirt-384's: the slots it gains\n"
 	       "    against the copies that sharing 16 slots among 8 busy VMs costs\n",
 	       v10->fit_mean, v3->fit_mean, v10->copy_free_mean, v3->copy_free_mean);
-}
-
-static double class_perf(const struct bench_balloon_exp *e, int l, int c)
-{
-	return e->l[0].class_work[c] > 0 ? e->l[l].class_work[c] / e->l[0].class_work[c] : 0;
 }
 
 /* §4.2: Table 2's mix, Figure 7's summary and Figure 6's groups. */
 static void fig7(const struct bench_balloon *b)
 {
 	const struct bench_balloon_exp *e = &b->fig7;
-	double g3 = pct(e->l[2].perf / e->l[0].perf), g10 = pct(e->l[2].perf / e->l[1].perf);
 
 	printf("\nballoon §4.2 (Figures 6-7): 15 VMs run Table 2's three benchmarks each\n");
 	layout_rows(e);
@@ -117,33 +218,27 @@ static void fig7(const struct bench_balloon *b)
 		if (e->l[l].name[0])
 			printf("  %-10s %7.3f %9.3f %7.3f\n", e->l[l].name, class_perf(e, l, BENCH_BALLOON_VALLEY),
 		       class_perf(e, l, BENCH_BALLOON_3D), class_perf(e, l, BENCH_BALLOON_2D));
-	printf("  paper: gBalloon +8%% vs gVirt-384, +32%% vs gVirt-1024; under gVirt-1024 valley up, other 3D -50%%, 2D -25%%\n");
-	printf("  model: gBalloon %+.1f%% vs gVirt-384 (%s), %+.1f%% vs gVirt-1024 (%s); under gVirt-1024 valley %+.1f%%,\n"
-	       "    other 3D %+.1f%%, 2D %+.1f%% (the proxy charges every benchmark the same copy: 2D is not less sensitive)\n",
-	       g3, sign(g3, 8), g10, sign(g10, 32), pct(class_perf(e, 1, BENCH_BALLOON_VALLEY)),
-	       pct(class_perf(e, 1, BENCH_BALLOON_3D)), pct(class_perf(e, 1, BENCH_BALLOON_2D)));
-	if (g3 < 0)
-		printf("  why gBalloon is below gVirt-384 here: f stayed at %.2f on average (threshold low 0.5), so the policy\n"
-		       "    took nothing back; slots grown for valley stay held after it ends (%.2f slots beyond the working\n"
-		       "    set per quantum) and every switch copies them: 1-copy %.3f against gVirt-384's %.3f\n",
-		       e->l[2].f_mean, e->l[2].excess_mean, e->l[2].copy_free_mean, e->l[0].copy_free_mean);
+	struct bench_claim c[5];
+	print_claims(c, fig7_claims(b, c));
+	printf("  (the proxy charges every benchmark the same copy: 2D is not less sensitive than 3D here)\n");
 }
 
 /* §4.1: Figure 5, 3 to 15 VMs of valley. */
 static void fig5(const struct bench_balloon *b)
 {
 	printf("\nballoon §4.1 (Figure 5): n VMs all run valley; GPU proxy / gVirt-384\n");
-	printf("  %4s %11s %9s %11s %11s %8s %8s %7s   paper: <= 6 VMs gVirt-1024 above gVirt-384\n", "VMs",
-	       "gVirt-1024", "gBalloon", "gBalloon+m", "gBalloon+r", "R_copy", "(1024)", "shared");
-	printf("  %4s %11s %9s %11s %11s %8s %8s %7s   and gBalloon near it; >= 9 VMs all about equal\n", "", "", "", "", "",
-	       "(gBal.)", "", "(gBal.)");
+	printf("  %4s %11s %9s %11s %11s %8s %8s %7s\n", "VMs", "gVirt-1024", "gBalloon", "gBalloon+m", "gBalloon+r", "R_copy",
+	       "(1024)", "shared");
+	printf("  %4s %11s %9s %11s %11s %8s %8s %7s\n", "", "", "", "", "", "(gBal.)", "", "(gBal.)");
 	for (int k = 0; k < BENCH_BALLOON_FIG5; k++) {
 		const struct bench_balloon_exp *e = &b->fig5[k];
 		double d10 = pct(e->l[1].perf_gpu), dg = pct(e->l[2].perf_gpu);
-		printf("  %4u %+10.1f%% %+8.1f%% %+10.1f%% %+10.1f%% %7.2f%% %7.2f%% %7.1f   %s\n", e->vms, d10, dg,
+		printf("  %4u %+10.1f%% %+8.1f%% %+10.1f%% %+10.1f%% %7.2f%% %7.2f%% %7.1f\n", e->vms, d10, dg,
 		       pct(e->l[BALLOON_MOVE].perf_gpu), pct(e->l[BALLOON_RUNS].perf_gpu), e->l[2].rcopy_pct, e->l[1].rcopy_pct,
-		       e->l[2].shared_slots_mean, e->vms <= 6 ? sign(d10, 1) : "");
+		       e->l[2].shared_slots_mean);
 	}
+	struct bench_claim c[2 * BENCH_BALLOON_FIG5];
+	print_claims(c, fig5_claims(b, c));
 	printf("  where gBalloon stays below gVirt-1024 with room for all: its ranges are contiguous and grow only at\n"
 	       "    their ends (Algorithm 1), so neighbours end up sharing slots that a free slot elsewhere would spare;\n"
 	       "    gBalloon+m moves a VM to such a slot run before it grows; gBalloon+r grows into any free slot\n");
@@ -154,16 +249,16 @@ static void fig10(const struct bench_balloon *b)
 {
 	const struct bench_balloon_exp *e = &b->fig10;
 	const struct bench_balloon_layout *v = &e->l[1], *g = &e->l[2];
-	double all = pct(g->perf_gpu);
 
 	printf("\nballoon §4.4 (Figures 9-10): one VM runs valley, gVirt-1024 against gBalloon from 384 MiB\n");
 	printf("  %5s %11s %15s %16s\n", "scene", "working set", "gBalloon slots", "perf / gVirt");
 	for (int s = 0; s < BENCH_BALLOON_SCENES; s++)
 		printf("  %5d %11u %15u %16.3f\n", s + 1, balloon_valley_slots((unsigned)s), g->scene_slots[s],
 		       v->scene_work[s] > 0 ? g->scene_work[s] / v->scene_work[s] : 0);
-	printf("  paper: up to 13 slots (832 MiB), overall -1.9%% (the first scenes short of memory)\n");
-	printf("  model: up to %u slots, overall %+.1f%% (%s); eviction reports granted %llu\n", g->scene_slots[17], all,
-	       sign(all, -1.9), (unsigned long long)g->granted);
+	printf("  paper: up to 13 slots (832 MiB); model: up to %u slots; eviction reports granted %llu\n", g->scene_slots[17],
+	       (unsigned long long)g->granted);
+	struct bench_claim c[1];
+	print_claims(c, fig10_claims(b, c));
 }
 
 void bench_balloon_table(const struct bench_opts *o, const struct bench_balloon *b)
@@ -172,9 +267,11 @@ void bench_balloon_table(const struct bench_opts *o, const struct bench_balloon 
 	       "  valley's 18 scenes of %llu ms; copies charged %llu ns/PTE, N = %u CPUs, 2 vCPUs a VM; gBalloon's\n"
 	       "  policy every 500 ms, guests report evictions at most every 500 ms.\n"
 	       "  proxy: GPU = sum over quanta of (1 - copy / 16 ms) x min(1, slots / working set) (fit, 1-copy: means);\n"
-	       "  CPU = cg's CPU time; all = mean over the VMs; W from the vCPUs' waiting in the CPU model\n",
+	       "  CPU = cg's CPU time; all = mean over the VMs; W from the vCPUs' waiting in the CPU model\n"
+	       "  each claim of the paper checked for its sign, its order against the system it names, its size within\n"
+	       "  %gx of the paper's effect, or \"about equal\" within %g points; verdict: reproduced, partly, not reproduced\n",
 	       o->quick ? "quick" : "full", b->slots, (unsigned long long)b->scene_ms,
-	       (unsigned long long)b->copy_ns_per_pte, b->cpus);
+	       (unsigned long long)b->copy_ns_per_pte, b->cpus, BAND, TOL);
 	fig8(b);
 	fig7(b);
 	fig5(b);

@@ -71,5 +71,8 @@ struct bench_balloon {
 
 void bench_balloon_table(const struct bench_opts *o, const struct bench_balloon *b);
 void bench_balloon_json(struct bench_json *j, const struct bench_balloon *b);
+struct bench_claim;
+/* gBalloon's claims (Figures 5-10) judged on b, at most max of them into c; returns how many. */
+unsigned bench_balloon_claims(const struct bench_balloon *b, struct bench_claim *c, unsigned max);
 
 #endif

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
+#include "bench/papers.h"
 
 static const char *met(bool ok)
 {
@@ -295,6 +296,12 @@ static void json(const struct bench_opts *o, const struct bench_results *r)
 		bench_neighbours_json(&j, &r->neighbours);
 	if (r->ran[PART_LADDER])
 		bench_ladder_json(&j, &r->ladder);
+	/* the papers' claims, each with what it checks and the verdict computed from the numbers above */
+	struct bench_claim claims[64];
+	unsigned nc = 0;
+	if (r->ran[PART_BALLOON])
+		nc += bench_balloon_claims(&r->balloon, claims + nc, 64 - nc);
+	bench_claims_json(&j, claims, nc);
 	bench_json_open(&j, "details");
 	if (r->ran[PART_WRITES]) {
 		writes_json(&j, "p1_gscale", &r->p1_gscale);
