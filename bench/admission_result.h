@@ -36,5 +36,8 @@ struct bench_admission {
 
 void bench_admission_table(const struct bench_opts *o, const struct bench_admission *a);
 void bench_admission_json(struct bench_json *j, const struct bench_admission *a);
+struct bench_claim;
+/* The paper's claims judged on a (bench/papers.h), at most max into c; returns how many. */
+unsigned bench_admission_claims(const struct bench_admission *a, struct bench_claim *c, unsigned max);
 
 #endif

@@ -34,5 +34,8 @@ struct bench_balance {
 
 void bench_balance_table(const struct bench_opts *o, const struct bench_balance *b);
 void bench_balance_json(struct bench_json *j, const struct bench_balance *b);
+struct bench_claim;
+/* The paper's claims judged on b (bench/papers.h), at most max into c; returns how many. */
+unsigned bench_balance_claims(const struct bench_balance *b, struct bench_claim *c, unsigned max);
 
 #endif

@@ -11,9 +11,6 @@
 #include "bench/bench.h"
 #include "bench/papers.h"
 
-/* The bench's bands: a size within 2x of the paper's effect, "about equal" within 5 points. */
-#define BAND 2.0
-#define TOL 5.0
 
 static double pct(double ratio)
 {
@@ -24,9 +21,9 @@ static double pct(double ratio)
 static struct bench_claim claim(const char *fig, const char *what, double paper, double value, unsigned checked,
 				const char *other, double po, double vo)
 {
-	struct bench_claim c = { .paper = "gBalloon", .figure = fig, .claim = what, .unit = "%", .paper_value = paper,
-				 .value = value, .checked = checked, .other = other, .paper_other = po, .value_other = vo,
-				 .band = BAND, .tol = TOL, .paper_dir = isnan(paper) ? 1 : 0 };
+	struct bench_claim c = bench_claim("gBalloon", fig, what, "%", paper, value, checked);
+
+	c.other = other, c.paper_other = po, c.value_other = vo;
 	return c;
 }
 
@@ -271,7 +268,7 @@ void bench_balloon_table(const struct bench_opts *o, const struct bench_balloon 
 	       "  each claim of the paper checked for its sign, its order against the system it names, its size within\n"
 	       "  %gx of the paper's effect, or \"about equal\" within %g points; verdict: reproduced, partly, not reproduced\n",
 	       o->quick ? "quick" : "full", b->slots, (unsigned long long)b->scene_ms,
-	       (unsigned long long)b->copy_ns_per_pte, b->cpus, BAND, TOL);
+	       (unsigned long long)b->copy_ns_per_pte, b->cpus, BENCH_CLAIM_BAND, BENCH_CLAIM_TOL);
 	fig8(b);
 	fig7(b);
 	fig5(b);

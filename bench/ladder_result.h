@@ -23,5 +23,8 @@ struct bench_ladder {
 
 void bench_ladder_table(const struct bench_opts *o, const struct bench_ladder *l);
 void bench_ladder_json(struct bench_json *j, const struct bench_ladder *l);
+struct bench_claim;
+/* The paper's claims judged on l (bench/papers.h), at most max into c; returns how many. */
+unsigned bench_ladder_claims(const struct bench_ladder *l, struct bench_claim *c, unsigned max);
 
 #endif

@@ -33,5 +33,8 @@ struct bench_migration {
 
 void bench_migration_table(const struct bench_opts *o, const struct bench_migration *m);
 void bench_migration_json(struct bench_json *j, const struct bench_migration *m);
+struct bench_claim;
+/* The paper's claims judged on m (bench/papers.h), at most max into c; returns how many. */
+unsigned bench_migration_claims(const struct bench_migration *m, struct bench_claim *c, unsigned max);
 
 #endif

@@ -17,13 +17,31 @@ const char *bench_verdict_name(enum bench_verdict v)
 	return v == VERDICT_REPRODUCED ? "reproduced" : v == VERDICT_PARTLY ? "partly" : "not reproduced";
 }
 
-/* v in the claim's unit: a signed change in percent, or a plain figure */
+struct bench_claim bench_claim(const char *paper, const char *figure, const char *claim, const char *unit,
+			       double paper_value, double value, unsigned checked)
+{
+	struct bench_claim c = { .paper = paper, .figure = figure, .claim = claim, .unit = unit, .paper_value = paper_value,
+				 .value = value, .checked = checked, .band = BENCH_CLAIM_BAND, .tol = BENCH_CLAIM_TOL,
+				 .paper_dir = isnan(paper_value) ? 1 : 0 };
+	return c;
+}
+
+unsigned bench_claims_report(struct bench_claim *c, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		bench_claim_judge(&c[i]);
+		bench_claim_print(&c[i]);
+	}
+	return n;
+}
+
+/* v in the claim's unit: a signed change (percent, seconds), or a plain figure */
 static const char *fmt(char *buf, size_t n, double v, const char *unit)
 {
 	if (isnan(v))
 		snprintf(buf, n, "(no figure)");
-	else if (!strcmp(unit, "%"))
-		snprintf(buf, n, "%+.1f%%", v);
+	else if (!strcmp(unit, "%") || !strcmp(unit, " s"))
+		snprintf(buf, n, "%+.1f%s", v, unit);
 	else
 		snprintf(buf, n, "%.3g%s", v, unit);
 	return buf;

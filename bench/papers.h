@@ -38,12 +38,21 @@ struct bench_claim {
 	double paper_other, value_other;	/* its effect in the paper and measured */
 	double band;			/* CLAIM_SIZE: e.g. 2 for "within 2x" */
 	double tol;			/* CLAIM_NEAR: e.g. 5 (points of unit) */
-	char why[200];			/* optional: the measured reason, said when not reproduced */
+	char why[320];			/* optional: the measured reason, said when not reproduced */
 	/* bench_claim_judge's */
 	enum bench_verdict verdict;
 	char reason[BENCH_CLAIM_REASON];	/* what does not hold, "" when all does */
 };
 
+/* The bench's bands, printed with the claims: a size within 2x of the paper's effect, "about equal" within 5 points. */
+#define BENCH_CLAIM_BAND 2.0
+#define BENCH_CLAIM_TOL 5.0
+
+/* A claim with the bench's band and tolerance, not judged yet; paper_value NAN: the direction +1 ("up"). */
+struct bench_claim bench_claim(const char *paper, const char *figure, const char *claim, const char *unit,
+			       double paper_value, double value, unsigned checked);
+/* Judge c[0..n) and print each; returns n. */
+unsigned bench_claims_report(struct bench_claim *c, unsigned n);
 /* Decide c->verdict and c->reason from the numbers; any sign failure is "not reproduced". */
 void bench_claim_judge(struct bench_claim *c);
 const char *bench_verdict_name(enum bench_verdict v);

@@ -301,6 +301,16 @@ static void json(const struct bench_opts *o, const struct bench_results *r)
 	unsigned nc = 0;
 	if (r->ran[PART_BALLOON])
 		nc += bench_balloon_claims(&r->balloon, claims + nc, 64 - nc);
+	if (r->ran[PART_WAIT])
+		nc += bench_request_wait_claims(&r->wait, claims + nc, 64 - nc);
+	if (r->ran[PART_ADMISSION])
+		nc += bench_admission_claims(&r->admission, claims + nc, 64 - nc);
+	if (r->ran[PART_MIGRATION])
+		nc += bench_migration_claims(&r->migration, claims + nc, 64 - nc);
+	if (r->ran[PART_BALANCE])
+		nc += bench_balance_claims(&r->balance, claims + nc, 64 - nc);
+	if (r->ran[PART_LADDER])
+		nc += bench_ladder_claims(&r->ladder, claims + nc, 64 - nc);
 	bench_claims_json(&j, claims, nc);
 	bench_json_open(&j, "details");
 	if (r->ran[PART_WRITES]) {

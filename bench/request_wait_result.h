@@ -34,5 +34,8 @@ struct bench_request_wait {
 
 void bench_request_wait_table(const struct bench_opts *o, const struct bench_request_wait *w);
 void bench_request_wait_json(struct bench_json *j, const struct bench_request_wait *w);
+struct bench_claim;
+/* The paper's claims judged on w (bench/papers.h), at most max into c; returns how many. */
+unsigned bench_request_wait_claims(const struct bench_request_wait *w, struct bench_claim *c, unsigned max);
 
 #endif
