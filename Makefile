@@ -99,7 +99,7 @@ IGT_DIR  := $(BUILD)/igt
 IGT_PROGS := $(IGT_BINS:%=$(IGT_DIR)/%)
 # the front-end every binary links: the IGT protocol, and IGT's device filters read into a device string
 IGT_FE := igt_frontend.o igt_device_filter.o
-# one program serves every suite (igt-tests/igt_main.c: the name it runs under says the suite); each
+# one program serves every suite (igt-tests/igt_main.c: the name of the file it runs from says the suite); each
 # gtt_<suite> of a test root is a hard link to it, so a change to the library relinks one program
 IGT_OBJS := $(IGT_FE:%=$(BUILD)/igt-tests/%) $(BUILD)/igt-tests/igt_main.o
 IGT_MAIN := $(BUILD)/igt-tests/igt_main

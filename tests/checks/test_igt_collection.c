@@ -158,9 +158,10 @@ Test(igt_collection, a_device_string_naming_no_device_fails_with_the_reason)
 }
 
 /*
- * The binaries are one program under one name per suite (igt-tests/igt_main.c): the name it runs
- * under picks the suite, so a copy under another gtt_ name runs that suite, and a name that is no
- * gtt_<suite> of the table lists nothing and exits 79 (IGT's invalid) with the reason.
+ * The binaries are one program under one name per suite (igt-tests/igt_main.c): the name of the
+ * file it runs from picks the suite, so a copy under another gtt_ name runs that suite, and a file
+ * that is no gtt_<suite> of the table lists nothing and exits 79 (IGT's invalid) with the reason.
+ * (tests/hosted/test_escape.c runs gtt_ggtt under a hostile argv[0]: it stays gtt_ggtt.)
  */
 Test(igt_collection, the_name_a_binary_runs_under_picks_its_suite)
 {
