@@ -114,7 +114,7 @@ GTTLAB  := $(BUILD)/gttlab
 UNIT    := $(BUILD)/tests/unit
 LDLIBS  := -lpci -pthread
 
-.PHONY: docs docs-check efi-signed qemu-secure-boot qemu-shim qemu-netboot man deb vms asan asan-build all run test test-lane-mutants test-lane-vm test-lane-kill test-lane-host deps deps-build deps-efi install-packages check-freestanding mutants efi qemu qemu-selftest igt install clean lava lava-lab structure guest-fake-tree
+.PHONY: docs docs-check efi-signed qemu-secure-boot qemu-shim qemu-netboot man deb vms asan asan-build all run test test-lane-mutants test-lane-vm deps deps-build deps-efi install-packages check-freestanding mutants efi qemu qemu-selftest igt install clean lava lava-lab structure guest-fake-tree
 all: $(GTTLAB) $(UNIT) igt
 
 $(BUILD)/%.o: %.c
@@ -467,11 +467,11 @@ asan: asan-build $(UNIT)
 # and front-end lane, then the fuzzers (each lane waits at times: the other takes the core then).
 # The plain Criterion suite runs whole, once, as the mutants' first step (it must pass before any
 # mutant can prove anything); asan runs it again under the sanitizers.
-# Then two more lanes: kill-restore, whose 'gttlab restore' with no journal named takes every journal
-# under /var/lib/gttlab (so it runs after the Criterion suite, which opens fake PCI devices with their
-# default journals there), beside serve-kill-restore, tsan and the quick bench, none of which opens
-# a journal there (the model, or a journal named). tests/lib/phase.sh puts the lane in front of every
-# line and prints each phase's time.
+# Then, one after another, kill-restore, whose 'gttlab restore' with no journal named takes every
+# journal under /var/lib/gttlab (the Criterion suite opens fake PCI devices with their default journals
+# there), and alone: it times an undisturbed run first and kills within it, so a loaded machine
+# stretches it and leaves fewer kills inside the run. tests/lib/phase.sh puts the lane in front of
+# every line and prints each phase's time.
 PHASE := tests/lib/phase.sh
 test: deps
 	$(PHASE) host $(MAKE) --no-print-directory structure
@@ -486,12 +486,7 @@ test: deps
 	$(PHASE) host tests/host/bench-part-failure.sh $(BUILD)
 	$(PHASE) host $(BENCH) --self-test
 	$(MAKE) --no-print-directory -j2 test-lane-mutants test-lane-vm
-	$(MAKE) --no-print-directory -j2 test-lane-kill test-lane-host
-
-test-lane-kill:
-	$(PHASE) kill tests/host/kill-restore.sh $(BUILD) 100
-
-test-lane-host:
+	$(PHASE) host tests/host/kill-restore.sh $(BUILD) 100
 	$(PHASE) host tests/host/serve-kill-restore.sh $(BUILD) 8
 	$(PHASE) host $(MAKE) --no-print-directory tsan
 	$(PHASE) host $(MAKE) --no-print-directory bench QUICK=1
