@@ -171,7 +171,6 @@ void bench_migration_table(const struct bench_opts *o, const struct bench_migrat
  */
 unsigned bench_migration_claims(const struct bench_migration *m, struct bench_claim *out, unsigned max)
 {
-	static char what[BENCH_MIGRATE_SIZES][80];
 	unsigned n = 0;
 
 	for (unsigned i = 0; i < BENCH_MIGRATE_SIZES && n < max; i++) {
@@ -182,8 +181,9 @@ unsigned bench_migration_claims(const struct bench_migration *m, struct bench_cl
 				top = m->row[i].dev_step_ns[s];
 				top_name = dom0_migrate_step_name((enum dom0_migrate_step)s);
 			}
-		snprintf(what[i], sizeof(what[i]), "%u slots: creation (select) leads the move's steps", m->row[i].slots);
-		out[n] = bench_claim("VOCL", "Fig. 8", what[i], "%", NAN, top > 0 ? (sel / top - 1) * 100 : 0, CLAIM_SIGN);
+		out[n] = bench_claim("VOCL", "Fig. 8", "", "%", NAN, top > 0 ? (sel / top - 1) * 100 : 0, CLAIM_SIGN);
+		snprintf(out[n].claim, sizeof(out[n].claim), "%u slots: creation (select) leads the move's steps",
+			 m->row[i].slots);
 		snprintf(out[n].why, sizeof(out[n].why), "%s takes %.1f us against select's %.1f us", top_name, top / 1e3,
 			 sel / 1e3);
 		n++;

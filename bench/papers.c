@@ -20,9 +20,11 @@ const char *bench_verdict_name(enum bench_verdict v)
 struct bench_claim bench_claim(const char *paper, const char *figure, const char *claim, const char *unit,
 			       double paper_value, double value, unsigned checked)
 {
-	struct bench_claim c = { .paper = paper, .figure = figure, .claim = claim, .unit = unit, .paper_value = paper_value,
+	struct bench_claim c = { .paper = paper, .figure = figure, .unit = unit, .paper_value = paper_value,
 				 .value = value, .checked = checked, .band = BENCH_CLAIM_BAND, .tol = BENCH_CLAIM_TOL,
 				 .paper_dir = isnan(paper_value) ? 1 : 0 };
+
+	snprintf(c.claim, sizeof(c.claim), "%s", claim);
 	return c;
 }
 

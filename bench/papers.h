@@ -29,7 +29,7 @@ enum bench_verdict { VERDICT_REPRODUCED, VERDICT_PARTLY, VERDICT_NOT_REPRODUCED 
 struct bench_claim {
 	const char *paper;		/* "gBalloon", ... (string literals: the struct crosses fork by value) */
 	const char *figure;		/* "Fig. 8" */
-	const char *claim;		/* what the paper says, in words */
+	char claim[112];		/* what the paper says, in words (with the run's own figures: a copy) */
 	const char *unit;		/* "%" (a change against the paper's baseline), "x", ... */
 	double paper_value, value;	/* the paper's effect and the one measured; paper_value NAN: a direction only */
 	int paper_dir;			/* with paper_value NAN: +1 "up", -1 "down" (what CLAIM_SIGN checks) */

@@ -297,20 +297,21 @@ static void json(const struct bench_opts *o, const struct bench_results *r)
 	if (r->ran[PART_LADDER])
 		bench_ladder_json(&j, &r->ladder);
 	/* the papers' claims, each with what it checks and the verdict computed from the numbers above */
-	struct bench_claim claims[64];
+	enum { MAX_CLAIMS = 64 };
+	struct bench_claim claims[MAX_CLAIMS];
 	unsigned nc = 0;
 	if (r->ran[PART_BALLOON])
-		nc += bench_balloon_claims(&r->balloon, claims + nc, 64 - nc);
+		nc += bench_balloon_claims(&r->balloon, claims + nc, MAX_CLAIMS - nc);
 	if (r->ran[PART_WAIT])
-		nc += bench_request_wait_claims(&r->wait, claims + nc, 64 - nc);
+		nc += bench_request_wait_claims(&r->wait, claims + nc, MAX_CLAIMS - nc);
 	if (r->ran[PART_ADMISSION])
-		nc += bench_admission_claims(&r->admission, claims + nc, 64 - nc);
+		nc += bench_admission_claims(&r->admission, claims + nc, MAX_CLAIMS - nc);
 	if (r->ran[PART_MIGRATION])
-		nc += bench_migration_claims(&r->migration, claims + nc, 64 - nc);
+		nc += bench_migration_claims(&r->migration, claims + nc, MAX_CLAIMS - nc);
 	if (r->ran[PART_BALANCE])
-		nc += bench_balance_claims(&r->balance, claims + nc, 64 - nc);
+		nc += bench_balance_claims(&r->balance, claims + nc, MAX_CLAIMS - nc);
 	if (r->ran[PART_LADDER])
-		nc += bench_ladder_claims(&r->ladder, claims + nc, 64 - nc);
+		nc += bench_ladder_claims(&r->ladder, claims + nc, MAX_CLAIMS - nc);
 	bench_claims_json(&j, claims, nc);
 	bench_json_open(&j, "details");
 	if (r->ran[PART_WRITES]) {

@@ -25,7 +25,6 @@ int main(int argc, char **argv)
 	if (n > 0)
 		exe[n] = '\0';
 	base = strrchr(name, '/');
-
 	base = base ? base + 1 : name;
 	if (!strncmp(base, "gtt_", 4) && strlen(base + 4) < sizeof(suite))
 		for (size_t i = 0; base[4 + i]; i++)
