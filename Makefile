@@ -653,7 +653,8 @@ bench:
 # design.md, no circle of includes inside a room, no product file over 600 lines and no
 # product function over 80; and of its calls (tests/host/check-calls.sh, from the objects of the
 # hosted programs and of the EFI application): every call down the same layers, no files that
-# call each other round a circle. Each checker proves itself first on a planted tree. Then every
+# call each other round a circle; and of the Dom0 runtime's state (tests/host/check-state.sh): a
+# part's state touched by its owning files only. Each checker proves itself first on a planted tree. Then every
 # citation of docs/hardware.md names one of its sections (tests/host/check-citations.sh, self-tested too).
 STRUCTURE_OBJS := $(CORE_OBJS) $(POSIX_OBJS) $(CLI_OBJS) $(IGT_OBJS) $(BENCH_OBJS)
 structure:
@@ -664,6 +665,8 @@ structure:
 	tests/host/check-calls.sh --self-test
 	@tests/host/check-calls.sh $(STRUCTURE_OBJS)
 	@tests/host/check-calls.sh $(EFI_OBJS)
+	tests/host/check-state.sh --self-test
+	tests/host/check-state.sh
 	tests/host/check-citations.sh --self-test
 	tests/host/check-license.sh --self-test
 	tests/host/check-license.sh

@@ -72,7 +72,7 @@ static int write_outside(struct dom0_runtime *rt, struct vgpu *v, uint64_t index
 	if (d.valid && d.addr >> 12 < v->mem_pages &&
 	    (rc = hw_pte_with_addr(p, gpte, v->mem[d.addr >> 12].phys, &host, err)))
 		return rc;
-	if ((rc = dom0_phys_write(rt, index, 1, &host, rt->owner[index], NULL, err)))
+	if ((rc = dom0_phys_write(rt, index, 1, &host, dom0_phys_owner(rt, index), NULL, err)))
 		return rc;
 	dom0_invalidate(rt);
 	dom0_undo_settle(rt);
@@ -135,7 +135,7 @@ int dom0_guest_pte_write(struct dom0_runtime *rt, int id, uint64_t index, uint64
 	}
 	if (!rc)
 		v->c.gtt_modifications++;
-	if (rt->owner[index] == id) {
+	if (dom0_phys_owner(rt, index) == id) {
 		int wrc = dom0_phys_write(rt, index, 1, &host, id, NULL, err);
 		if (wrc)
 			return wrc;

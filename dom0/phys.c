@@ -8,13 +8,13 @@
  * (the runtime restores from its own snapshot).
  */
 #include "dom0/phys.h"
-#include "dom0/state.h"
 #include "hw/ggtt.h"
+#include "hw/restore_failures.h"
 
 /* The snapshot of PTE i's chunk: orig at [i % DOM0_CHUNK], cur DOM0_CHUNK after (loaded). */
 static uint64_t *snap(const struct dom0_runtime *rt, uint64_t i)
 {
-	return rt->chunk[i / DOM0_CHUNK] + i % DOM0_CHUNK;
+	return rt->mirror.chunk[i / DOM0_CHUNK] + i % DOM0_CHUNK;
 }
 
 /*
@@ -23,7 +23,7 @@ static uint64_t *snap(const struct dom0_runtime *rt, uint64_t i)
  */
 static const uint64_t *holds(const struct dom0_runtime *rt, uint64_t i)
 {
-	const uint64_t *src = rt->chunk_src[i / DOM0_CHUNK];
+	const uint64_t *src = rt->mirror.chunk_src[i / DOM0_CHUNK];
 
 	return src ? src + i % DOM0_CHUNK : snap(rt, i) + DOM0_CHUNK;
 }
@@ -31,10 +31,10 @@ static const uint64_t *holds(const struct dom0_runtime *rt, uint64_t i)
 /* The mirror of chunk c level with the GTT again (only whole chunks are left behind). */
 static void settle(struct dom0_runtime *rt, uint64_t c)
 {
-	if (!rt->chunk_src[c])
+	if (!rt->mirror.chunk_src[c])
 		return;
-	gtt_memcpy(rt->chunk[c] + DOM0_CHUNK, rt->chunk_src[c], DOM0_CHUNK * sizeof(uint64_t));
-	rt->chunk_src[c] = NULL;
+	gtt_memcpy(rt->mirror.chunk[c] + DOM0_CHUNK, rt->mirror.chunk_src[c], DOM0_CHUNK * sizeof(uint64_t));
+	rt->mirror.chunk_src[c] = NULL;
 }
 
 void dom0_phys_settle_entry(struct dom0_runtime *rt, uint64_t index)
@@ -45,8 +45,8 @@ void dom0_phys_settle_entry(struct dom0_runtime *rt, uint64_t index)
 
 void dom0_phys_settle_owner(struct dom0_runtime *rt, int owner)
 {
-	for (uint64_t c = 0; c < rt->n_chunks; c++)
-		if (rt->chunk_src[c] && rt->chunk_owner[c] == owner)
+	for (uint64_t c = 0; c < rt->mirror.n_chunks; c++)
+		if (rt->mirror.chunk_src[c] && rt->mirror.chunk_owner[c] == owner)
 			settle(rt, c);
 }
 
@@ -54,7 +54,7 @@ void dom0_phys_settle_owner(struct dom0_runtime *rt, int owner)
 static int load(struct dom0_runtime *rt, uint64_t first, uint64_t n, struct gtt_err *err)
 {
 	for (uint64_t c = first / DOM0_CHUNK; n && c <= (first + n - 1) / DOM0_CHUNK; c++) {
-		if (rt->chunk[c])
+		if (rt->mirror.chunk[c])
 			continue;
 		uint64_t a = c * DOM0_CHUNK, k = rt->dev->info.n_ptes - a < DOM0_CHUNK ? rt->dev->info.n_ptes - a : DOM0_CHUNK;
 		uint64_t *m = gtt_alloc_uninit(rt->env, 2 * DOM0_CHUNK, sizeof(uint64_t));	/* k entries of each half filled */
@@ -66,7 +66,7 @@ static int load(struct dom0_runtime *rt, uint64_t first, uint64_t n, struct gtt_
 			return rc;
 		}
 		gtt_memcpy(m + DOM0_CHUNK, m, (size_t)k * sizeof(*m));
-		rt->chunk[c] = m;
+		rt->mirror.chunk[c] = m;
 	}
 	return GTT_OK;
 }
@@ -74,7 +74,7 @@ static int load(struct dom0_runtime *rt, uint64_t first, uint64_t n, struct gtt_
 /* Owner of [first, first + n), and each chunk's summary: its one owner, or 0 when mixed. */
 static void set_owner(struct dom0_runtime *rt, uint64_t first, uint64_t n, int owner)
 {
-	uint16_t *o = rt->owner + first, v = (uint16_t)owner;
+	uint16_t *o = rt->mirror.owner + first, v = (uint16_t)owner;
 	uint64_t k = 0, four = v * 0x0001000100010001ull, sixteen[4] = { four, four, four, four };
 
 	for (; k + 16 <= n; k += 16)	/* sixteen owners a copy (inline: no libc call; vector stores) */
@@ -84,24 +84,24 @@ static void set_owner(struct dom0_runtime *rt, uint64_t first, uint64_t n, int o
 	for (uint64_t c = first / DOM0_CHUNK; n && c <= (first + n - 1) / DOM0_CHUNK; c++) {
 		uint64_t a = c * DOM0_CHUNK, e = a + DOM0_CHUNK < rt->dev->info.n_ptes ? a + DOM0_CHUNK : rt->dev->info.n_ptes;
 		if (first <= a && first + n >= e) {
-			rt->chunk_owner[c] = (uint16_t)owner;
-		} else if (rt->chunk_owner[c] != owner) {
+			rt->mirror.chunk_owner[c] = (uint16_t)owner;
+		} else if (rt->mirror.chunk_owner[c] != owner) {
 			uint64_t j = a;
-			while (j < e && rt->owner[j] == owner)
+			while (j < e && rt->mirror.owner[j] == owner)
 				j++;
-			rt->chunk_owner[c] = j == e ? (uint16_t)owner : 0;
+			rt->mirror.chunk_owner[c] = j == e ? (uint16_t)owner : 0;
 		}
 	}
 }
 
 bool dom0_chunk_held(const struct dom0_runtime *rt, uint64_t first, int id)
 {
-	return first % DOM0_CHUNK == 0 && rt->chunk_owner[first / DOM0_CHUNK] == id && first + DOM0_CHUNK <= rt->dev->info.n_ptes;
+	return first % DOM0_CHUNK == 0 && rt->mirror.chunk_owner[first / DOM0_CHUNK] == id && first + DOM0_CHUNK <= rt->dev->info.n_ptes;
 }
 
 bool dom0_chunk_held_by_other(const struct dom0_runtime *rt, uint64_t first, int id)
 {
-	uint16_t o = rt->chunk_owner[first / DOM0_CHUNK];
+	uint16_t o = rt->mirror.chunk_owner[first / DOM0_CHUNK];
 
 	return first % DOM0_CHUNK == 0 && o && o != id && first + DOM0_CHUNK <= rt->dev->info.n_ptes;
 }
@@ -109,7 +109,7 @@ bool dom0_chunk_held_by_other(const struct dom0_runtime *rt, uint64_t first, int
 static bool managed(const struct dom0_runtime *rt, uint64_t first, uint64_t n)
 {
 	for (int r = 0; r < 2; r++)
-		if (first >= rt->managed[r][0] && first <= rt->managed[r][1] && n <= rt->managed[r][1] - first)
+		if (first >= rt->mirror.managed[r][0] && first <= rt->mirror.managed[r][1] && n <= rt->mirror.managed[r][1] - first)
 			return true;
 	return false;
 }
@@ -141,7 +141,7 @@ static int write_chunks(struct dom0_runtime *rt, uint64_t first, size_t n, const
 			if ((rc = hw_ggtt_write_differing(rt->dev, first + i, DOM0_CHUNK, ptes + i, holds(rt, first + i),
 							  written, err)))
 				break;
-			rt->chunk_src[c] = ptes + i;
+			rt->mirror.chunk_src[c] = ptes + i;
 		} else {
 			settle(rt, c);
 			if ((rc = hw_ggtt_write_changed(rt->dev, first + i, end - i, ptes + i, snap(rt, first + i) + DOM0_CHUNK,
@@ -194,15 +194,15 @@ uint64_t dom0_phys_release(struct dom0_runtime *rt, uint64_t first, uint64_t n, 
 		uint64_t c = i / DOM0_CHUNK, end = (c + 1) * DOM0_CHUNK;
 		if (end > first + n)
 			end = first + n;
-		if (rt->chunk_owner[c] && rt->chunk_owner[c] != owner) {
+		if (rt->mirror.chunk_owner[c] && rt->mirror.chunk_owner[c] != owner) {
 			i = end;	/* the whole chunk is another's */
 			continue;
 		}
-		if ((i += dom0_not_held(rt->owner + i, end - i, (uint16_t)owner)) == end)
+		if ((i += dom0_not_held(rt->mirror.owner + i, end - i, (uint16_t)owner)) == end)
 			continue;
 		/* a run of owned entries within one chunk (owned: written, so loaded): back to its boot values */
 		uint64_t run = i;
-		while (run < end && rt->owner[run] == owner)
+		while (run < end && rt->mirror.owner[run] == owner)
 			run++;
 		dom0_phys_write(rt, i, (size_t)(run - i), snap(rt, i), 0, NULL, NULL);
 		done += run - i;
@@ -219,5 +219,75 @@ void dom0_invalidate(struct dom0_runtime *rt)
 
 void dom0_undo_settle(struct dom0_runtime *rt)
 {
-	hw_undo_truncate(rt->dev, rt->undo_mark);
+	hw_undo_truncate(rt->dev, rt->mirror.undo_mark);
+}
+
+int dom0_phys_init(struct dom0_runtime *rt, struct gtt_err *err)
+{
+	const struct gtt_env *env = rt->env;
+	struct dom0_phys *p = &rt->mirror;
+	uint64_t n = rt->dev->info.n_ptes;
+
+	p->n_chunks = (n + DOM0_CHUNK - 1) / DOM0_CHUNK;
+	p->chunk = gtt_calloc(env, (size_t)p->n_chunks, sizeof(*p->chunk));
+	p->chunk_src = gtt_calloc(env, (size_t)p->n_chunks, sizeof(*p->chunk_src));
+	p->owner = gtt_calloc(env, n, sizeof(*p->owner));
+	p->chunk_owner = gtt_calloc(env, (size_t)p->n_chunks, sizeof(*p->chunk_owner));
+	if (!p->chunk || !p->chunk_src || !p->owner || !p->chunk_owner)
+		return gtt_err_set(err, GTT_ENOMEM, "out of memory for the physical GTT's mirror (%llu PTEs)", (unsigned long long)n);
+	/* what it must give back: the PTEs it writes, read at the first write to their chunk */
+	p->managed[0][0] = GM_PAGE(rt->lay.guest_low_base);
+	p->managed[0][1] = GM_PAGE(rt->lay.reserved_base);
+	p->managed[1][0] = GM_PAGE(rt->lay.slots_base);
+	p->managed[1][1] = n;
+	p->undo_mark = hw_undo_mark(rt->dev);
+	return GTT_OK;
+}
+
+void dom0_phys_free(struct dom0_runtime *rt)
+{
+	const struct gtt_env *env = rt->env;
+	struct dom0_phys *p = &rt->mirror;
+
+	for (uint64_t c = 0; p->chunk && c < p->n_chunks; c++)
+		env->free(env, p->chunk[c]);
+	env->free(env, p->chunk);
+	env->free(env, p->chunk_src);
+	env->free(env, p->chunk_owner);
+	env->free(env, p->owner);
+	*p = (struct dom0_phys){ 0 };
+}
+
+/* PTEs in chunk c (the last one may be short). */
+static uint64_t chunk_len(const struct dom0_runtime *rt, uint64_t c)
+{
+	uint64_t a = c * DOM0_CHUNK, n = rt->dev->info.n_ptes;
+
+	return n - a < DOM0_CHUNK ? n - a : DOM0_CHUNK;
+}
+
+void dom0_phys_put_back(struct dom0_runtime *rt)
+{
+	for (uint64_t c = 0; c < rt->mirror.n_chunks; c++)
+		if (rt->mirror.chunk[c])
+			dom0_phys_write(rt, c * DOM0_CHUNK, (size_t)chunk_len(rt, c), rt->mirror.chunk[c], 0, NULL, NULL);
+}
+
+void dom0_phys_verify(struct dom0_runtime *rt, struct hw_restore_failures *f)
+{
+	uint64_t buf[DOM0_CHUNK];
+
+	for (uint64_t c = 0; c < rt->mirror.n_chunks; c++) {
+		if (!rt->mirror.chunk[c])
+			continue;	/* never written: as found */
+		uint64_t a = c * DOM0_CHUNK, k = chunk_len(rt, c);
+		if (hw_ggtt_read_range(rt->dev, a, (size_t)k, buf, NULL)) {
+			hw_restore_failure(f, "PTEs %llu+%llu could not be read back", (unsigned long long)a, (unsigned long long)k);
+			break;
+		}
+		for (uint64_t j = 0; j < k; j++)
+			if (buf[j] != rt->mirror.chunk[c][j])
+				hw_restore_failure(f, "PTE %llu reads 0x%llx, not 0x%llx", (unsigned long long)(a + j),
+						   (unsigned long long)buf[j], (unsigned long long)rt->mirror.chunk[c][j]);
+	}
 }

@@ -43,6 +43,24 @@ uint64_t dom0_not_held(const uint16_t *o, uint64_t n, uint16_t id);
 /* Put physical PTEs back to their boot values where `owner` holds them (writing only those that differ); returns how many it held. */
 uint64_t dom0_phys_release(struct dom0_runtime *rt, uint64_t first, uint64_t n, int owner);
 void dom0_invalidate(struct dom0_runtime *rt);
+/* The mirror's tables for the runtime's layout (nothing read from the device until a chunk's first write). */
+int dom0_phys_init(struct dom0_runtime *rt, struct gtt_err *err);
+void dom0_phys_free(struct dom0_runtime *rt);
+/* Every chunk written back to its entries as found (what the vGPUs left behind). */
+void dom0_phys_put_back(struct dom0_runtime *rt);
+/* Every chunk written read back against its entries as found: each difference a failure in `f`. */
+struct hw_restore_failures;
+void dom0_phys_verify(struct dom0_runtime *rt, struct hw_restore_failures *f);
+/* The vGPU whose entry physical PTE `index` holds (0: none); index within the GGTT. */
+static inline int dom0_phys_owner(const struct dom0_runtime *rt, uint64_t index)
+{
+	return rt->mirror.owner[index];
+}
+/* How many of PTEs [first, first + n) from `first` on are not vGPU id's (dom0_not_held over the owners). */
+static inline uint64_t dom0_phys_not_held(const struct dom0_runtime *rt, uint64_t first, uint64_t n, int id)
+{
+	return dom0_not_held(rt->mirror.owner + first, n, (uint16_t)id);
+}
 /* Forget hw's undo entries made since init (the runtime restores from its own snapshot). */
 void dom0_undo_settle(struct dom0_runtime *rt);
 /*

@@ -104,12 +104,7 @@ static void free_rt(struct dom0_runtime *rt)
 {
 	const struct gtt_env *env = rt->env;
 
-	for (uint64_t c = 0; rt->chunk && c < rt->n_chunks; c++)
-		env->free(env, rt->chunk[c]);
-	env->free(env, rt->chunk);
-	env->free(env, rt->chunk_src);
-	env->free(env, rt->chunk_owner);
-	env->free(env, rt->owner);
+	dom0_phys_free(rt);
 	env->free(env, rt->pool_map);
 	env->free(env, rt->slot_occ);
 	env->free(env, rt->slot_resv);
@@ -132,32 +127,22 @@ int dom0_init(struct hw_device *dev, const struct dom0_config *cfg, struct dom0_
 		rt->cfg = *cfg;
 	if ((rc = make_layout(rt, err)))
 		goto fail;
-	uint64_t n = dev->info.n_ptes;
-	rt->n_chunks = (n + DOM0_CHUNK - 1) / DOM0_CHUNK;
-	rt->chunk = gtt_calloc(env, (size_t)rt->n_chunks, sizeof(*rt->chunk));
-	rt->chunk_src = gtt_calloc(env, (size_t)rt->n_chunks, sizeof(*rt->chunk_src));
-	rt->owner = gtt_calloc(env, n, sizeof(*rt->owner));
-	rt->chunk_owner = gtt_calloc(env, (size_t)rt->n_chunks, sizeof(*rt->chunk_owner));
+	if ((rc = dom0_phys_init(rt, err)))
+		goto fail;
 	rt->pool_pages = rt->lay.pool_size / 4096;
 	rt->pool_map = env->alloc(env, rt->pool_pages + 1);
 	rt->slot_occ = gtt_calloc(env, rt->lay.num_slots, sizeof(*rt->slot_occ));
 	rt->slot_resv = gtt_calloc(env, rt->lay.num_slots, sizeof(*rt->slot_resv));
-	if (!rt->chunk || !rt->chunk_src || !rt->owner || !rt->chunk_owner || !rt->pool_map || !rt->slot_occ ||
-	    !rt->slot_resv) {
-		rc = gtt_err_set(err, GTT_ENOMEM, "out of memory for the runtime's tables (%llu PTEs)", (unsigned long long)n);
+	if (!rt->pool_map || !rt->slot_occ || !rt->slot_resv) {
+		rc = gtt_err_set(err, GTT_ENOMEM, "out of memory for the runtime's tables (%u slots)", rt->lay.num_slots);
 		goto fail;
 	}
-	/* what it must give back: the PTEs it writes, read at the first write to their chunk, and every fence */
-	rt->managed[0][0] = GM_PAGE(rt->lay.guest_low_base);
-	rt->managed[0][1] = GM_PAGE(rt->lay.reserved_base);
-	rt->managed[1][0] = GM_PAGE(rt->lay.slots_base);
-	rt->managed[1][1] = n;
+	/* what it must give back: the PTEs (phys.c) and every fence */
 	for (unsigned i = 0; i < dev->info.num_fences; i++)
 		if ((rc = hw_fence_read(dev, i, &rt->orig_fence[i], err)))
 			goto fail;
 	for (unsigned i = 0; i < rt->cfg.host_fences; i++)
 		rt->fence_used[i] = true;
-	rt->undo_mark = hw_undo_mark(dev);
 	*out = rt;
 	return GTT_OK;
 fail:
@@ -170,19 +155,9 @@ static int verify(struct dom0_runtime *rt, struct gtt_err *err)
 {
 	struct hw_device *dev = rt->dev;
 	struct hw_restore_failures f = { 0 };
-	uint64_t buf[DOM0_CHUNK], v;
+	uint64_t v;
 
-	for (uint64_t c = 0; c < rt->n_chunks; c++) {
-		if (!rt->chunk[c])
-			continue;	/* never written: as found */
-		uint64_t a = c * DOM0_CHUNK, k = dev->info.n_ptes - a < DOM0_CHUNK ? dev->info.n_ptes - a : DOM0_CHUNK;
-		if (hw_ggtt_read_range(dev, a, (size_t)k, buf, NULL))
-			break;
-		for (uint64_t j = 0; j < k; j++)
-			if (buf[j] != rt->chunk[c][j])
-				hw_restore_failure(&f, "PTE %llu reads 0x%llx, not 0x%llx", (unsigned long long)(a + j),
-						 (unsigned long long)buf[j], (unsigned long long)rt->chunk[c][j]);
-	}
+	dom0_phys_verify(rt, &f);
 	for (unsigned i = 0; i < dev->info.num_fences; i++)
 		if (!hw_fence_read(dev, i, &v, NULL) && v != rt->orig_fence[i])
 			hw_restore_failure(&f, "fence %u reads 0x%llx, not 0x%llx", i, (unsigned long long)v,
@@ -197,11 +172,7 @@ int dom0_runtime_end(struct dom0_runtime *rt, struct gtt_err *err)
 	if (!rt)
 		return GTT_OK;
 	/* anything the mirror says is not as found (the vGPUs gave theirs back as they went) goes back too */
-	for (uint64_t c = 0; c < rt->n_chunks; c++)
-		if (rt->chunk[c]) {
-			uint64_t a = c * DOM0_CHUNK, k = rt->dev->info.n_ptes - a < DOM0_CHUNK ? rt->dev->info.n_ptes - a : DOM0_CHUNK;
-			dom0_phys_write(rt, a, (size_t)k, rt->chunk[c], 0, NULL, NULL);
-		}
+	dom0_phys_put_back(rt);
 	dom0_invalidate(rt);
 	dom0_undo_settle(rt);
 	rc = verify(rt, err);

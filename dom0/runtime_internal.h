@@ -4,6 +4,7 @@
 #define DOM0_RUNTIME_INTERNAL_H
 
 #include "dom0/migrate_types.h"
+#include "dom0/phys_types.h"
 #include "dom0/policy_types.h"
 #include "dom0/runtime_types.h"
 #include "dom0/vgpu_types.h"
@@ -82,26 +83,8 @@ struct dom0_runtime {
 	struct hw_device *dev;
 	struct dom0_config cfg;
 	struct dom0_layout lay;
-	size_t undo_mark;		/* hw's undo log as found; the runtime restores from `orig` */
-	/* the ranges it manages: guest low area and pool, and the slots (PTE indexes [first, end)) */
-	uint64_t managed[2][2];
-	/*
-	 * Per chunk of DOM0_CHUNK PTEs, loaded at its first write: `orig`, the
-	 * entries as found (read from the device once), then `cur`, what the
-	 * physical GTT holds (written by the runtime only, never read back to
-	 * decide). NULL: never touched, so still as found.
-	 */
-	uint64_t **chunk;
-	/*
-	 * Per chunk: NULL, or the shadow the switch copied the whole chunk from,
-	 * which the GTT holds while `cur` was left behind (dom0/phys.h's
-	 * dom0_phys_copy_in; brought level before that shadow changes).
-	 */
-	const uint64_t **chunk_src;
-	uint64_t n_chunks;
+	struct dom0_phys mirror;	/* owner: phys.c phys.h */
 	uint64_t orig_fence[I915_MAX_NUM_FENCES];
-	uint16_t *owner;		/* per PTE: the vGPU whose entry the physical GTT holds, 0 none */
-	uint16_t *chunk_owner;		/* per DOM0_CHUNK PTEs: the vGPU that holds all of them, 0 mixed or none */
 	bool fence_used[I915_MAX_NUM_FENCES];
 	uint8_t *pool_map;		/* one byte per pool page: 1 = in use */
 	uint64_t pool_pages;
@@ -131,6 +114,5 @@ struct dom0_runtime {
 };
 
 #define GM_PAGE(gm)	((gm) >> 12)
-#define DOM0_CHUNK	512u		/* PTEs per snapshot chunk: 4 KiB of gen8 GSM */
 
 #endif

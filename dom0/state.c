@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* What the runtime holds: lookups and queries every part and every caller uses; nothing here changes it. */
 #include "dom0/faults.h"
+#include "dom0/phys.h"
 #include "dom0/state.h"
 #include "dom0/runtime_internal.h"
 
@@ -12,7 +13,7 @@ uint64_t dom0_sim_time_ms(const struct dom0_runtime *rt) { return rt->sim_ms; }
 
 int dom0_physical_owner(const struct dom0_runtime *rt, uint64_t index)
 {
-	return index < rt->dev->info.n_ptes ? rt->owner[index] : 0;
+	return index < rt->dev->info.n_ptes ? dom0_phys_owner(rt, index) : 0;
 }
 
 struct vgpu *dom0_vgpu_get(struct dom0_runtime *rt, int id, struct gtt_err *err)

@@ -28,7 +28,7 @@ static int copy_range(struct dom0_runtime *rt, int id, uint64_t first, uint64_t 
 			i += DOM0_CHUNK;	/* a whole chunk still holds its entries */
 			continue;
 		}
-		if (rt->owner[first + i] == id) {
+		if (dom0_phys_owner(rt, first + i) == id) {
 			i++;
 			continue;
 		}
@@ -36,7 +36,7 @@ static int copy_range(struct dom0_runtime *rt, int id, uint64_t first, uint64_t 
 		uint64_t run = i;
 		while (run + DOM0_CHUNK <= n && dom0_chunk_held_by_other(rt, first + run, id))
 			run += DOM0_CHUNK;
-		run += dom0_not_held(rt->owner + first + run, n - run, (uint16_t)id);
+		run += dom0_phys_not_held(rt, first + run, n - run, id);
 		if (DOM0_FAULT(rt, swap_copy_pair) && run - i >= 2 && !s->ptes_written && !written) {
 			uint64_t pair[2] = { shadow[i + 1], shadow[i] };
 			rc = dom0_phys_write(rt, first + i, 2, pair, id, &written, err);

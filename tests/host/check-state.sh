@@ -1,0 +1,79 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Who may touch the Dom0 runtime's state, checked (issue 42): every part's state is a struct of its
+# own (its _types.h), held in struct dom0_runtime or struct vgpu (dom0/runtime_internal.h) by a
+# member that names its owners:
+#     struct dom0_phys mirror;	/* owner: phys.c phys.h */
+# Only the owning files may write `->mirror` (and reach inside it); every other file goes through
+# the owner's functions. One line per access outside the owners, "FILE:LINE: state: what",
+# sorted; exit 1 when there is any, 0 when there is none, 2 on misuse. A member's name is unique
+# among the members, so `->name` is that member wherever it is written.
+#   tests/host/check-state.sh [ROOT]      check the tree at ROOT (default .)
+#   tests/host/check-state.sh --self-test plant an access outside the owners (and near misses) in a
+#                                    scratch tree and require exactly its line
+set -u
+LC_ALL=C
+export LC_ALL
+
+HDR=dom0/runtime_internal.h
+
+check() {
+	root=$1
+	[ -f "$root/$HDR" ] || { echo "check-state: no $HDR under $root" >&2; return 2; }
+	(
+		cd "$root" || exit 2
+		# member owner-file... per line
+		sed -n 's|^[[:space:]]*struct [a-z_0-9]* \([a-z_0-9]*\);[[:space:]]*/\* owner: \([^*]*\)\*/.*|\1 \2|p' "$HDR" > "$tmp/owners"
+		[ -s "$tmp/owners" ] || { echo "check-state: $HDR names no owned member" >&2; exit 2; }
+		find dom0 -type f \( -name '*.c' -o -name '*.h' \) | sort > "$tmp/files"
+		while read -r member owners; do
+			# shellcheck disable=SC2046
+			grep -n -- "->$member\\b" $(cat "$tmp/files") /dev/null | while IFS=: read -r file line _; do
+				base=${file#dom0/}
+				case " $owners " in *" $base "*) continue ;; esac
+				echo "$file:$line: state: ->$member is the state of $owners only ($HDR); reach it through their functions"
+			done
+		done < "$tmp/owners"
+	) > "$tmp/raw"
+	st=$?
+	[ "$st" = 0 ] || return 2
+	sort "$tmp/raw" > "$tmp/out"
+	cat "$tmp/out"
+	[ -s "$tmp/out" ] && return 1
+	return 0
+}
+
+self_test() {
+	t=$tmp/tree
+	mkdir -p "$t/dom0"
+	cat > "$t/$HDR" <<'H'
+struct dom0_runtime {
+	struct dom0_phys mirror;	/* owner: phys.c phys.h */
+	int shared;
+};
+H
+	printf 'int a(struct dom0_runtime *rt)\n{\n\treturn rt->mirror.n;\n}\n' > "$t/dom0/phys.c"
+	printf 'static inline int b(struct dom0_runtime *rt) { return rt->mirror.n; }\n' > "$t/dom0/phys.h"
+	printf 'int c(struct dom0_runtime *rt)\n{\n\tint k = rt->mirrored + rt->shared;\n\treturn k + rt->mirror.n;\n}\n' > "$t/dom0/switch.c"
+	printf 'dom0/switch.c:4: state: ->mirror is the state of phys.c phys.h only (%s); reach it through their functions\n' "$HDR" > "$tmp/want"
+	check "$t" > "$tmp/got"
+	st=$?
+	ok=1
+	if [ "$st" != 1 ] || ! cmp -s "$tmp/want" "$tmp/got"; then
+		echo "self-test: the planted tree gave exit $st and (- expected, + got):"; diff -u "$tmp/want" "$tmp/got"; ok=0
+	fi
+	printf 'int c(struct dom0_runtime *rt)\n{\n\treturn rt->mirrored + rt->shared;\n}\n' > "$t/dom0/switch.c"
+	check "$t" > "$tmp/got"
+	st=$?
+	if [ "$st" != 0 ] || [ -s "$tmp/got" ]; then echo "self-test: a clean tree gave exit $st:"; cat "$tmp/got"; ok=0; fi
+	[ "$ok" = 1 ] || return 1
+	echo "check-state self-test: an access outside the owners reported at its line, near misses (owners, a longer name, an unowned member) not"
+}
+
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+case ${1:-.} in
+--self-test) self_test; exit $? ;;
+-*) echo "usage: $0 [--self-test | ROOT]" >&2; exit 2 ;;
+*) check "${1:-.}"; exit $? ;;
+esac
