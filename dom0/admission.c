@@ -293,11 +293,8 @@ static void need_free(const struct dom0_runtime *rt, const struct vgpu *v, unsig
 	uint64_t slot_room = 0;
 
 	if (v->pause.kind == DOM0_PAUSE_FENCE) {
-		uint64_t used = 0;
-		for (uint64_t i = 0; i < rt->pool_pages; i++)
-			used += rt->pool_map[i] != 0;
 		*need = fence_pages(rt, v) * 4096;
-		*free = (rt->pool_pages - used) * 4096;
+		*free = dom0_pool_free_pages(rt) * 4096;
 		return;
 	}
 	if (holds_places(rt, v)) {

@@ -10,6 +10,7 @@
 #include "dom0/admission.h"
 #include "dom0/compact.h"
 #include "dom0/migrate.h"
+#include "dom0/migrate_queue.h"
 #include "dom0/runtime_internal.h"
 #include "dom0/state.h"
 
@@ -53,7 +54,7 @@ static bool try_run(const struct dom0_runtime *rt, int self, unsigned p, unsigne
 		if (!v || v->pause.kind == DOM0_PAUSE_CREATE || !v->slots)
 			continue;
 		for (unsigned s = v->first_slot; s < v->first_slot + v->slots; s++)
-			map[s] = v->migrating ? -1 : i;
+			map[s] = dom0_vgpu_locked(v) ? -1 : i;
 	}
 	/* the holders of the run, to move; none may be locked or someone's held place */
 	int hold[MAX_MOVES];
@@ -162,7 +163,7 @@ int dom0_move_to_grow(struct dom0_runtime *rt, int id, unsigned q, bool *moved, 
 	unsigned M = rt->lay.num_slots;
 
 	*moved = false;
-	if (!v || !v->slots || v->pause.kind || v->migrating || v->n_runs)
+	if (!v || !v->slots || v->pause.kind || dom0_vgpu_locked(v) || v->n_runs)
 		return gtt_err_set(err, GTT_EINVAL, "vGPU %d: %s", id,
 				   !v ? "no such vGPU" : !v->slots ? "it holds no slots" : v->n_runs ? "its slots are in runs: it grows where it likes" :
 				   "it is paused or migrating");

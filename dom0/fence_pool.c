@@ -13,6 +13,7 @@
 #include "dom0/phys.h"
 #include "dom0/state.h"
 #include "hw/fence.h"
+#include "hw/restore_failures.h"
 #include "regs/fence_reg.h"
 
 static long first_fit(const struct dom0_runtime *rt, uint64_t n, uint64_t *largest)
@@ -20,8 +21,8 @@ static long first_fit(const struct dom0_runtime *rt, uint64_t n, uint64_t *large
 	uint64_t run = 0;
 
 	*largest = 0;
-	for (uint64_t i = 0; i < rt->pool_pages; i++) {
-		run = rt->pool_map[i] ? 0 : run + 1;
+	for (uint64_t i = 0; i < rt->fence_pool.pool_pages; i++) {
+		run = rt->fence_pool.pool_map[i] ? 0 : run + 1;
 		if (run > *largest)
 			*largest = run;
 		if (run == n)
@@ -35,7 +36,7 @@ static void mark(struct dom0_runtime *rt, uint64_t gm, uint64_t pages, uint8_t u
 	uint64_t first = (gm - rt->lay.pool_base) / 4096;
 
 	for (uint64_t i = 0; i < pages; i++)
-		rt->pool_map[first + i] = used;
+		rt->fence_pool.pool_map[first + i] = used;
 }
 
 static void release(struct dom0_runtime *rt, struct vgpu *v, struct pool_fence *pf, bool restore_fence)
@@ -45,8 +46,8 @@ static void release(struct dom0_runtime *rt, struct vgpu *v, struct pool_fence *
 	rt->c.pool_frees++;
 	rt->c.pool_pages_used -= pf->pages;
 	if (restore_fence) {
-		hw_fence_write(rt->dev, pf->phys, rt->orig_fence[pf->phys], NULL);
-		rt->fence_used[pf->phys] = false;
+		hw_fence_write(rt->dev, pf->phys, rt->fence_pool.orig_fence[pf->phys], NULL);
+		rt->fence_pool.fence_used[pf->phys] = false;
 	}
 	pf->active = false;
 	dom0_invalidate(rt);
@@ -56,14 +57,14 @@ static void release(struct dom0_runtime *rt, struct vgpu *v, struct pool_fence *
 void dom0_pool_release_all(struct dom0_runtime *rt, struct vgpu *v)
 {
 	for (unsigned i = 0; i < DOM0_MAX_GUEST_FENCES; i++)
-		if (v->pf[i].active)
-			release(rt, v, &v->pf[i], true);
+		if (v->fence_state.pf[i].active)
+			release(rt, v, &v->fence_state.pf[i], true);
 }
 
 struct pool_fence *dom0_pool_fence_at(struct vgpu *v, uint64_t gm)
 {
 	for (unsigned i = 0; i < v->fences; i++) {
-		struct pool_fence *pf = &v->pf[i];
+		struct pool_fence *pf = &v->fence_state.pf[i];
 		if (pf->active && gm >= pf->guest_gm && gm < pf->guest_gm + pf->pages * 4096)
 			return pf;
 	}
@@ -90,7 +91,7 @@ static unsigned phys_fence(const struct dom0_runtime *rt, const struct pool_fenc
 	unsigned phys = pf->active ? pf->phys : I915_MAX_NUM_FENCES;
 
 	for (unsigned i = rt->cfg.host_fences; phys == I915_MAX_NUM_FENCES && i < rt->dev->info.num_fences; i++)
-		if (!rt->fence_used[i])
+		if (!rt->fence_pool.fence_used[i])
 			phys = i;
 	return phys;
 }
@@ -99,15 +100,15 @@ bool dom0_pool_fits(const struct dom0_runtime *rt, const struct vgpu *v, unsigne
 {
 	if (fence >= v->fences)	/* its callers refuse such an id first (v->fences <= DOM0_MAX_GUEST_FENCES) */
 		return false;
-	const struct pool_fence *pf = &v->pf[fence];
+	const struct pool_fence *pf = &v->fence_state.pf[fence];
 	uint64_t run = 0, first = pf->active ? (pf->pool_gm - rt->lay.pool_base) / 4096 : 0;
 
 	if (phys_fence(rt, pf) == I915_MAX_NUM_FENCES)
 		return false;
 	/* first fit, the fence's own pages counted free */
-	for (uint64_t i = 0; i < rt->pool_pages; i++) {
+	for (uint64_t i = 0; i < rt->fence_pool.pool_pages; i++) {
 		bool own = pf->active && i >= first && i < first + pf->pages;
-		run = rt->pool_map[i] && !own ? 0 : run + 1;
+		run = rt->fence_pool.pool_map[i] && !own ? 0 : run + 1;
 		if (run == pages)
 			return true;
 	}
@@ -156,11 +157,11 @@ void dom0_fence_off(struct dom0_runtime *rt, struct vgpu *v, unsigned fence, uin
 {
 	if (fence >= v->fences)	/* refused by its callers */
 		return;
-	struct pool_fence *pf = &v->pf[fence];
+	struct pool_fence *pf = &v->fence_state.pf[fence];
 
 	if (pf->active)
 		release(rt, v, pf, true);
-	v->gfence[fence] = val;
+	v->fence_state.gfence[fence] = val;
 	v->c.fence_writes++;
 	dom0_undo_settle(rt);
 }
@@ -173,7 +174,7 @@ int dom0_fence_now(struct dom0_runtime *rt, struct vgpu *v, unsigned fence, uint
 
 	if (fence >= v->fences)	/* its callers refuse such an id first; the tables are DOM0_MAX_GUEST_FENCES long */
 		return gtt_err_set(err, GTT_EINVAL, "vGPU %d: fence id %u is beyond its %u fences", id, fence, v->fences);
-	struct pool_fence *pf = &v->pf[fence];
+	struct pool_fence *pf = &v->fence_state.pf[fence];
 
 	hw_fence_decode(p, val, &f);
 	/* find room first, counting the fence's own pool pages as free; change nothing on failure */
@@ -200,7 +201,7 @@ int dom0_fence_now(struct dom0_runtime *rt, struct vgpu *v, unsigned fence, uint
 		if (at < 0)
 			return gtt_err_set(err, GTT_ENOMEM, "fence pool exhausted: vGPU %d fence %u needs %llu pages, the largest free run is %llu of %llu",
 					   id, fence, (unsigned long long)n, (unsigned long long)largest,
-					   (unsigned long long)rt->pool_pages);
+					   (unsigned long long)rt->fence_pool.pool_pages);
 		return gtt_err_set(err, GTT_EBUSY, "no free physical fence for vGPU %d fence %u: all %u guest fences are in use",
 				   id, fence, rt->lay.guest_fences);
 	}
@@ -210,7 +211,7 @@ int dom0_fence_now(struct dom0_runtime *rt, struct vgpu *v, unsigned fence, uint
 	}
 
 	mark(rt, nf.pool_gm, n, 1);
-	rt->fence_used[phys] = true;
+	rt->fence_pool.fence_used[phys] = true;
 	uint64_t off = GM_PAGE(f.start - v->low_base);
 	if ((rc = dom0_phys_write(rt, GM_PAGE(nf.pool_gm), (size_t)n, v->shadow_low + off, id, NULL, err)))
 		return rc;
@@ -224,7 +225,7 @@ int dom0_fence_now(struct dom0_runtime *rt, struct vgpu *v, unsigned fence, uint
 		return rc;
 	}
 	*pf = nf;
-	v->gfence[fence] = val;
+	v->fence_state.gfence[fence] = val;
 	v->c.fence_writes++;
 	rt->c.pool_allocs++;
 	rt->c.pool_pages_used += n;
@@ -247,6 +248,82 @@ int dom0_guest_fence_read(struct dom0_runtime *rt, int id, unsigned fence, uint6
 		v->c.rejected++;
 		return gtt_err_set(err, GTT_EINVAL, "vGPU %d: fence id %u is beyond its %u fences", id, fence, v->fences);
 	}
-	*val = v->gfence[fence];
+	*val = v->fence_state.gfence[fence];
 	return GTT_OK;
+}
+
+int dom0_fence_pool_init(struct dom0_runtime *rt, struct gtt_err *err)
+{
+	struct dom0_fence_pool *fp = &rt->fence_pool;
+	int rc;
+
+	fp->pool_pages = rt->lay.pool_size / 4096;
+	fp->pool_map = gtt_calloc(rt->env, (size_t)fp->pool_pages + 1, 1);
+	if (!fp->pool_map)
+		return gtt_err_set(err, GTT_ENOMEM, "out of memory for the fence pool's map (%llu pages)",
+				   (unsigned long long)fp->pool_pages);
+	for (unsigned i = 0; i < rt->dev->info.num_fences; i++)
+		if ((rc = hw_fence_read(rt->dev, i, &fp->orig_fence[i], err)))
+			return rc;
+	for (unsigned i = 0; i < rt->cfg.host_fences; i++)
+		fp->fence_used[i] = true;
+	return GTT_OK;
+}
+
+void dom0_fence_pool_free(struct dom0_runtime *rt)
+{
+	rt->env->free(rt->env, rt->fence_pool.pool_map);
+	rt->fence_pool.pool_map = NULL;
+}
+
+void dom0_fence_pool_verify(struct dom0_runtime *rt, struct hw_restore_failures *f)
+{
+	uint64_t v;
+
+	for (unsigned i = 0; i < rt->dev->info.num_fences; i++) {
+		if (hw_fence_read(rt->dev, i, &v, NULL))
+			hw_restore_failure(f, "fence %u could not be read back", i);
+		else if (v != rt->fence_pool.orig_fence[i])
+			hw_restore_failure(f, "fence %u reads 0x%llx, not 0x%llx", i, (unsigned long long)v,
+					   (unsigned long long)rt->fence_pool.orig_fence[i]);
+	}
+}
+
+uint64_t dom0_fence_as_found(const struct dom0_runtime *rt, unsigned fence)
+{
+	return fence < I915_MAX_NUM_FENCES ? rt->fence_pool.orig_fence[fence] : 0;
+}
+
+uint64_t dom0_pool_free_pages(const struct dom0_runtime *rt)
+{
+	uint64_t used = 0;
+
+	for (uint64_t i = 0; i < rt->fence_pool.pool_pages; i++)
+		used += rt->fence_pool.pool_map[i] != 0;
+	return rt->fence_pool.pool_pages - used;
+}
+
+uint64_t dom0_pool_pages(const struct dom0_runtime *rt)
+{
+	return rt->fence_pool.pool_pages;
+}
+
+uint64_t dom0_pool_pages_held(const struct vgpu *v, unsigned except)
+{
+	uint64_t n = 0;
+
+	for (unsigned f = 0; f < v->fences; f++)
+		if (f != except && v->fence_state.pf[f].active)
+			n += v->fence_state.pf[f].pages;
+	return n;
+}
+
+uint64_t dom0_guest_fence_value(const struct vgpu *v, unsigned fence)
+{
+	return fence < DOM0_MAX_GUEST_FENCES ? v->fence_state.gfence[fence] : 0;
+}
+
+const struct pool_fence *dom0_pool_fence(const struct vgpu *v, unsigned fence)
+{
+	return fence < DOM0_MAX_GUEST_FENCES ? &v->fence_state.pf[fence] : NULL;
 }

@@ -25,6 +25,23 @@ bool dom0_pool_fits(const struct dom0_runtime *rt, const struct vgpu *v, unsigne
 void dom0_pool_release_all(struct dom0_runtime *rt, struct vgpu *v);
 /* The pool fence covering a guest address, if any. */
 struct pool_fence *dom0_pool_fence_at(struct vgpu *v, uint64_t gm);
+/* The pool's map, every fence as found, the host's fences taken (reads every fence register). */
+int dom0_fence_pool_init(struct dom0_runtime *rt, struct gtt_err *err);
+void dom0_fence_pool_free(struct dom0_runtime *rt);
+/* Every fence register read back against its value as found: each difference a failure in `f`. */
+struct hw_restore_failures;
+void dom0_fence_pool_verify(struct dom0_runtime *rt, struct hw_restore_failures *f);
+/* Fence register `fence` as the runtime found it. */
+uint64_t dom0_fence_as_found(const struct dom0_runtime *rt, unsigned fence);
+/* Pages in the pool, and how many of them are free. */
+uint64_t dom0_pool_pages(const struct dom0_runtime *rt);
+uint64_t dom0_pool_free_pages(const struct dom0_runtime *rt);
+/* Pool pages v's active fences other than `except` hold. */
+uint64_t dom0_pool_pages_held(const struct vgpu *v, unsigned except);
+/* Guest fence `fence` as the guest last wrote it (0 past the guest fences). */
+uint64_t dom0_guest_fence_value(const struct vgpu *v, unsigned fence);
+/* The pool home of guest fence `fence` (inactive when the fence is off; NULL past the guest fences). */
+const struct pool_fence *dom0_pool_fence(const struct vgpu *v, unsigned fence);
 /* Keep the pool copy of a guest PTE in step with the guest's write. */
 int dom0_pool_update_pte(struct dom0_runtime *rt, struct vgpu *v, uint64_t index, uint64_t pte,
 			 struct gtt_err *err);

@@ -6,6 +6,7 @@
  * read, write trap and answer words are dom0/pvinfo.c's.
  */
 #include "dom0/gm_request.h"
+#include "dom0/migrate_queue.h"
 #include "dom0/ops.h"
 #include "dom0/policy.h"
 #include "dom0/pvinfo.h"
@@ -18,7 +19,7 @@ static struct vgpu *oldest_pending(struct dom0_runtime *rt)
 
 	/* a migrating vGPU's request waits: it moves with the vGPU, or stays if the move rolls back */
 	for (int i = 1; i <= rt->n_ids; i++)
-		if (rt->v[i] && rt->v[i]->req_arrival && !rt->v[i]->migrating &&
+		if (rt->v[i] && rt->v[i]->req_arrival && !dom0_vgpu_locked(rt->v[i]) &&
 		    (!best || rt->v[i]->req_arrival < best->req_arrival))
 			best = rt->v[i];
 	return best;

@@ -14,6 +14,7 @@
  */
 #include <stdarg.h>
 
+#include "dom0/fence_pool.h"
 #include "dom0/guest_device_internal.h"
 #include "dom0/ladder.h"
 #include "dom0/runtime_internal.h"
@@ -54,8 +55,8 @@ static void others_hold(const struct guest_dev *g, struct held *h)
 	for (int id = 1; g->view && id <= g->rt->n_ids; id++) {
 		const struct vgpu *o = g->rt->v[id];
 		for (unsigned i = 0; o && id != g->guest && i < DOM0_MAX_GUEST_FENCES; i++)
-			if (o->pf[i].active && o->pf[i].phys < I915_MAX_NUM_FENCES)
-				h->others[o->pf[i].phys] = true;
+			if (dom0_pool_fence(o, i)->active && dom0_pool_fence(o, i)->phys < I915_MAX_NUM_FENCES)
+				h->others[dom0_pool_fence(o, i)->phys] = true;
 	}
 }
 
@@ -66,7 +67,7 @@ static void guest_holds(const struct guest_dev *g, struct held *h)
 	*h = (struct held){ 0 };
 	others_hold(g, h);
 	for (unsigned i = 0; i < DOM0_MAX_GUEST_FENCES; i++) {
-		const struct pool_fence *pf = &v->pf[i];
+		const struct pool_fence *pf = dom0_pool_fence(v, i);
 		if (!pf->active)
 			continue;
 		h->first[h->n] = pf->pool_gm >> 12;
@@ -165,7 +166,7 @@ static int audit_fences(struct guest_dev *g, const struct held *h, char *why, si
 		if (hw_fence_read(g->host, i, &v, NULL))
 			return fail(why, n, "cannot read the host's physical fence %u", i);
 		/* a view's runtime is shared: a fence no vGPU holds now is back at what the runtime found */
-		uint64_t want = g->view ? g->rt->orig_fence[i] : g->fence_setup[i];
+		uint64_t want = g->view ? dom0_fence_as_found(g->rt, i) : g->fence_setup[i];
 		if (v != want)
 			return fail(why, n, "physical fence %u, not one of vGPU %d's pool fences: expected 0x%016llx as %s, found 0x%016llx",
 				    i, g->guest, (unsigned long long)want,

@@ -35,6 +35,7 @@
  */
 #include "dom0/faults.h"
 #include "dom0/admission.h"
+#include "dom0/fence_pool.h"
 #include "dom0/guest_gtt.h"
 #include "dom0/migrate.h"
 #include "dom0/migrate_forward.h"
@@ -80,9 +81,9 @@ static int step(struct dom0_runtime *rt, int id, enum dom0_migrate_step s, struc
 static int step_with(struct dom0_runtime *rt, int id, struct vgpu *t, enum dom0_migrate_step s, struct dom0_migration *m,
 		     struct gtt_err *err)
 {
-	t->migrating = t->move_target = true;	/* not the guest's home yet: its operations there are refused */
+	t->migration.migrating = t->migration.move_target = true;	/* not the guest's home yet: its operations there are refused */
 	int rc = step(rt, id, s, m, err);
-	t->migrating = t->move_target = false;
+	t->migration.migrating = t->migration.move_target = false;
 	return rc;
 }
 
@@ -113,12 +114,12 @@ static void run_queue(const struct dom0_runtime *rt, struct dom0_queued *q, unsi
 static void forward(struct dom0_runtime *rt, struct vgpu *v, struct dom0_runtime *home, int home_id,
 		    const struct dom0_rebase *b, struct dom0_migration *m)
 {
-	struct dom0_queued *q = v->q;
-	unsigned n = v->q_n;
+	struct dom0_queued *q = v->migration.q;
+	unsigned n = v->migration.q_n;
 
-	v->q = NULL;
-	v->q_n = 0;
-	v->q_bytes = 0;
+	v->migration.q = NULL;
+	v->migration.q_n = 0;
+	v->migration.q_bytes = 0;
 	run_queue(rt, q, n, home, home_id, b, m);
 }
 
@@ -127,7 +128,7 @@ static int locked(struct dom0_runtime *rt, struct vgpu *v, struct gtt_err *err)
 	if (v->pause.kind)
 		return gtt_err_set(err, GTT_EBUSY, "vGPU %d: its %s is paused, waiting for admission; a paused vGPU does not migrate",
 				   v->id, dom0_pause_name(v->pause.kind));
-	if (v->migrating)
+	if (v->migration.migrating)
 		return gtt_err_set(err, GTT_EBUSY, "vGPU %d is migrating already", v->id);
 	(void)rt;
 	return GTT_OK;
@@ -200,7 +201,7 @@ static int migrate(struct dom0_runtime *rt, int id, unsigned to_slot, struct dom
 	 */
 	bool was_owner = false;
 	uint64_t switches_at_drain = 0;
-	v->migrating = true;
+	v->migration.migrating = true;
 	for (unsigned s = to_slot; s < to_slot + n; s++)
 		if (s < from || s >= from + n)
 			rt->slot_occ[s]++;
@@ -239,7 +240,7 @@ static int migrate(struct dom0_runtime *rt, int id, unsigned to_slot, struct dom
 	dom0_undo_settle(rt);
 	rt->c.migrations++;
 	step(rt, id, DOM0_MIGRATE_RELEASE, &m, NULL);	/* past the release nothing rolls back */
-	v->migrating = false;
+	v->migration.migrating = false;
 	b.high_to = dom0_high_base(rt, v);
 	forward(rt, v, rt, id, &b, &m);		/* before anything else of the guest's runs */
 	step(rt, id, DOM0_MIGRATE_UNLOCK, &m, NULL);
@@ -253,7 +254,7 @@ unlock:
 	for (unsigned s = to_slot; s < to_slot + n; s++)
 		if (s < from || s >= from + n)
 			rt->slot_occ[s]--;
-	v->migrating = false;
+	v->migration.migrating = false;
 	forward(rt, v, rt, id, &b, &m);		/* b: the ranges as they were, and are again */
 	return rc;
 }
@@ -355,7 +356,7 @@ static int move_state(struct dom0_runtime *src, struct vgpu *v, struct dom0_runt
 	for (unsigned f = 0; f < v->fences; f++) {
 		struct hw_fence d;
 		uint64_t val;
-		hw_fence_decode(fp, v->gfence[f], &d);
+		hw_fence_decode(fp, dom0_guest_fence_value(v, f), &d);
 		if (!d.valid)
 			continue;
 		d.start = d.start - v->low_base + t->low_base;
@@ -398,7 +399,7 @@ static int same_swizzle(const struct dom0_runtime *src, const struct vgpu *v, co
 
 	for (unsigned f = 0; f < v->fences; f++) {
 		struct hw_fence d;
-		hw_fence_decode(fp, v->gfence[f], &d);
+		hw_fence_decode(fp, dom0_guest_fence_value(v, f), &d);
 		int sw_from = d.tiling == HW_TILING_Y ? fp->swizzle_y : fp->swizzle_x;
 		int sw_to = d.tiling == HW_TILING_Y ? tp->swizzle_y : tp->swizzle_x;
 		if (d.valid && sw_from != sw_to)
@@ -417,17 +418,17 @@ static int release_source(struct dom0_runtime *src, struct vgpu *v, struct dom0_
 			  struct dom0_migration *m, struct gtt_err *err)
 {
 	struct dom0_rebase b = ranges_of(src, v);
-	struct dom0_queued *q = v->q;
-	unsigned qn = v->q_n;
+	struct dom0_queued *q = v->migration.q;
+	unsigned qn = v->migration.q_n;
 	int tid = t->id;
 
 	b.low_to = t->low_base;
 	b.high_to = dom0_high_base(dst, t);
 	b.tp = dst->dev->info.plat;
 	b.tp_aperture = dst->lay.aperture_size;
-	v->q = NULL;
-	v->q_n = 0;
-	v->migrating = false;
+	v->migration.q = NULL;
+	v->migration.q_n = 0;
+	v->migration.migrating = false;
 	int rc = dom0_vgpu_destroy(src, v->id, err);	/* v is gone from here */
 	run_queue(src, q, qn, dst, tid, &b, m);
 	return rc;
@@ -452,7 +453,7 @@ int dom0_migrate_device_onto(struct dom0_runtime *src, int id, struct dom0_runti
 	m.from_slot = v->first_slot;
 	bool was_owner = false;
 	uint64_t switches_at_drain = 0;
-	v->migrating = true;
+	v->migration.migrating = true;
 	if ((rc = step(src, id, DOM0_MIGRATE_LOCK, &m, err)))
 		goto unlock;
 	if ((was_owner = src->render_owner == id)) {
@@ -494,7 +495,7 @@ drop:
 undrain:
 	undrain(src, id, was_owner, switches_at_drain);
 unlock:
-	v->migrating = false;
+	v->migration.migrating = false;
 	struct dom0_rebase same = ranges_of(src, v);
 	forward(src, v, src, id, &same, &m);
 	return rc;

@@ -14,7 +14,7 @@
 
 bool dom0_queues(const struct dom0_runtime *rt, int id)
 {
-	return dom0_vgpu_exists(rt, id) && rt->v[id]->migrating && !rt->v[id]->move_target;
+	return dom0_vgpu_exists(rt, id) && rt->v[id]->migration.migrating && !rt->v[id]->migration.move_target;
 }
 
 int dom0_queue_op(struct dom0_runtime *rt, struct vgpu *v, const struct dom0_queued *op, const void *bytes,
@@ -32,15 +32,15 @@ int dom0_queue_op(struct dom0_runtime *rt, struct vgpu *v, const struct dom0_que
 		return gtt_err_set(err, GTT_EINVAL, "PVINFO offset 0x%x: must be a multiple of 4 below 0x%x", op->a,
 				   VGT_PVINFO_SIZE);
 	}
-	if (v->q_n == DOM0_MIGRATE_QUEUE || len > DOM0_MIGRATE_QUEUE_BYTES - v->q_bytes) {
+	if (v->migration.q_n == DOM0_MIGRATE_QUEUE || len > DOM0_MIGRATE_QUEUE_BYTES - v->migration.q_bytes) {
 		v->c.rejected++;
 		return gtt_err_set(err, GTT_EBUSY,
 				   "vGPU %d is migrating and its queue is full (%u writes, %zu of %u bytes): the write waits for the unlock",
-				   v->id, v->q_n, v->q_bytes, DOM0_MIGRATE_QUEUE_BYTES);
+				   v->id, v->migration.q_n, v->migration.q_bytes, DOM0_MIGRATE_QUEUE_BYTES);
 	}
-	if (!v->q && !(v->q = gtt_calloc(rt->env, DOM0_MIGRATE_QUEUE, sizeof(*v->q))))
+	if (!v->migration.q && !(v->migration.q = gtt_calloc(rt->env, DOM0_MIGRATE_QUEUE, sizeof(*v->migration.q))))
 		return gtt_err_set(err, GTT_ENOMEM, "vGPU %d is migrating: out of memory for its queue", v->id);
-	struct dom0_queued *e = &v->q[v->q_n];
+	struct dom0_queued *e = &v->migration.q[v->migration.q_n];
 	*e = *op;
 	e->bytes = NULL;
 	if (len) {
@@ -48,19 +48,19 @@ int dom0_queue_op(struct dom0_runtime *rt, struct vgpu *v, const struct dom0_que
 			return gtt_err_set(err, GTT_ENOMEM, "vGPU %d is migrating: out of memory for a %zu-byte write", v->id, len);
 		gtt_memcpy(e->bytes, bytes, len);
 	}
-	v->q_n++;
-	v->q_bytes += len;
+	v->migration.q_n++;
+	v->migration.q_bytes += len;
 	v->c.queued++;
 	return GTT_OK;
 }
 
 int dom0_queue_read_waits(struct dom0_runtime *rt, int id, struct gtt_err *err)
 {
-	if (!dom0_vgpu_exists(rt, id) || !rt->v[id]->q_n)
+	if (!dom0_vgpu_exists(rt, id) || !rt->v[id]->migration.q_n)
 		return GTT_OK;
 	rt->v[id]->c.rejected++;
 	return gtt_err_set(err, GTT_EBUSY, "vGPU %d is migrating: the read waits behind its %u queued writes until the unlock", id,
-			   rt->v[id]->q_n);
+			   rt->v[id]->migration.q_n);
 }
 
 void dom0_queue_free(const struct gtt_env *env, struct dom0_queued *q, unsigned n)
@@ -71,4 +71,17 @@ void dom0_queue_free(const struct gtt_env *env, struct dom0_queued *q, unsigned 
 		if (q[i].bytes)
 			env->free(env, q[i].bytes);
 	env->free(env, q);
+}
+
+bool dom0_vgpu_locked(const struct vgpu *v)
+{
+	return v->migration.migrating;
+}
+
+void dom0_queue_drop(struct dom0_runtime *rt, struct vgpu *v)
+{
+	dom0_queue_free(rt->env, v->migration.q, v->migration.q_n);
+	v->migration.q = NULL;
+	v->migration.q_n = 0;
+	v->migration.q_bytes = 0;
 }

@@ -20,6 +20,10 @@ int dom0_queue_op(struct dom0_runtime *rt, struct vgpu *v, const struct dom0_que
 		  struct gtt_err *err);
 /* A guest read of vGPU id: GTT_EBUSY when writes of its are queued (it waits behind them), else GTT_OK. */
 int dom0_queue_read_waits(struct dom0_runtime *rt, int id, struct gtt_err *err);
+/* Whether a migration locks v (its guest writes are queued, its reads wait). */
+bool dom0_vgpu_locked(const struct vgpu *v);
+/* Free v's queue (a vGPU that goes). */
+void dom0_queue_drop(struct dom0_runtime *rt, struct vgpu *v);
 /* Free a queue (its entries' data and the array) with the env that made it. */
 void dom0_queue_free(const struct gtt_env *env, struct dom0_queued *q, unsigned n);
 

@@ -3,6 +3,8 @@
 #ifndef DOM0_MIGRATE_TYPES_H
 #define DOM0_MIGRATE_TYPES_H
 
+#include <stddef.h>
+
 #include "dom0/types.h"
 
 /* A migration's steps (VOCL), in order; dom0/migrate.c says what each does here. */
@@ -14,6 +16,29 @@ enum dom0_migrate_step {
 /* Guest writes a migration's lock queues (VOCL's internal queue), and the aperture bytes they carry; past either, GTT_EBUSY. */
 #define DOM0_MIGRATE_QUEUE		1024
 #define DOM0_MIGRATE_QUEUE_BYTES	(1u << 20)
+
+/* A guest write queued while a migration locks its vGPU (dom0/migrate_queue.c). */
+enum dom0_queued_kind { DOM0_Q_PTE = 1, DOM0_Q_FENCE, DOM0_Q_PVINFO, DOM0_Q_APERTURE };
+struct dom0_queued {
+	enum dom0_queued_kind kind;
+	uint32_t a;			/* fence id, PVINFO offset, aperture length */
+	uint64_t at, val;		/* GGTT index, aperture address; the value written */
+	uint8_t *bytes;			/* an aperture write's data */
+};
+
+/* A vGPU's migration lock; owned by dom0/migrate.c and its queue (migrate_queue.c, migrate_forward.c). */
+struct dom0_vgpu_lock {
+	/* locked by a migration: guest writes queued, reads wait behind them */
+	bool migrating;
+	/* the target of a device move, locked while a hook runs: guest operations refused */
+	bool move_target;
+	/* the queue of the lock (DOM0_MIGRATE_QUEUE entries), NULL none yet */
+	struct dom0_queued *q;
+	/* entries queued */
+	unsigned q_n;
+	/* aperture bytes the entries carry (at most DOM0_MIGRATE_QUEUE_BYTES) */
+	size_t q_bytes;
+};
 
 /*
  * Called after each step of a migration, on the source runtime, for tests

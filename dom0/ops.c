@@ -49,7 +49,7 @@ int dom0_vgpu_destroy(struct dom0_runtime *rt, int id, struct gtt_err *err)
 
 	if (!v)
 		return GTT_EINVAL;
-	if (v->migrating)
+	if (dom0_vgpu_locked(v))
 		return gtt_err_set(err, GTT_EBUSY, "vGPU %d is migrating: it is destroyed after the migration unlocks it", id);
 	if (v->pause.kind)
 		dom0_pause_drop(rt, v);		/* its place in the queue goes with it */
@@ -68,7 +68,7 @@ int dom0_expand(struct dom0_runtime *rt, int id, unsigned q, unsigned *left, uns
 		*left = 0;
 	if (right)
 		*right = 0;
-	if (v->migrating)
+	if (dom0_vgpu_locked(v))
 		return gtt_err_set(err, GTT_EBUSY, "vGPU %d is migrating: its high range is resized after the migration unlocks it", id);
 	if (v->pause.kind)
 		return gtt_err_set(err, GTT_EBUSY, "vGPU %d: its %s is paused, waiting for admission; one request at a time",
@@ -93,7 +93,7 @@ int dom0_reduce(struct dom0_runtime *rt, int id, unsigned q, unsigned *left, uns
 
 	if (!v)
 		return GTT_EINVAL;
-	if (v->migrating)
+	if (dom0_vgpu_locked(v))
 		return gtt_err_set(err, GTT_EBUSY, "vGPU %d is migrating: its high range is resized after the migration unlocks it", id);
 	return dom0_op_done(rt, dom0_reduce_now(rt, v, q, left, right, err), err);
 }
@@ -110,17 +110,6 @@ static int take_back_fence(struct dom0_runtime *rt, struct vgpu *v, unsigned fen
 	}
 	dom0_withdraw_now(rt, v);
 	return GTT_OK;
-}
-
-/* Pool pages v's active fences other than `except` hold. */
-static uint64_t own_pool_pages(const struct vgpu *v, unsigned except)
-{
-	uint64_t n = 0;
-
-	for (unsigned f = 0; f < v->fences; f++)
-		if (f != except && v->pf[f].active)
-			n += v->pf[f].pages;
-	return n;
 }
 
 int dom0_guest_fence_write(struct dom0_runtime *rt, int id, unsigned fence, uint64_t val, struct gtt_err *err)
@@ -154,7 +143,7 @@ int dom0_guest_fence_write(struct dom0_runtime *rt, int id, unsigned fence, uint
 	 * refused at once (dom0_fence_now says why) instead of holding the queue
 	 * forever
 	 */
-	if (dom0_admission_on(rt) && !v->pause.kind && pages + own_pool_pages(v, fence) <= rt->pool_pages &&
+	if (dom0_admission_on(rt) && !v->pause.kind && pages + dom0_pool_pages_held(v, fence) <= dom0_pool_pages(rt) &&
 	    (rt->n_paused || !dom0_pool_fits(rt, v, fence, pages))) {
 		v->pause = (struct vgpu_pause){ .fence = fence, .val = val };
 		dom0_pause(rt, v, DOM0_PAUSE_FENCE);

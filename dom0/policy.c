@@ -11,6 +11,7 @@
  * point throughout (the core has no floating point): milli-percent, millionths.
  */
 #include "dom0/faults.h"
+#include "dom0/migrate_queue.h"
 #include "dom0/ops.h"
 #include "dom0/policy.h"
 #include "dom0/runtime_internal.h"
@@ -116,7 +117,7 @@ static struct vgpu *victim(struct dom0_runtime *rt, bool by_use)
 
 	for (int i = 1; i <= rt->n_ids; i++) {
 		struct vgpu *v = rt->v[i];
-		if (!v || v->slots <= rt->pol.p.min_slots || v->migrating)
+		if (!v || v->slots <= rt->pol.p.min_slots || dom0_vgpu_locked(v))
 			continue;	/* a migrating vGPU is resized after the migration unlocks it */
 		if (!best || v->slots > best->slots) {
 			best = v;

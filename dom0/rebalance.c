@@ -9,6 +9,7 @@
  * a device, the least-shared run of slots (what a switch then copies least).
  */
 #include "dom0/migrate.h"
+#include "dom0/migrate_queue.h"
 #include "dom0/rebalance.h"
 #include "dom0/runtime_internal.h"
 #include "dom0/state.h"
@@ -19,7 +20,7 @@ unsigned dom0_load(const struct dom0_runtime *rt)
 
 	for (int i = 1; i <= rt->n_ids; i++) {
 		const struct vgpu *v = rt->v[i];
-		n += v && v->busy && !v->pause.kind && !v->migrating;
+		n += v && v->busy && !v->pause.kind && !dom0_vgpu_locked(v);
 	}
 	return n;
 }
@@ -79,7 +80,7 @@ static int cheapest_busy(const struct dom0_runtime *rt)
 
 	for (int i = 1; i <= rt->n_ids; i++) {
 		const struct vgpu *v = rt->v[i];
-		if (v && v->busy && !v->pause.kind && !v->migrating && (!best || v->mem_pages < rt->v[best]->mem_pages))
+		if (v && v->busy && !v->pause.kind && !dom0_vgpu_locked(v) && (!best || v->mem_pages < rt->v[best]->mem_pages))
 			best = i;
 	}
 	return best;

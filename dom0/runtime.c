@@ -6,6 +6,7 @@
  * back in one pass. The mirror and the writes by value are dom0/phys.c's.
  */
 #include "dom0/runtime.h"
+#include "dom0/fence_pool.h"
 #include "dom0/phys.h"
 #include "hw/fence.h"
 #include "hw/ggtt.h"
@@ -105,7 +106,7 @@ static void free_rt(struct dom0_runtime *rt)
 	const struct gtt_env *env = rt->env;
 
 	dom0_phys_free(rt);
-	env->free(env, rt->pool_map);
+	dom0_fence_pool_free(rt);
 	env->free(env, rt->slot_occ);
 	env->free(env, rt->slot_resv);
 	env->free(env, rt->v);
@@ -129,20 +130,15 @@ int dom0_init(struct hw_device *dev, const struct dom0_config *cfg, struct dom0_
 		goto fail;
 	if ((rc = dom0_phys_init(rt, err)))
 		goto fail;
-	rt->pool_pages = rt->lay.pool_size / 4096;
-	rt->pool_map = env->alloc(env, rt->pool_pages + 1);
 	rt->slot_occ = gtt_calloc(env, rt->lay.num_slots, sizeof(*rt->slot_occ));
 	rt->slot_resv = gtt_calloc(env, rt->lay.num_slots, sizeof(*rt->slot_resv));
-	if (!rt->pool_map || !rt->slot_occ || !rt->slot_resv) {
+	if (!rt->slot_occ || !rt->slot_resv) {
 		rc = gtt_err_set(err, GTT_ENOMEM, "out of memory for the runtime's tables (%u slots)", rt->lay.num_slots);
 		goto fail;
 	}
-	/* what it must give back: the PTEs (phys.c) and every fence */
-	for (unsigned i = 0; i < dev->info.num_fences; i++)
-		if ((rc = hw_fence_read(dev, i, &rt->orig_fence[i], err)))
-			goto fail;
-	for (unsigned i = 0; i < rt->cfg.host_fences; i++)
-		rt->fence_used[i] = true;
+	/* what it must give back: the PTEs (phys.c) and every fence (fence_pool.c) */
+	if ((rc = dom0_fence_pool_init(rt, err)))
+		goto fail;
 	*out = rt;
 	return GTT_OK;
 fail:
@@ -153,15 +149,10 @@ fail:
 /* One pass over what the runtime touched: every PTE read back against the snapshot, then every fence. */
 static int verify(struct dom0_runtime *rt, struct gtt_err *err)
 {
-	struct hw_device *dev = rt->dev;
 	struct hw_restore_failures f = { 0 };
-	uint64_t v;
 
 	dom0_phys_verify(rt, &f);
-	for (unsigned i = 0; i < dev->info.num_fences; i++)
-		if (!hw_fence_read(dev, i, &v, NULL) && v != rt->orig_fence[i])
-			hw_restore_failure(&f, "fence %u reads 0x%llx, not 0x%llx", i, (unsigned long long)v,
-					 (unsigned long long)rt->orig_fence[i]);
+	dom0_fence_pool_verify(rt, &f);
 	return hw_restore_result(&f, err);
 }
 

@@ -3,30 +3,13 @@
 #ifndef DOM0_RUNTIME_INTERNAL_H
 #define DOM0_RUNTIME_INTERNAL_H
 
+#include "dom0/fence_pool_types.h"
 #include "dom0/migrate_types.h"
 #include "dom0/phys_types.h"
 #include "dom0/policy_types.h"
 #include "dom0/runtime_types.h"
 #include "dom0/vgpu_types.h"
 #include "dom0/types.h"
-
-/* A guest fence re-homed into the fence memory space pool. */
-struct pool_fence {
-	bool active;
-	unsigned phys;			/* physical fence register */
-	uint64_t pool_gm;		/* its range in the pool */
-	uint64_t pages;
-	uint64_t guest_gm;		/* the guest's fenced range */
-};
-
-/* A guest write queued while a migration locks its vGPU (dom0/migrate_queue.c). */
-enum dom0_queued_kind { DOM0_Q_PTE = 1, DOM0_Q_FENCE, DOM0_Q_PVINFO, DOM0_Q_APERTURE };
-struct dom0_queued {
-	enum dom0_queued_kind kind;
-	uint32_t a;			/* fence id, PVINFO offset, aperture length */
-	uint64_t at, val;		/* GGTT index, aperture address; the value written */
-	uint8_t *bytes;			/* an aperture write's data */
-};
 
 struct vgpu {
 	int id;
@@ -43,8 +26,7 @@ struct vgpu {
 	uint64_t *guest_low, *guest_high;	/* PTEs as the guest wrote them */
 	uint64_t *shadow_low, *shadow_high;	/* the private shadow GTT: host PTEs */
 	int32_t *ladder;		/* guest aperture page -> guest frame behind it, -1: scratch */
-	uint64_t gfence[DOM0_MAX_GUEST_FENCES];
-	struct pool_fence pf[DOM0_MAX_GUEST_FENCES];
+	struct dom0_vgpu_fences fence_state;	/* owner: fence_pool.c */
 	uint32_t pvinfo[VGT_PVINFO_WORDS];
 	bool busy;
 	struct dom0_vgpu_counters c;
@@ -69,11 +51,7 @@ struct vgpu {
 	unsigned admit_round;		/* the admission round that last took it (dom0/admission.c) */
 	unsigned held_places;		/* paused create: slots whose place it holds (rt->slot_resv) */
 	unsigned held_first;		/* the first slot of the run it holds them in */
-	bool migrating;			/* locked by a migration: guest writes queued, reads wait behind them */
-	bool move_target;		/* the target of a device move, locked while a hook runs: guest operations refused */
-	struct dom0_queued *q;		/* the queue of the lock (DOM0_MIGRATE_QUEUE entries), NULL none yet */
-	unsigned q_n;
-	size_t q_bytes;
+	struct dom0_vgpu_lock migration;	/* owner: migrate.c migrate_queue.c migrate_forward.c */
 	uint64_t paused_ms;		/* time paused, pauses that ended */
 	uint64_t ran_q;			/* the scheduler's quantum when it last ran, or became busy (its wait starts there) */
 };
@@ -84,10 +62,7 @@ struct dom0_runtime {
 	struct dom0_config cfg;
 	struct dom0_layout lay;
 	struct dom0_phys mirror;	/* owner: phys.c phys.h */
-	uint64_t orig_fence[I915_MAX_NUM_FENCES];
-	bool fence_used[I915_MAX_NUM_FENCES];
-	uint8_t *pool_map;		/* one byte per pool page: 1 = in use */
-	uint64_t pool_pages;
+	struct dom0_fence_pool fence_pool;	/* owner: fence_pool.c */
 	unsigned *slot_occ;
 	int *slot_resv;			/* per slot: the paused create holding a place in it as it freed (ConVGPU Fig. 3d); 0 none */
 	uint64_t create_orders;		/* vGPUs created so far */

@@ -14,6 +14,7 @@
  */
 #include "dom0/admission.h"
 #include "dom0/faults.h"
+#include "dom0/migrate_queue.h"
 #include "dom0/policy.h"
 #include "dom0/runtime_internal.h"
 #include "dom0/sched.h"
@@ -35,7 +36,7 @@ int dom0_set_busy(struct dom0_runtime *rt, int id, bool busy, struct gtt_err *er
 /* Busy and allowed to run: not idle, waiting for admission, or locked by a migration. */
 static bool runnable(const struct dom0_runtime *rt, const struct vgpu *v)
 {
-	return v && v->busy && (!v->pause.kind || DOM0_FAULT(rt, run_paused)) && !v->migrating;
+	return v && v->busy && (!v->pause.kind || DOM0_FAULT(rt, run_paused)) && !dom0_vgpu_locked(v);
 }
 
 /* Whether v holds another slot than the vGPU cur (or cur is none). */

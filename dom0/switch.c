@@ -8,6 +8,7 @@
  * then one GGTT invalidate.
  */
 #include "dom0/faults.h"
+#include "dom0/migrate_queue.h"
 #include "dom0/phys.h"
 #include "dom0/state.h"
 #include "dom0/switch.h"
@@ -95,7 +96,7 @@ int dom0_switch(struct dom0_runtime *rt, int to, struct dom0_switch_stats *stats
 
 	if (!v)
 		return GTT_EINVAL;
-	if (v->migrating)
+	if (dom0_vgpu_locked(v))
 		return gtt_err_set(err, GTT_EBUSY, "vGPU %d is migrating: it is not switched in until the migration unlocks it", to);
 	if (v->pause.kind && !DOM0_FAULT(rt, run_paused))
 		return gtt_err_set(err, GTT_EBUSY, "vGPU %d: its %s is paused, waiting for admission; a paused vGPU is never switched in",

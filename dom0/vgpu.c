@@ -200,7 +200,7 @@ void dom0_vgpu_remove(struct dom0_runtime *rt, struct vgpu *v)
 		rt->n_pending--;	/* its request goes with it */
 	if (v->fences_reserved)
 		rt->fences_reserved -= v->fences;
-	dom0_queue_free(rt->env, v->q, v->q_n);
+	dom0_queue_drop(rt, v);
 	free_mem(rt, v);
 	free_tables(rt, v);
 	rt->v[id] = NULL;
@@ -291,7 +291,7 @@ enum dom0_pause dom0_vgpu_paused(const struct dom0_runtime *rt, int id)
 
 bool dom0_vgpu_migrating(const struct dom0_runtime *rt, int id)
 {
-	return dom0_vgpu_exists(rt, id) && rt->v[id]->migrating;
+	return dom0_vgpu_exists(rt, id) && dom0_vgpu_locked(rt->v[id]);
 }
 
 unsigned dom0_paused_count(const struct dom0_runtime *rt)
@@ -303,7 +303,7 @@ struct vgpu *dom0_guest_vgpu(struct dom0_runtime *rt, int id, struct gtt_err *er
 {
 	struct vgpu *v = dom0_vgpu_get(rt, id, err);
 
-	if (v && v->migrating) {
+	if (v && dom0_vgpu_locked(v)) {
 		v->c.rejected++;
 		gtt_err_set(err, GTT_EBUSY, "vGPU %d is the target of a migration under way: its guest operations are refused until the guest lives there", id);
 		return NULL;
