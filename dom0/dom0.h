@@ -10,6 +10,7 @@
 #include "dom0/runtime.h"
 #include "dom0/state.h"
 #include "dom0/vgpu.h"
+#include "dom0/vgpu_info.h"
 #include "dom0/guest_gtt.h"
 #include "dom0/fence_pool.h"
 #include "dom0/ladder.h"

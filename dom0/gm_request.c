@@ -19,8 +19,8 @@ static struct vgpu *oldest_pending(struct dom0_runtime *rt)
 
 	/* a migrating vGPU's request waits: it moves with the vGPU, or stays if the move rolls back */
 	for (int i = 1; i <= rt->n_ids; i++)
-		if (rt->v[i] && rt->v[i]->req_arrival && !dom0_vgpu_locked(rt->v[i]) &&
-		    (!best || rt->v[i]->req_arrival < best->req_arrival))
+		if (rt->v[i] && rt->v[i]->pv.req_arrival && !dom0_vgpu_locked(rt->v[i]) &&
+		    (!best || rt->v[i]->pv.req_arrival < best->pv.req_arrival))
 			best = rt->v[i];
 	return best;
 }
@@ -50,7 +50,7 @@ static uint32_t grow(struct dom0_runtime *rt, struct vgpu *v, unsigned q, struct
 
 static int answer(struct dom0_runtime *rt, struct vgpu *v, struct gtt_err *err)
 {
-	uint32_t code = v->req_code, q = v->req_count, seq = v->req_seq;
+	uint32_t code = v->pv.req_code, q = v->pv.req_count, seq = v->pv.req_seq;
 	uint32_t st = GTTLAB_GM_ST_NOTED;
 	int rc = GTT_OK;
 
@@ -66,8 +66,8 @@ static int answer(struct dom0_runtime *rt, struct vgpu *v, struct gtt_err *err)
 		}
 	} else {
 		/* gBalloon §3.1: objects evicted again means too little memory; a count that rose asks for more */
-		bool rose = q > v->evictions;
-		v->evictions = q;
+		bool rose = q > v->pv.evictions;
+		v->pv.evictions = q;
 		if (rose) {
 			st = grow(rt, v, rt->pol.p.evict_slots ? rt->pol.p.evict_slots : 1, err, &rc);
 			if (st == GTTLAB_GM_ST_GRANTED)
@@ -82,8 +82,7 @@ static int answer(struct dom0_runtime *rt, struct vgpu *v, struct gtt_err *err)
 		v->pause.channel = true;
 		v->pause.seq = seq;
 	}
-	v->req_arrival = 0;
-	rt->n_pending--;
+	v->pv.req_arrival = 0;
 	dom0_gm_answer(v, st, seq);
 	return GTT_OK;
 }

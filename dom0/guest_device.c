@@ -16,6 +16,7 @@
 #include "dom0/state.h"
 #include "dom0/switch.h"
 #include "dom0/vgpu.h"
+#include "dom0/vgpu_info.h"
 
 /* ---- config space: a copy of the host's, read at open; writes change the copy only ---- */
 

@@ -21,6 +21,7 @@
 #include "dom0/state.h"
 #include "dom0/switch.h"
 #include "dom0/vgpu.h"
+#include "dom0/vgpu_info.h"
 #include "env/fmt.h"
 #include "hw/backend_sim.h"
 #include "hw/fence.h"

@@ -18,6 +18,7 @@
 #include "dom0/state.h"
 #include "dom0/switch.h"
 #include "dom0/vgpu.h"
+#include "dom0/vgpu_info.h"
 #include "env/fmt.h"
 #include "env/num.h"
 #include "hw/backend_sim.h"

@@ -42,6 +42,7 @@
 #include "dom0/migrate_queue.h"
 #include "dom0/ops.h"
 #include "dom0/phys.h"
+#include "dom0/pvinfo.h"
 #include "dom0/state.h"
 #include "dom0/vgpu.h"
 #include "hw/fence.h"
@@ -146,11 +147,6 @@ static void undrain(struct dom0_runtime *rt, int id, bool was_owner, uint64_t sw
 		rt->render_owner = id;	/* its entries never left the physical GTT */
 }
 
-/* PVINFO's words that follow the high range (dom0_pvinfo_ranges), kept for a rollback. */
-static const uint32_t range_words[] = { VGT_IF_NONMAPPABLE_BASE, VGT_IF_NONMAPPABLE_SIZE, GTTLAB_IF_GM_SLOTS,
-					GTTLAB_IF_GM_EPOCH };
-#define N_RANGE_WORDS (sizeof(range_words) / sizeof(range_words[0]))
-#define PVW(v, reg) ((v)->pvinfo[((reg) - VGT_PVINFO_PAGE) / 4])
 
 /* Whether v's run may move to start at to_slot: it holds one, the target fits and is under the share limit. */
 static int slot_target_ok(const struct dom0_runtime *rt, const struct vgpu *v, unsigned to_slot, struct gtt_err *err)
@@ -216,16 +212,14 @@ static int migrate(struct dom0_runtime *rt, int id, unsigned to_slot, struct dom
 	if ((rc = step(rt, id, DOM0_MIGRATE_DRAIN, &m, err)) || (rc = step(rt, id, DOM0_MIGRATE_SELECT, &m, err)))
 		goto undrain;
 	/* transfer: the shadow is relative to the range; PVINFO's range words follow */
-	uint32_t pv_was[N_RANGE_WORDS];
-	for (unsigned i = 0; i < N_RANGE_WORDS; i++)
-		pv_was[i] = PVW(v, range_words[i]);
+	uint32_t pv_was[DOM0_PV_RANGE_WORDS];
+	dom0_pvinfo_ranges_save(v, pv_was);
 	dom0_phys_settle_owner(rt, id);	/* the shadow's entries change place: no chunk recorded against them */
 	v->first_slot = to_slot;
 	dom0_pvinfo_ranges(rt, v);
 	if ((rc = step(rt, id, DOM0_MIGRATE_TRANSFER, &m, err)) || (rc = step(rt, id, DOM0_MIGRATE_MAP, &m, err))) {
 		v->first_slot = from;
-		for (unsigned i = 0; i < N_RANGE_WORDS; i++)	/* as they were, the epoch too; no other word is the move's */
-			PVW(v, range_words[i]) = pv_was[i];
+		dom0_pvinfo_ranges_restore(v, pv_was);	/* as they were, the epoch too; no other word is the move's */
 		goto undrain;
 	}
 	/* release: the source slots' entries go back; nothing of the vGPU stays mapped there */
@@ -280,24 +274,6 @@ static int translate_pte(const struct gtt_platform *from, const struct gtt_platf
 		return GTT_OK;
 	}
 	return hw_pte_encode(to, d.addr, HW_CACHE_NONE, out, err);
-}
-
-/* The guest's writable PVINFO words, and the channel's answer, as the guest left them. */
-static void copy_pvinfo(struct vgpu *dst, const struct vgpu *src)
-{
-	static const uint32_t words[] = { VGT_IF_DISPLAY_READY, VGT_IF_CURSOR_X_HOT, VGT_IF_CURSOR_Y_HOT,
-					  GTTLAB_IF_GM_CODE, GTTLAB_IF_GM_COUNT, GTTLAB_IF_GM_SEQ, GTTLAB_IF_GM_STATUS,
-					  GTTLAB_IF_GM_ANSWER_SEQ };
-
-	for (unsigned i = 0; i < sizeof(words) / sizeof(words[0]); i++)
-		dst->pvinfo[(words[i] - VGT_PVINFO_PAGE) / 4] = src->pvinfo[(words[i] - VGT_PVINFO_PAGE) / 4];
-	for (uint32_t reg = VGT_IF_PDP_LO(0); reg <= VGT_IF_EXECLIST_CTX_DESC_HI; reg += 4)
-		dst->pvinfo[(reg - VGT_PVINFO_PAGE) / 4] = src->pvinfo[(reg - VGT_PVINFO_PAGE) / 4];
-	/* the ranges may differ on the target: EPOCH goes on from the source's and moves, so the guest looks again */
-	dst->pvinfo[(GTTLAB_IF_GM_EPOCH - VGT_PVINFO_PAGE) / 4] = src->pvinfo[(GTTLAB_IF_GM_EPOCH - VGT_PVINFO_PAGE) / 4] + 1;
-	dst->evictions = src->evictions;
-	dst->last_seq = src->last_seq;
-	dst->any_seq = src->any_seq;
 }
 
 /*
@@ -368,20 +344,12 @@ static int move_state(struct dom0_runtime *src, struct vgpu *v, struct dom0_runt
 					   v->id, f);
 		m->fences_moved++;
 	}
-	copy_pvinfo(t, v);
+	dom0_pvinfo_copy(t, v);
 	t->busy = v->busy;
 	if ((rc = step_with(src, v->id, t, DOM0_MIGRATE_MAP, m, err)))
 		return rc;
 	/* a request the source had not answered yet waits on the target (its doorbell rung there) */
-	if (v->req_arrival) {
-		t->req_code = v->req_code;
-		t->req_count = v->req_count;
-		t->req_seq = v->req_seq;
-		t->req_arrival = ++dst->req_arrivals;
-		dst->n_pending++;
-		if (dst->cfg.hooks.request)
-			dst->cfg.hooks.request(dst->cfg.hooks.ctx, t->id, t->req_code, t->req_count);
-	}
+	dom0_request_move(dst, t, v);
 	return GTT_OK;
 }
 

@@ -18,6 +18,20 @@ unsigned dom0_requests_pending(const struct dom0_runtime *rt);
 
 /* ---- dom0/ only ---- */
 struct vgpu;
+/* The GVT-g PVINFO page of a new vGPU (docs/hardware.md §6.1, populate_pvinfo_page). */
+void dom0_pvinfo_fill(struct dom0_runtime *rt, struct vgpu *v);
+/* The words that follow the high range (avail_rs.nonmappable_gmadr, the slots held, the runs), and the epoch moved on. */
+void dom0_pvinfo_ranges(struct dom0_runtime *rt, struct vgpu *v);
+/* Those words kept, and put back (a migration's rollback: the epoch too). */
+#define DOM0_PV_RANGE_WORDS	4
+void dom0_pvinfo_ranges_save(const struct vgpu *v, uint32_t out[DOM0_PV_RANGE_WORDS]);
+void dom0_pvinfo_ranges_restore(struct vgpu *v, const uint32_t in[DOM0_PV_RANGE_WORDS]);
+/* A moved vGPU's page: the guest's writable words, the channel's answer, its sequence state; the epoch moves on. */
+void dom0_pvinfo_copy(struct vgpu *dst, const struct vgpu *src);
+/* A request src had pending waits on dst, in dst_rt's arrival order (its doorbell rung there). */
+void dom0_request_move(struct dom0_runtime *dst_rt, struct vgpu *dst, const struct vgpu *src);
+/* Whether v has a request pending, and which (its SEQ, code and count as latched at the notify). */
+bool dom0_request_of(const struct vgpu *v, uint32_t *seq, uint32_t *code, uint32_t *count);
 /* Set the request channel's status words: `status` answering `seq`. */
 void dom0_gm_answer(struct vgpu *v, uint32_t status, uint32_t seq);
 /*

@@ -7,6 +7,7 @@
 #include "dom0/migrate_types.h"
 #include "dom0/phys_types.h"
 #include "dom0/policy_types.h"
+#include "dom0/pvinfo_types.h"
 #include "dom0/runtime_types.h"
 #include "dom0/vgpu_types.h"
 #include "dom0/types.h"
@@ -27,16 +28,11 @@ struct vgpu {
 	uint64_t *shadow_low, *shadow_high;	/* the private shadow GTT: host PTEs */
 	int32_t *ladder;		/* guest aperture page -> guest frame behind it, -1: scratch */
 	struct dom0_vgpu_fences fence_state;	/* owner: fence_pool.c */
-	uint32_t pvinfo[VGT_PVINFO_WORDS];
+	struct dom0_vgpu_pv pv;		/* owner: pvinfo.c gm_request.c */
 	bool busy;
 	struct dom0_vgpu_counters c;
 	uint64_t high_mapped;		/* shadow_high entries not on scratch (utilization's numerator) */
 	uint64_t steal_mpct;		/* its share of W (eq. 2), given by the caller */
-	uint64_t req_arrival;		/* pending request's arrival number; 0: none pending */
-	uint32_t req_code, req_count, req_seq;	/* the pending request, latched at the notify (the guest may rewrite the words) */
-	uint32_t last_seq;		/* the SEQ of the last request accepted (pending, then answered): its answer is its own */
-	bool any_seq;			/* a request has been accepted, so last_seq means one */
-	uint32_t evictions;		/* the eviction count it reported last */
 	struct vgpu_pause {
 		enum dom0_pause kind;
 		unsigned slots;		/* create: its high slots; expand: Q */
@@ -75,8 +71,7 @@ struct dom0_runtime {
 	uint64_t quantum;		/* quanta the scheduler has run (dom0_run_quanta) */
 	struct dom0_policy_state pol;
 	uint64_t copy_ns_mark;		/* c.copy_ns when the current period began */
-	uint64_t req_arrivals;		/* requests made pending so far */
-	unsigned n_pending;
+	struct dom0_requests pv_requests;	/* owner: pvinfo.c */
 	/* admission (dom0/admission.c) */
 	unsigned n_paused;
 	uint64_t pause_orders;		/* pauses so far: each pause's order */

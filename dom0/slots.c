@@ -10,6 +10,7 @@
  */
 #include "dom0/faults.h"
 #include "dom0/phys.h"
+#include "dom0/pvinfo.h"
 #include "dom0/slots.h"
 #include "dom0/slots_runs.h"
 #include "dom0/slots_select.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "dom0/phys.h"
+#include "dom0/pvinfo.h"
 #include "dom0/runtime_internal.h"
 #include "dom0/slots_pick.h"
 #include "dom0/slots_runs.h"

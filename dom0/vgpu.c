@@ -95,11 +95,6 @@ static const struct hw_page *scratch_of(const struct dom0_runtime *rt, const str
 }
 
 /* What PVINFO says of the high range: its size (one slot more under the pvinfo_slot_too_large fault). */
-static uint64_t advertised_high(const struct dom0_runtime *rt, const struct vgpu *v)
-{
-	return dom0_high_size(rt, v) + (DOM0_FAULT(rt, pvinfo_slot_too_large) ? rt->lay.slot_size : 0);
-}
-
 int dom0_vgpu_new(struct dom0_runtime *rt, const struct dom0_vgpu_params *p, struct vgpu **out, struct gtt_err *err)
 {
 	const struct dom0_layout *l = &rt->lay;
@@ -196,8 +191,6 @@ void dom0_vgpu_remove(struct dom0_runtime *rt, struct vgpu *v)
 		dom0_invalidate(rt);
 	if (rt->render_owner == id)
 		rt->render_owner = 0;
-	if (v->req_arrival)
-		rt->n_pending--;	/* its request goes with it */
 	if (v->fences_reserved)
 		rt->fences_reserved -= v->fences;
 	dom0_queue_drop(rt, v);
@@ -209,79 +202,12 @@ void dom0_vgpu_remove(struct dom0_runtime *rt, struct vgpu *v)
 	dom0_freed(rt);		/* its slots and fences */
 }
 
-int dom0_vgpu_info(const struct dom0_runtime *rt, int id, struct dom0_vgpu_info *out)
-{
-	if (!dom0_vgpu_exists(rt, id))
-		return GTT_EINVAL;
-	const struct vgpu *v = rt->v[id];
-	*out = (struct dom0_vgpu_info){
-		.low_base = v->low_base, .low_size = v->low_size,
-		.high_base = dom0_high_base(rt, v), .high_size = dom0_high_size(rt, v),
-		.first_slot = v->first_slot, .slots = v->slots, .fences = v->fences,
-		.mem_pages = v->mem_pages, .scratch_phys = v->scratch.phys, .busy = v->busy, .counters = v->c,
-		.paused = v->pause.kind,
-		.pause_fence = v->pause.kind == DOM0_PAUSE_FENCE ? v->pause.fence : 0,
-		.pause_val = v->pause.kind == DOM0_PAUSE_FENCE ? v->pause.val : 0,
-		.req_waiting = v->req_arrival || v->pause.channel,
-		.req_paused = !v->req_arrival && v->pause.channel,
-		.req_seq = v->req_arrival ? v->req_seq : v->pause.seq,
-		.req_code = v->req_arrival ? v->req_code : v->pause.channel ? GTTLAB_GM_REQ_EXPAND : 0,
-		.req_count = v->req_arrival ? v->req_count : v->pause.slots,
-		.paused_ms = v->paused_ms + (v->pause.kind ? rt->sim_ms - v->pause.since_ms : 0),
-	};
-	out->n_runs = dom0_runs_of(v, out->runs);
-	return GTT_OK;
-}
-
 int dom0_guest_page(const struct dom0_runtime *rt, int id, uint64_t gfn, struct hw_page *out)
 {
 	if (!dom0_vgpu_exists(rt, id) || gfn >= rt->v[id]->mem_pages)
 		return GTT_EINVAL;
 	*out = rt->v[id]->mem[gfn];
 	return GTT_OK;
-}
-
-/* The GVT-g PVINFO page (docs/hardware.md §6.1, populate_pvinfo_page). */
-void dom0_pvinfo_fill(struct dom0_runtime *rt, struct vgpu *v)
-{
-#define W(reg) v->pvinfo[((reg) - VGT_PVINFO_PAGE) / 4]
-	W(VGT_IF_MAGIC) = (uint32_t)VGT_MAGIC;
-	W(VGT_IF_MAGIC + 4) = (uint32_t)(VGT_MAGIC >> 32);
-	W(VGT_IF_VERSION) = VGT_VERSION_MAJOR | VGT_VERSION_MINOR << 16;
-	W(VGT_IF_VGT_ID) = (uint32_t)v->id;
-	W(VGT_IF_VGT_CAPS) = VGT_CAPS_FULL_PPGTT | VGT_CAPS_HWSP_EMULATION | VGT_CAPS_HUGE_GTT;
-	W(VGT_IF_MAPPABLE_BASE) = (uint32_t)v->low_base;
-	W(VGT_IF_MAPPABLE_SIZE) = (uint32_t)v->low_size;
-	W(VGT_IF_FENCE_NUM) = v->fences;
-	W(VGT_IF_DISPLAY_READY) = VGT_DRV_DISPLAY_NOT_READY;
-	W(VGT_IF_CURSOR_X_HOT) = 0xffffffffu;
-	W(VGT_IF_CURSOR_Y_HOT) = 0xffffffffu;
-	W(GTTLAB_IF_GM_MAGIC) = GTTLAB_GM_MAGIC;
-	W(GTTLAB_IF_GM_SLOT_SIZE) = (uint32_t)rt->lay.slot_size;
-	W(VGT_IF_NONMAPPABLE_SIZE) = (uint32_t)advertised_high(rt, v);
-	dom0_pvinfo_ranges(rt, v);
-	W(GTTLAB_IF_GM_EPOCH) = 0;
-#undef W
-}
-
-/* The words that follow the high range: avail_rs.nonmappable_gmadr, the slots held, the epoch. */
-void dom0_pvinfo_ranges(struct dom0_runtime *rt, struct vgpu *v)
-{
-#define W(reg) v->pvinfo[((reg) - VGT_PVINFO_PAGE) / 4]
-	W(VGT_IF_NONMAPPABLE_BASE) = (uint32_t)dom0_high_base(rt, v);
-	if (!DOM0_FAULT(rt, stale_pvinfo_answer))
-		W(VGT_IF_NONMAPPABLE_SIZE) = (uint32_t)advertised_high(rt, v);
-	W(GTTLAB_IF_GM_SLOTS) = v->slots;
-	/* the extension's run words: run 0 is avail_rs above, runs 1.. here, the rest zero */
-	struct dom0_run run[DOM0_MAX_RUNS];
-	unsigned n = dom0_runs_of(v, run);
-	W(GTTLAB_IF_GM_RUNS) = n ? n : 1;
-	for (unsigned i = 1; i < GTTLAB_GM_MAX_RUNS; i++) {
-		W(GTTLAB_IF_GM_RUN_BASE(i)) = i < n ? (uint32_t)(rt->lay.slots_base + (uint64_t)run[i].first * rt->lay.slot_size) : 0;
-		W(GTTLAB_IF_GM_RUN_SIZE(i)) = i < n ? (uint32_t)((uint64_t)run[i].n * rt->lay.slot_size) : 0;
-	}
-	W(GTTLAB_IF_GM_EPOCH)++;
-#undef W
 }
 
 enum dom0_pause dom0_vgpu_paused(const struct dom0_runtime *rt, int id)

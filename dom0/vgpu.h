@@ -7,7 +7,6 @@
 #include "dom0/vgpu_types.h"
 #include "dom0/types.h"
 
-int dom0_vgpu_info(const struct dom0_runtime *rt, int id, struct dom0_vgpu_info *out);
 /* Host page of guest page `gfn`, for checks and tests. */
 int dom0_guest_page(const struct dom0_runtime *rt, int id, uint64_t gfn, struct hw_page *out);
 /* What of it waits for admission (DOM0_PAUSE_NONE: nothing), whether a migration holds it, and how many wait. */
@@ -23,9 +22,6 @@ int dom0_vgpu_new(struct dom0_runtime *rt, const struct dom0_vgpu_params *p, str
 void dom0_vgpu_remove(struct dom0_runtime *rt, struct vgpu *v);
 /* High-range tables for `slots` slots, every shadow entry on `scratch_pte`. */
 int dom0_alloc_high(struct dom0_runtime *rt, unsigned slots, uint64_t scratch_pte, uint64_t **guest, uint64_t **shadow);
-void dom0_pvinfo_fill(struct dom0_runtime *rt, struct vgpu *v);
-/* After a change of the high range: PVINFO's non-mappable base and size, slots held, epoch + 1. */
-void dom0_pvinfo_ranges(struct dom0_runtime *rt, struct vgpu *v);
 /* The vGPU a guest operation names: not paused in its create, not migrating. */
 struct vgpu *dom0_guest_vgpu(struct dom0_runtime *rt, int id, struct gtt_err *err);
 /* dom0_guest_vgpu's refusal: GTT_EBUSY for a paused or migrating vGPU, GTT_EINVAL for no vGPU. */
