@@ -45,7 +45,7 @@
 void dom0_pause(struct dom0_runtime *rt, struct vgpu *v, enum dom0_pause kind)
 {
 	v->pause.kind = kind;
-	v->pause.since_ms = rt->sim_ms;
+	v->pause.since_ms = dom0_sim_time_ms(rt);
 	v->pause.order = ++rt->pause_orders;
 	rt->n_paused++;
 	rt->c.paused++;
@@ -65,8 +65,8 @@ static void unpause(struct dom0_runtime *rt, struct vgpu *v, bool admitted)
 {
 	release_places(rt, v);
 	if (admitted) {
-		v->paused_ms += rt->sim_ms - v->pause.since_ms;
-		rt->c.paused_ms += rt->sim_ms - v->pause.since_ms;
+		v->paused_ms += dom0_sim_time_ms(rt) - v->pause.since_ms;
+		rt->c.paused_ms += dom0_sim_time_ms(rt) - v->pause.since_ms;
 		rt->c.admitted++;
 	}
 	if (rt->admit_head == v->id)
@@ -457,7 +457,7 @@ static uint64_t deadline_ms(const struct dom0_runtime *rt)
  */
 static bool expire(struct dom0_runtime *rt, struct vgpu *v)
 {
-	if (v->pause.kind == DOM0_PAUSE_CREATE || rt->sim_ms - v->pause.since_ms < deadline_ms(rt))
+	if (v->pause.kind == DOM0_PAUSE_CREATE || dom0_sim_time_ms(rt) - v->pause.since_ms < deadline_ms(rt))
 		return false;
 	if (v->pause.channel) {
 		rt->pol.refused_room++;
@@ -522,7 +522,7 @@ int dom0_admission_tick(struct dom0_runtime *rt, struct gtt_err *err)
 {
 	for (int i = 1; rt->n_paused && i <= rt->n_ids; i++) {
 		const struct vgpu *v = rt->v[i];
-		if (v && v->pause.kind && v->pause.kind != DOM0_PAUSE_CREATE && rt->sim_ms - v->pause.since_ms >= deadline_ms(rt)) {
+		if (v && v->pause.kind && v->pause.kind != DOM0_PAUSE_CREATE && dom0_sim_time_ms(rt) - v->pause.since_ms >= deadline_ms(rt)) {
 			dom0_freed(rt);		/* a round of admission: the overdue head goes, what waits behind it may run */
 			return dom0_op_done(rt, GTT_OK, err);
 		}

@@ -43,6 +43,7 @@
 #include "dom0/ops.h"
 #include "dom0/phys.h"
 #include "dom0/pvinfo.h"
+#include "dom0/sched.h"
 #include "dom0/state.h"
 #include "dom0/vgpu.h"
 #include "hw/fence.h"
@@ -143,8 +144,8 @@ static int locked(struct dom0_runtime *rt, struct vgpu *v, struct gtt_err *err)
  */
 static void undrain(struct dom0_runtime *rt, int id, bool was_owner, uint64_t switches_at_drain)
 {
-	if (was_owner && rt->render_owner == 0 && rt->c.switches == switches_at_drain)
-		rt->render_owner = id;	/* its entries never left the physical GTT */
+	if (was_owner && dom0_gtt_owner(rt) == 0 && rt->c.switches == switches_at_drain)
+		dom0_gtt_switched_to(rt, id);	/* its entries never left the physical GTT */
 }
 
 
@@ -204,10 +205,8 @@ static int migrate(struct dom0_runtime *rt, int id, unsigned to_slot, struct dom
 	if ((rc = step(rt, id, DOM0_MIGRATE_LOCK, &m, err)))
 		goto unlock;
 	/* drain: whoever the owner is now (host work after the lock may have switched it away already) */
-	if ((was_owner = rt->render_owner == id)) {
-		rt->render_owner = 0;
+	if ((was_owner = dom0_gtt_drain(rt, id)))
 		m.drained = true;
-	}
 	switches_at_drain = rt->c.switches;
 	if ((rc = step(rt, id, DOM0_MIGRATE_DRAIN, &m, err)) || (rc = step(rt, id, DOM0_MIGRATE_SELECT, &m, err)))
 		goto undrain;
@@ -345,7 +344,7 @@ static int move_state(struct dom0_runtime *src, struct vgpu *v, struct dom0_runt
 		m->fences_moved++;
 	}
 	dom0_pvinfo_copy(t, v);
-	t->busy = v->busy;
+	dom0_sched_take_busy(t, v);
 	if ((rc = step_with(src, v->id, t, DOM0_MIGRATE_MAP, m, err)))
 		return rc;
 	/* a request the source had not answered yet waits on the target (its doorbell rung there) */
@@ -424,10 +423,8 @@ int dom0_migrate_device_onto(struct dom0_runtime *src, int id, struct dom0_runti
 	v->migration.migrating = true;
 	if ((rc = step(src, id, DOM0_MIGRATE_LOCK, &m, err)))
 		goto unlock;
-	if ((was_owner = src->render_owner == id)) {
-		src->render_owner = 0;
+	if ((was_owner = dom0_gtt_drain(src, id)))
 		m.drained = true;
-	}
 	switches_at_drain = src->c.switches;
 	if ((rc = step(src, id, DOM0_MIGRATE_DRAIN, &m, err)))
 		goto undrain;

@@ -51,6 +51,24 @@ void dom0_phys_put_back(struct dom0_runtime *rt);
 /* Every chunk written read back against its entries as found: each difference a failure in `f`. */
 struct hw_restore_failures;
 void dom0_phys_verify(struct dom0_runtime *rt, struct hw_restore_failures *f);
+/* The render owner: the vGPU switched in, whose shadow the GTT holds (0: none). */
+static inline int dom0_gtt_owner(const struct dom0_runtime *rt)
+{
+	return rt->mirror.render_owner;
+}
+/* vGPU id is switched in (dom0_switch; a migration's rollback that found its entries never left). */
+static inline void dom0_gtt_switched_to(struct dom0_runtime *rt, int id)
+{
+	rt->mirror.render_owner = id;
+}
+/* vGPU id stops being the render owner, if it is one (a drain, a removal): whether it was. */
+static inline bool dom0_gtt_drain(struct dom0_runtime *rt, int id)
+{
+	if (rt->mirror.render_owner != id)
+		return false;
+	rt->mirror.render_owner = 0;
+	return true;
+}
 /* The vGPU whose entry physical PTE `index` holds (0: none); index within the GGTT. */
 static inline int dom0_phys_owner(const struct dom0_runtime *rt, uint64_t index)
 {

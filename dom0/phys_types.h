@@ -33,6 +33,8 @@ struct dom0_phys {
 	uint16_t *owner;
 	/* per chunk: the vGPU that holds all of its PTEs, 0 mixed or none */
 	uint16_t *chunk_owner;
+	/* the render owner: the vGPU switched in, whose shadow the GTT holds; 0 none */
+	int render_owner;
 };
 
 #endif

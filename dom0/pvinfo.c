@@ -273,8 +273,8 @@ int dom0_pvinfo_read(struct dom0_runtime *rt, int id, uint32_t off, uint32_t *va
 		v->c.rejected++;
 		return gtt_err_set(err, GTT_EINVAL, "PVINFO offset 0x%x: must be a multiple of 4 below 0x%x", off, VGT_PVINFO_SIZE);
 	}
-	if (DOM0_FAULT(rt, pvinfo_of_owner) && dom0_vgpu_exists(rt, rt->render_owner))
-		v = rt->v[rt->render_owner];
+	if (DOM0_FAULT(rt, pvinfo_of_owner) && dom0_vgpu_exists(rt, dom0_render_owner(rt)))
+		v = rt->v[dom0_render_owner(rt)];
 	*val = v->pv.pvinfo[off / 4];
 	return GTT_OK;
 }

@@ -12,6 +12,7 @@
 #include "dom0/migrate_queue.h"
 #include "dom0/rebalance.h"
 #include "dom0/runtime_internal.h"
+#include "dom0/sched.h"
 #include "dom0/state.h"
 
 unsigned dom0_load(const struct dom0_runtime *rt)
@@ -20,7 +21,7 @@ unsigned dom0_load(const struct dom0_runtime *rt)
 
 	for (int i = 1; i <= rt->n_ids; i++) {
 		const struct vgpu *v = rt->v[i];
-		n += v && v->busy && !v->pause.kind && !dom0_vgpu_locked(v);
+		n += v && dom0_vgpu_busy(v) && !v->pause.kind && !dom0_vgpu_locked(v);
 	}
 	return n;
 }
@@ -80,7 +81,7 @@ static int cheapest_busy(const struct dom0_runtime *rt)
 
 	for (int i = 1; i <= rt->n_ids; i++) {
 		const struct vgpu *v = rt->v[i];
-		if (v && v->busy && !v->pause.kind && !dom0_vgpu_locked(v) && (!best || v->mem_pages < rt->v[best]->mem_pages))
+		if (v && dom0_vgpu_busy(v) && !v->pause.kind && !dom0_vgpu_locked(v) && (!best || v->mem_pages < rt->v[best]->mem_pages))
 			best = i;
 	}
 	return best;

@@ -9,6 +9,7 @@
 #include "dom0/policy_types.h"
 #include "dom0/pvinfo_types.h"
 #include "dom0/runtime_types.h"
+#include "dom0/sched_types.h"
 #include "dom0/vgpu_types.h"
 #include "dom0/types.h"
 
@@ -29,7 +30,7 @@ struct vgpu {
 	int32_t *ladder;		/* guest aperture page -> guest frame behind it, -1: scratch */
 	struct dom0_vgpu_fences fence_state;	/* owner: fence_pool.c */
 	struct dom0_vgpu_pv pv;		/* owner: pvinfo.c gm_request.c */
-	bool busy;
+	struct dom0_vgpu_sched sched;	/* owner: sched.c */
 	struct dom0_vgpu_counters c;
 	uint64_t high_mapped;		/* shadow_high entries not on scratch (utilization's numerator) */
 	uint64_t steal_mpct;		/* its share of W (eq. 2), given by the caller */
@@ -49,7 +50,6 @@ struct vgpu {
 	unsigned held_first;		/* the first slot of the run it holds them in */
 	struct dom0_vgpu_lock migration;	/* owner: migrate.c migrate_queue.c migrate_forward.c */
 	uint64_t paused_ms;		/* time paused, pauses that ended */
-	uint64_t ran_q;			/* the scheduler's quantum when it last ran, or became busy (its wait starts there) */
 };
 
 struct dom0_runtime {
@@ -65,10 +65,10 @@ struct dom0_runtime {
 	unsigned admit_rounds;
 	struct vgpu **v;		/* indexed by id, 1..n_ids (NULL: free id, reused first); vGPUs do not move */
 	int n_ids, cap_ids;
-	int render_owner;
 	struct dom0_counters c;
-	uint64_t sim_ms;
-	uint64_t quantum;		/* quanta the scheduler has run (dom0_run_quanta) */
+	/* the simulated clock: DOM0_QUANTUM_MS a quantum the scheduler runs */
+	uint64_t sim_ms;		/* owner: state.c */
+	struct dom0_sched sched;	/* owner: sched.c */
 	struct dom0_policy_state pol;
 	uint64_t copy_ns_mark;		/* c.copy_ns when the current period began */
 	struct dom0_requests pv_requests;	/* owner: pvinfo.c */

@@ -27,16 +27,16 @@ int dom0_set_busy(struct dom0_runtime *rt, int id, bool busy, struct gtt_err *er
 
 	if (!v)
 		return GTT_EINVAL;
-	if (busy && !v->busy)
-		v->ran_q = rt->quantum;	/* its wait starts now */
-	v->busy = busy;
+	if (busy && !v->sched.busy)
+		v->sched.ran_q = rt->sched.quantum;	/* its wait starts now */
+	v->sched.busy = busy;
 	return GTT_OK;
 }
 
 /* Busy and allowed to run: not idle, waiting for admission, or locked by a migration. */
 static bool runnable(const struct dom0_runtime *rt, const struct vgpu *v)
 {
-	return v && v->busy && (!v->pause.kind || DOM0_FAULT(rt, run_paused)) && !dom0_vgpu_locked(v);
+	return v && v->sched.busy && (!v->pause.kind || DOM0_FAULT(rt, run_paused)) && !dom0_vgpu_locked(v);
 }
 
 /* Whether v holds another slot than the vGPU cur (or cur is none). */
@@ -66,7 +66,7 @@ static int slot_aware_next(const struct dom0_runtime *rt, int cur, int rr)
 		const struct vgpu *v = rt->v[id];
 		if (!runnable(rt, v) || id == cur)
 			continue;
-		uint64_t wait = rt->quantum - v->ran_q;
+		uint64_t wait = rt->sched.quantum - v->sched.ran_q;
 		bool is_due = wait >= n, other = other_slot(rt, v, cur);
 		if (!is_due && !other)
 			continue;
@@ -83,7 +83,7 @@ static int slot_aware_next(const struct dom0_runtime *rt, int cur, int rr)
 
 int dom0_sched_next(const struct dom0_runtime *rt)
 {
-	int cur = rt->render_owner, rr = 0;
+	int cur = dom0_render_owner(rt), rr = 0;
 
 	for (int k = 1; k <= rt->n_ids && !rr; k++) {
 		int id = (cur + k - 1) % rt->n_ids + 1;
@@ -99,7 +99,7 @@ int dom0_run_quanta(struct dom0_runtime *rt, unsigned n,
 {
 	for (unsigned q = 0; q < n; q++) {
 		int next = dom0_sched_next(rt);
-		if (next && next != rt->render_owner) {
+		if (next && next != dom0_render_owner(rt)) {
 			struct dom0_switch_stats s;
 			int rc = dom0_switch(rt, next, &s, err);
 			if (rc)
@@ -107,22 +107,32 @@ int dom0_run_quanta(struct dom0_runtime *rt, unsigned n,
 			if (on_switch)
 				on_switch(ctx, &s);
 		}
-		rt->quantum++;
+		rt->sched.quantum++;
 		if (next) {
 			rt->v[next]->c.quanta++;
-			rt->v[next]->ran_q = rt->quantum;
+			rt->v[next]->sched.ran_q = rt->sched.quantum;
 		}
-		rt->sim_ms += DOM0_QUANTUM_MS;
+		dom0_clock_advance(rt, DOM0_QUANTUM_MS);
 		if (rt->n_paused) {
 			int rc = dom0_admission_tick(rt, err);
 			if (rc)
 				return rc;
 		}
 		if (rt->pol.enabled) {
-			int rc = dom0_policy_tick(rt, rt->sim_ms, NULL, err);
+			int rc = dom0_policy_tick(rt, dom0_sim_time_ms(rt), NULL, err);
 			if (rc)
 				return rc;
 		}
 	}
 	return GTT_OK;
+}
+
+bool dom0_vgpu_busy(const struct vgpu *v)
+{
+	return v->sched.busy;
+}
+
+void dom0_sched_take_busy(struct vgpu *dst, const struct vgpu *src)
+{
+	dst->sched.busy = src->sched.busy;
 }

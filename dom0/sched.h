@@ -15,4 +15,11 @@ int dom0_run_quanta(struct dom0_runtime *rt, unsigned n,
 		    void (*on_switch)(void *ctx, const struct dom0_switch_stats *s), void *ctx,
 		    struct gtt_err *err);
 
+/* ---- dom0/ only ---- */
+struct vgpu;
+/* Whether v has GPU work (dom0_set_busy). */
+bool dom0_vgpu_busy(const struct vgpu *v);
+/* A moved vGPU has work on its target as on its source (its wait there starts from the target's first quantum). */
+void dom0_sched_take_busy(struct vgpu *dst, const struct vgpu *src);
+
 #endif

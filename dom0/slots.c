@@ -168,7 +168,7 @@ static int expand_runs(struct dom0_runtime *rt, struct vgpu *v, unsigned q, unsi
 	runs_delta(rt, v, set, 1, left, right);
 	if ((rc = dom0_runs_retable(rt, v, set, err)))
 		return rc;
-	if (rt->render_owner == v->id) {
+	if (dom0_gtt_owner(rt) == v->id) {
 		struct dom0_switch_stats st = { .from = v->id, .to = v->id };
 		if ((rc = dom0_copy_in_charged(rt, v, &st, err)))
 			return rc;
@@ -225,7 +225,7 @@ int dom0_expand_now(struct dom0_runtime *rt, struct vgpu *v, unsigned q, unsigne
 		rt->slot_occ[first + s]++;
 	for (unsigned s = 0; s < R; s++)
 		rt->slot_occ[first + L + old + s]++;
-	if (rt->render_owner == id) {
+	if (dom0_gtt_owner(rt) == id) {
 		/* the running vGPU's next switch is now: its new slots must be its own at once */
 		struct dom0_switch_stats st = { .from = id, .to = id };
 		if ((rc = dom0_copy_in_charged(rt, v, &st, err)))

@@ -8,8 +8,9 @@
 const struct dom0_layout *dom0_layout(const struct dom0_runtime *rt) { return &rt->lay; }
 const struct dom0_counters *dom0_counters(const struct dom0_runtime *rt) { return &rt->c; }
 struct hw_device *dom0_device(const struct dom0_runtime *rt) { return rt->dev; }
-int dom0_render_owner(const struct dom0_runtime *rt) { return rt->render_owner; }
+int dom0_render_owner(const struct dom0_runtime *rt) { return dom0_gtt_owner(rt); }
 uint64_t dom0_sim_time_ms(const struct dom0_runtime *rt) { return rt->sim_ms; }
+void dom0_clock_advance(struct dom0_runtime *rt, uint64_t ms) { rt->sim_ms += ms; }
 
 int dom0_physical_owner(const struct dom0_runtime *rt, uint64_t index)
 {

@@ -15,7 +15,7 @@ struct hw_device *dom0_device(const struct dom0_runtime *rt);
 int dom0_physical_owner(const struct dom0_runtime *rt, uint64_t index);
 bool dom0_vgpu_exists(const struct dom0_runtime *rt, int id);
 int dom0_render_owner(const struct dom0_runtime *rt);
-uint64_t dom0_sim_time_ms(const struct dom0_runtime *rt);
+uint64_t dom0_sim_time_ms(const struct dom0_runtime *rt);	/* the simulated clock, ms */
 const char *dom0_admission_name(enum dom0_admission a);	/* "off", "fifo", "bf", "ru", "rand" */
 const char *dom0_pause_name(enum dom0_pause p);		/* "none", "create", "expand", "fence" */
 /* Whether [gm, gm + len) lies in one run of the high range `in` describes (dom0_vgpu_info's runs). */
@@ -25,6 +25,8 @@ bool dom0_admission_on(const struct dom0_runtime *rt);
 
 /* ---- dom0/ only ---- */
 struct vgpu;
+/* The simulated clock moves on (the scheduler, a quantum at a time). */
+void dom0_clock_advance(struct dom0_runtime *rt, uint64_t ms);
 struct vgpu *dom0_vgpu_get(struct dom0_runtime *rt, int id, struct gtt_err *err);
 uint64_t dom0_high_base(const struct dom0_runtime *rt, const struct vgpu *v);
 /* The high range's first run (all of it when its slots are in one run). */

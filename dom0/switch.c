@@ -91,7 +91,7 @@ int dom0_copy_in_charged(struct dom0_runtime *rt, struct vgpu *v, struct dom0_sw
 int dom0_switch(struct dom0_runtime *rt, int to, struct dom0_switch_stats *stats, struct gtt_err *err)
 {
 	struct vgpu *v = dom0_vgpu_get(rt, to, err);
-	struct dom0_switch_stats s = { .from = rt->render_owner, .to = to };
+	struct dom0_switch_stats s = { .from = dom0_gtt_owner(rt), .to = to };
 	int rc;
 
 	if (!v)
@@ -103,7 +103,7 @@ int dom0_switch(struct dom0_runtime *rt, int to, struct dom0_switch_stats *stats
 				   to, dom0_pause_name(v->pause.kind));
 	if ((rc = dom0_copy_in_charged(rt, v, &s, err)))
 		return rc;
-	rt->render_owner = to;
+	dom0_gtt_switched_to(rt, to);
 	v->c.switches_in++;
 	rt->c.switches++;
 	dom0_undo_settle(rt);

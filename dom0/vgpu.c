@@ -189,8 +189,7 @@ void dom0_vgpu_remove(struct dom0_runtime *rt, struct vgpu *v)
 	}
 	if (gone)
 		dom0_invalidate(rt);
-	if (rt->render_owner == id)
-		rt->render_owner = 0;
+	dom0_gtt_drain(rt, id);
 	if (v->fences_reserved)
 		rt->fences_reserved -= v->fences;
 	dom0_queue_drop(rt, v);

@@ -6,6 +6,7 @@
  */
 #include "dom0/pvinfo.h"
 #include "dom0/runtime_internal.h"
+#include "dom0/sched.h"
 #include "dom0/state.h"
 #include "dom0/vgpu_info.h"
 
@@ -18,11 +19,11 @@ int dom0_vgpu_info(const struct dom0_runtime *rt, int id, struct dom0_vgpu_info 
 		.low_base = v->low_base, .low_size = v->low_size,
 		.high_base = dom0_high_base(rt, v), .high_size = dom0_high_size(rt, v),
 		.first_slot = v->first_slot, .slots = v->slots, .fences = v->fences,
-		.mem_pages = v->mem_pages, .scratch_phys = v->scratch.phys, .busy = v->busy, .counters = v->c,
+		.mem_pages = v->mem_pages, .scratch_phys = v->scratch.phys, .busy = dom0_vgpu_busy(v), .counters = v->c,
 		.paused = v->pause.kind,
 		.pause_fence = v->pause.kind == DOM0_PAUSE_FENCE ? v->pause.fence : 0,
 		.pause_val = v->pause.kind == DOM0_PAUSE_FENCE ? v->pause.val : 0,
-		.paused_ms = v->paused_ms + (v->pause.kind ? rt->sim_ms - v->pause.since_ms : 0),
+		.paused_ms = v->paused_ms + (v->pause.kind ? dom0_sim_time_ms(rt) - v->pause.since_ms : 0),
 	};
 	out->n_runs = dom0_runs_of(v, out->runs);
 	/* the request it waits on: pending on the channel, or an expansion admission paused */

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT
 # Who may touch the Dom0 runtime's state, checked (issue 42): every part's state is a struct of its
 # own (its _types.h), held in struct dom0_runtime or struct vgpu (dom0/runtime_internal.h) by a
-# member that names its owners:
+# member that names its owners (a plain member may name them too):
 #     struct dom0_phys mirror;	/* owner: phys.c phys.h */
+#     uint64_t sim_ms;		/* owner: state.c */
 # Only the owning files may write `->mirror` (and reach inside it); every other file goes through
 # the owner's functions. One line per access outside the owners, "FILE:LINE: state: what",
 # sorted; exit 1 when there is any, 0 when there is none, 2 on misuse. A member's name is unique
@@ -23,7 +24,7 @@ check() {
 	(
 		cd "$root" || exit 2
 		# member owner-file... per line
-		sed -n 's|^[[:space:]]*struct [a-z_0-9]* \([a-z_0-9]*\);[[:space:]]*/\* owner: \([^*]*\)\*/.*|\1 \2|p' "$HDR" > "$tmp/owners"
+		sed -n 's|^[[:space:]]*[a-z_0-9 ]*[ *]\([a-z_0-9]*\)\(\[[A-Z_0-9]*\]\)*;[[:space:]]*/\* owner: \([^*]*\)\*/.*|\1 \3|p' "$HDR" > "$tmp/owners"
 		[ -s "$tmp/owners" ] || { echo "check-state: $HDR names no owned member" >&2; exit 2; }
 		find dom0 -type f \( -name '*.c' -o -name '*.h' \) | sort > "$tmp/files"
 		while read -r member owners; do
@@ -49,13 +50,18 @@ self_test() {
 	cat > "$t/$HDR" <<'H'
 struct dom0_runtime {
 	struct dom0_phys mirror;	/* owner: phys.c phys.h */
+	uint64_t clock;		/* owner: state.c */
 	int shared;
 };
 H
 	printf 'int a(struct dom0_runtime *rt)\n{\n\treturn rt->mirror.n;\n}\n' > "$t/dom0/phys.c"
 	printf 'static inline int b(struct dom0_runtime *rt) { return rt->mirror.n; }\n' > "$t/dom0/phys.h"
-	printf 'int c(struct dom0_runtime *rt)\n{\n\tint k = rt->mirrored + rt->shared;\n\treturn k + rt->mirror.n;\n}\n' > "$t/dom0/switch.c"
-	printf 'dom0/switch.c:4: state: ->mirror is the state of phys.c phys.h only (%s); reach it through their functions\n' "$HDR" > "$tmp/want"
+	printf 'int c(struct dom0_runtime *rt)\n{\n\tint k = rt->mirrored + rt->shared;\n\treturn k + rt->mirror.n + (int)rt->clock;\n}\n' > "$t/dom0/switch.c"
+	printf 'uint64_t d(struct dom0_runtime *rt) { return rt->clock; }\n' > "$t/dom0/state.c"
+	{
+		printf 'dom0/switch.c:4: state: ->clock is the state of state.c only (%s); reach it through their functions\n' "$HDR"
+		printf 'dom0/switch.c:4: state: ->mirror is the state of phys.c phys.h only (%s); reach it through their functions\n' "$HDR"
+	} > "$tmp/want"
 	check "$t" > "$tmp/got"
 	st=$?
 	ok=1
