@@ -522,9 +522,10 @@ static void finish(struct run *r, int l, unsigned *slots)
 	out->f_mean = r->f_sum / (double)r->samples;
 	if (r->policy) {
 		const struct dom0_policy_state *st = dom0_policy_state(r->b.rt);
-		out->granted = st->granted;
-		out->refused_policy = st->refused_policy;
-		out->refused_room = st->refused_room;
+		const struct dom0_channel_stats *ch = dom0_channel_stats(r->b.rt);
+		out->granted = ch->granted;
+		out->refused_policy = ch->refused_policy;
+		out->refused_room = ch->refused_room;
 		out->reductions = st->policy_reductions;
 	}
 	bench_close(&r->b);

@@ -406,7 +406,7 @@ static int run(struct dom0_runtime *rt, struct vgpu *v, struct gtt_err *err)
 	case DOM0_PAUSE_EXPAND:
 		rc = dom0_expand_now(rt, v, p.slots, NULL, NULL, err);
 		if (!rc && p.channel) {
-			rt->pol.granted++;
+			rt->chan.granted++;
 			dom0_gm_answer(v, GTTLAB_GM_ST_GRANTED, p.seq);
 		}
 		break;
@@ -460,7 +460,7 @@ static bool expire(struct dom0_runtime *rt, struct vgpu *v)
 	if (v->pause.kind == DOM0_PAUSE_CREATE || dom0_sim_time_ms(rt) - v->pause.since_ms < deadline_ms(rt))
 		return false;
 	if (v->pause.channel) {
-		rt->pol.refused_room++;
+		rt->chan.refused_room++;
 		dom0_gm_answer(v, GTTLAB_GM_ST_REFUSED_ROOM, v->pause.seq);
 	}
 	unpause(rt, v, false);

@@ -30,12 +30,12 @@ static uint32_t grow(struct dom0_runtime *rt, struct vgpu *v, unsigned q, struct
 {
 	*rc = GTT_OK;
 	if (!dom0_policy_approves(rt)) {
-		rt->pol.refused_policy++;
+		rt->chan.refused_policy++;
 		return GTTLAB_GM_ST_REFUSED_POLICY;
 	}
 	int r = dom0_expand(rt, v->id, q, NULL, NULL, err);
 	if (r == GTT_EINVAL || r == GTT_EBUSY) {	/* Algorithm 1's refusal, or the share limit's: it does not fit */
-		rt->pol.refused_room++;
+		rt->chan.refused_room++;
 		return GTTLAB_GM_ST_REFUSED_ROOM;
 	}
 	if (r) {
@@ -44,7 +44,7 @@ static uint32_t grow(struct dom0_runtime *rt, struct vgpu *v, unsigned q, struct
 	}
 	if (v->pause.kind == DOM0_PAUSE_EXPAND)
 		return GTTLAB_GM_ST_PAUSED;	/* admission answers it GRANTED when it runs */
-	rt->pol.granted++;
+	rt->chan.granted++;
 	return GTTLAB_GM_ST_GRANTED;
 }
 
@@ -58,10 +58,10 @@ static int answer(struct dom0_runtime *rt, struct vgpu *v, struct gtt_err *err)
 		st = grow(rt, v, q, err, &rc);
 	} else if (code == GTTLAB_GM_REQ_REDUCE) {
 		if (q > v->slots) {
-			rt->pol.refused_room++;
+			rt->chan.refused_room++;
 			st = GTTLAB_GM_ST_REFUSED_ROOM;
 		} else if (!(rc = dom0_reduce(rt, v->id, q, NULL, NULL, err))) {
-			rt->pol.granted++;
+			rt->chan.granted++;
 			st = GTTLAB_GM_ST_GRANTED;
 		}
 	} else {
@@ -69,11 +69,11 @@ static int answer(struct dom0_runtime *rt, struct vgpu *v, struct gtt_err *err)
 		bool rose = q > v->pv.evictions;
 		v->pv.evictions = q;
 		if (rose) {
-			st = grow(rt, v, rt->pol.p.evict_slots ? rt->pol.p.evict_slots : 1, err, &rc);
+			st = grow(rt, v, dom0_policy_state(rt)->p.evict_slots ? dom0_policy_state(rt)->p.evict_slots : 1, err, &rc);
 			if (st == GTTLAB_GM_ST_GRANTED)
-				rt->pol.evict_expansions++;
+				rt->chan.evict_expansions++;
 		} else {
-			rt->pol.noted++;
+			rt->chan.noted++;
 		}
 	}
 	if (rc)

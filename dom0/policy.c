@@ -16,6 +16,7 @@
 #include "dom0/policy.h"
 #include "dom0/runtime_internal.h"
 #include "dom0/state.h"
+#include "dom0/switch.h"
 
 #define MiB		(1ull << 20)
 #define MILLION		1000000ull
@@ -62,6 +63,7 @@ int dom0_policy_set(struct dom0_runtime *rt, const struct dom0_policy *p, uint64
 	struct dom0_policy_state *s = &rt->pol;
 	*s = (struct dom0_policy_state){ .enabled = true, .p = q, .cls = DOM0_CLASS_LOW, .next_ms = now_ms + q.period_ms };
 	rt->copy_ns_mark = rt->c.copy_ns;
+	dom0_switch_charge(rt, q.copy_ns_per_pte);
 	return GTT_OK;
 }
 

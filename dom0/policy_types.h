@@ -34,9 +34,7 @@ struct dom0_policy_state {
 	enum dom0_policy_class cls;
 	uint64_t f_u, w_mpct, rcopy_mpct;	/* of the last period */
 	uint64_t periods, next_ms;
-	uint64_t requests, granted, refused_policy, refused_room, malformed, noted;
-	uint64_t withdrawn;		/* requests the guest took back (pending or paused) before their answer */
-	uint64_t policy_reductions, evict_expansions;
+	uint64_t policy_reductions;
 	int last_reduced;		/* vGPU the last policy reduction took from; 0 none */
 };
 

@@ -167,7 +167,7 @@ static void refuse(struct dom0_runtime *rt, struct vgpu *v, uint32_t status)
 	if (!seq_taken(v, seq))
 		dom0_gm_answer(v, status, seq);
 	v->c.rejected++;
-	rt->pol.malformed++;
+	rt->chan.malformed++;
 }
 
 /*
@@ -180,12 +180,12 @@ static int withdraw(struct dom0_runtime *rt, struct vgpu *v, bool *withdraw_paus
 	uint32_t wseq;
 
 	if (!waiting(v, &wseq)) {
-		rt->pol.noted++;
+		rt->chan.noted++;
 		if (!seq_taken(v, PV(v, GTTLAB_IF_GM_SEQ)))
 			dom0_gm_answer(v, GTTLAB_GM_ST_NOTED, PV(v, GTTLAB_IF_GM_SEQ));
 		return GTT_OK;
 	}
-	rt->pol.withdrawn++;
+	rt->chan.withdrawn++;
 	if (v->pv.req_arrival) {
 		v->pv.req_arrival = 0;
 		dom0_gm_answer(v, GTTLAB_GM_ST_WITHDRAWN, wseq);
@@ -200,7 +200,7 @@ static int notify(struct dom0_runtime *rt, struct vgpu *v, bool *withdraw_paused
 {
 	uint32_t code = PV(v, GTTLAB_IF_GM_CODE), q = PV(v, GTTLAB_IF_GM_COUNT);
 
-	rt->pol.requests++;
+	rt->chan.requests++;
 	if (code == GTTLAB_GM_REQ_WITHDRAW)
 		return withdraw(rt, v, withdraw_paused);
 	if (v->pv.req_arrival || v->pause.kind) {
@@ -293,3 +293,8 @@ unsigned dom0_requests_pending(const struct dom0_runtime *rt)
 	return n;
 }
 
+
+const struct dom0_channel_stats *dom0_channel_stats(const struct dom0_runtime *rt)
+{
+	return &rt->chan;
+}

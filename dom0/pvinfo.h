@@ -7,6 +7,7 @@
 #ifndef DOM0_PVINFO_H
 #define DOM0_PVINFO_H
 
+#include "dom0/pvinfo_types.h"
 #include "dom0/runtime_types.h"
 #include "dom0/types.h"
 
@@ -15,6 +16,8 @@ int dom0_pvinfo_read(struct dom0_runtime *rt, int id, uint32_t off, uint32_t *va
 /* Replace the hooks given in the config (a hosted service installs its doorbell here). */
 void dom0_set_hooks(struct dom0_runtime *rt, const struct dom0_hooks *h);
 unsigned dom0_requests_pending(const struct dom0_runtime *rt);
+/* What the request channel has answered so far. */
+const struct dom0_channel_stats *dom0_channel_stats(const struct dom0_runtime *rt);
 
 /* ---- dom0/ only ---- */
 struct vgpu;

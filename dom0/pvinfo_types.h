@@ -24,6 +24,18 @@ struct dom0_vgpu_pv {
 	uint32_t evictions;
 };
 
+/* What the request channel answered (dom0_channel_stats); counted where each answer is given. */
+struct dom0_channel_stats {
+	uint64_t requests;		/* valid requests made pending */
+	uint64_t granted;		/* answered GRANTED (at once, or when admission ran them) */
+	uint64_t refused_policy;	/* refused: the policy's high class */
+	uint64_t refused_room;		/* refused: no room (or a pause past its deadline) */
+	uint64_t malformed;		/* refused at the notify: a bad code, count or SEQ */
+	uint64_t noted;			/* eviction reports noted without a change */
+	uint64_t withdrawn;		/* requests the guest took back (pending or paused) before their answer */
+	uint64_t evict_expansions;	/* expansions a rising eviction count asked for */
+};
+
 /* The runtime's requests; owned by dom0/pvinfo.c. */
 struct dom0_requests {
 	/* requests made pending so far: each pending request's arrival number */

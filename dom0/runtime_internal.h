@@ -33,7 +33,8 @@ struct vgpu {
 	struct dom0_vgpu_sched sched;	/* owner: sched.c */
 	struct dom0_vgpu_counters c;
 	uint64_t high_mapped;		/* shadow_high entries not on scratch (utilization's numerator) */
-	uint64_t steal_mpct;		/* its share of W (eq. 2), given by the caller */
+	/* its share of W (eq. 2), given by the caller */
+	uint64_t steal_mpct;		/* owner: policy.c */
 	struct vgpu_pause {
 		enum dom0_pause kind;
 		unsigned slots;		/* create: its high slots; expand: Q */
@@ -69,9 +70,13 @@ struct dom0_runtime {
 	/* the simulated clock: DOM0_QUANTUM_MS a quantum the scheduler runs */
 	uint64_t sim_ms;		/* owner: state.c */
 	struct dom0_sched sched;	/* owner: sched.c */
-	struct dom0_policy_state pol;
-	uint64_t copy_ns_mark;		/* c.copy_ns when the current period began */
+	struct dom0_policy_state pol;	/* owner: policy.c */
+	/* the switches' copy charged at this many ns per PTE written; 0: measured */
+	uint64_t copy_cost_ns;		/* owner: switch.c */
+	/* c.copy_ns when the current period began */
+	uint64_t copy_ns_mark;		/* owner: policy.c */
 	struct dom0_requests pv_requests;	/* owner: pvinfo.c */
+	struct dom0_channel_stats chan;	/* owner: pvinfo.c gm_request.c admission.c */
 	/* admission (dom0/admission.c) */
 	unsigned n_paused;
 	uint64_t pause_orders;		/* pauses so far: each pause's order */

@@ -380,8 +380,9 @@ bool scen_policy_counter(struct scen *s, const char *key, uint64_t *v)
 		if (s->dry)
 			return true;
 		const struct dom0_policy_state *p = dom0_policy_state(s->rt);
-		uint64_t vals[] = { p->periods, p->requests, p->granted, p->refused_policy, p->refused_room, p->malformed,
-				    p->noted, p->policy_reductions, p->evict_expansions, p->withdrawn };
+		const struct dom0_channel_stats *ch = dom0_channel_stats(s->rt);
+		uint64_t vals[] = { p->periods, ch->requests, ch->granted, ch->refused_policy, ch->refused_room, ch->malformed,
+				    ch->noted, p->policy_reductions, ch->evict_expansions, ch->withdrawn };
 		*v = vals[i];
 		return true;
 	}
@@ -391,6 +392,7 @@ bool scen_policy_counter(struct scen *s, const char *key, uint64_t *v)
 void scen_policy_summary(struct scen *s)
 {
 	const struct dom0_policy_state *p = dom0_policy_state(s->rt);
+	const struct dom0_channel_stats *ch = dom0_channel_stats(s->rt);
 
 	if (!p->enabled)
 		return;
@@ -399,6 +401,6 @@ void scen_policy_summary(struct scen *s)
 		(double)p->rcopy_mpct / 1000);
 	fprintf(s->out, "  requests %" PRIu64 ": %" PRIu64 " granted, %" PRIu64 " refused by the policy, %" PRIu64 " for room, %" PRIu64
 		" malformed, %" PRIu64 " noted; policy reductions %" PRIu64 ", eviction expansions %" PRIu64 "\n",
-		p->requests, p->granted, p->refused_policy, p->refused_room, p->malformed, p->noted, p->policy_reductions,
-		p->evict_expansions);
+		ch->requests, ch->granted, ch->refused_policy, ch->refused_room, ch->malformed, ch->noted, p->policy_reductions,
+		ch->evict_expansions);
 }

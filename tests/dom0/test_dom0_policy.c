@@ -101,7 +101,7 @@ Test(dom0_policy, granted_expansion_reaches_pvinfo_shadow_and_physical_gtt)
 	/* giving back two */
 	cr_assert_eq(request(&t, a, GTTLAB_GM_REQ_REDUCE, 2, 42), GTTLAB_GM_ST_GRANTED);
 	cr_expect_eq(pv(&t, a, VGT_IF_NONMAPPABLE_SIZE), 3 * 64 * MiB);
-	cr_expect_eq(dom0_policy_state(t.rt)->granted, 2u);
+	cr_expect_eq(dom0_channel_stats(t.rt)->granted, 2u);
 	d0_stop(&t);
 }
 
@@ -134,7 +134,7 @@ Test(dom0_policy, malformed_requests_are_answered_at_once_and_change_nothing)
 	cr_expect_eq(pv(&t, a, VGT_IF_NONMAPPABLE_BASE), base);
 	cr_expect_eq(pv(&t, a, VGT_IF_NONMAPPABLE_SIZE), size);
 	cr_expect_eq(dom0_requests_pending(t.rt), 0u);
-	cr_expect_eq(dom0_policy_state(t.rt)->malformed, 6u);
+	cr_expect_eq(dom0_channel_stats(t.rt)->malformed, 6u);
 	struct dom0_vgpu_info in;
 	dom0_vgpu_info(t.rt, a, &in);
 	cr_expect_eq(in.slots, 2u);
@@ -306,7 +306,7 @@ Test(dom0_policy, eviction_rise_expands)
 	cr_expect_eq(pv(&t, a, GTTLAB_IF_GM_SLOTS), 4u);
 	cr_expect_eq(request(&t, a, GTTLAB_GM_REQ_EVICTIONS, 10, 2), GTTLAB_GM_ST_NOTED, "did not rise");
 	cr_expect_eq(pv(&t, a, GTTLAB_IF_GM_SLOTS), 4u);
-	cr_expect_eq(dom0_policy_state(t.rt)->evict_expansions, 1u);
+	cr_expect_eq(dom0_channel_stats(t.rt)->evict_expansions, 1u);
 	d0_stop(&t);
 }
 
@@ -403,7 +403,7 @@ Test(dom0_policy, a_pending_request_is_withdrawn)
 	cr_expect_eq(pv(&t, a, GTTLAB_IF_GM_STATUS), GTTLAB_GM_ST_WITHDRAWN);
 	cr_expect_eq(pv(&t, a, GTTLAB_IF_GM_ANSWER_SEQ), 3u, "the withdrawn request's own SEQ is answered");
 	cr_expect_eq(dom0_requests_pending(t.rt), 0u);
-	cr_expect_eq(dom0_policy_state(t.rt)->withdrawn, 1u);
+	cr_expect_eq(dom0_channel_stats(t.rt)->withdrawn, 1u);
 	unsigned n = 9;
 	cr_assert_eq(dom0_serve_requests(t.rt, &n, &err), 0, "%s", err.msg);
 	cr_expect_eq(n, 0u);

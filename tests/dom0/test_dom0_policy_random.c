@@ -178,12 +178,12 @@ static void run(uint64_t seed, const char *spec, unsigned steps)
 		isolated(&w, k, steps);
 	}
 	const struct dom0_policy_state *p = dom0_policy_state(w.t.rt);
-	cr_expect(w.refused > steps / 20 && p->granted > 0 && p->periods > 0,
+	cr_expect(w.refused > steps / 20 && dom0_channel_stats(w.t.rt)->granted > 0 && p->periods > 0,
 		  "the walk must exercise refusals (%u), grants (%llu) and periods (%llu)", w.refused,
-		  (unsigned long long)p->granted, (unsigned long long)p->periods);
+		  (unsigned long long)dom0_channel_stats(w.t.rt)->granted, (unsigned long long)p->periods);
 	cr_log_info("seed %llu: %u refused writes, %llu granted, %llu refused by policy, %llu for room, %llu periods, %llu reductions",
-		    (unsigned long long)seed, w.refused, (unsigned long long)p->granted, (unsigned long long)p->refused_policy,
-		    (unsigned long long)p->refused_room, (unsigned long long)p->periods, (unsigned long long)p->policy_reductions);
+		    (unsigned long long)seed, w.refused, (unsigned long long)dom0_channel_stats(w.t.rt)->granted, (unsigned long long)dom0_channel_stats(w.t.rt)->refused_policy,
+		    (unsigned long long)dom0_channel_stats(w.t.rt)->refused_room, (unsigned long long)p->periods, (unsigned long long)p->policy_reductions);
 	struct gtt_err err = { 0 };
 	cr_assert_eq(dom0_fini(w.t.rt, &err), 0, "dom0_fini: %s", err.msg);
 	w.t.rt = NULL;
