@@ -42,12 +42,12 @@
 #include "dom0/vgpu.h"
 #include "hw/fence.h"
 
-void dom0_pause(struct dom0_runtime *rt, struct vgpu *v, enum dom0_pause kind)
+void dom0_pause(struct dom0_runtime *rt, struct vgpu *v, const struct vgpu_pause *want)
 {
-	v->pause.kind = kind;
-	v->pause.since_ms = dom0_sim_time_ms(rt);
-	v->pause.order = ++rt->pause_orders;
-	rt->n_paused++;
+	v->adm.pause = *want;
+	v->adm.pause.since_ms = dom0_sim_time_ms(rt);
+	v->adm.pause.order = ++rt->adm.pause_orders;
+	rt->adm.n_paused++;
 	rt->c.paused++;
 }
 
@@ -65,14 +65,14 @@ static void unpause(struct dom0_runtime *rt, struct vgpu *v, bool admitted)
 {
 	release_places(rt, v);
 	if (admitted) {
-		v->paused_ms += dom0_sim_time_ms(rt) - v->pause.since_ms;
-		rt->c.paused_ms += dom0_sim_time_ms(rt) - v->pause.since_ms;
+		v->adm.paused_ms += dom0_sim_time_ms(rt) - v->adm.pause.since_ms;
+		rt->c.paused_ms += dom0_sim_time_ms(rt) - v->adm.pause.since_ms;
 		rt->c.admitted++;
 	}
-	if (rt->admit_head == v->id)
-		rt->admit_head = 0;
-	v->pause = (struct vgpu_pause){ 0 };
-	rt->n_paused--;
+	if (rt->adm.admit_head == v->id)
+		rt->adm.admit_head = 0;
+	v->adm.pause = (struct vgpu_pause){ 0 };
+	rt->adm.n_paused--;
 }
 
 void dom0_pause_drop(struct dom0_runtime *rt, struct vgpu *v)
@@ -100,7 +100,7 @@ static uint64_t fence_pages(const struct dom0_runtime *rt, const struct vgpu *v)
 {
 	struct hw_fence f;
 
-	hw_fence_decode(rt->dev->info.plat, v->pause.val, &f);
+	hw_fence_decode(rt->dev->info.plat, v->adm.pause.val, &f);
 	return f.size / 4096;
 }
 
@@ -110,13 +110,13 @@ bool dom0_outranks(const struct dom0_runtime *rt, const struct vgpu *v, const st
 	case DOM0_ADMIT_FIFO:
 		return v->created < r->created;
 	case DOM0_ADMIT_RU:
-		return v->pause.order > r->pause.order;
+		return v->adm.pause.order > r->adm.pause.order;
 	case DOM0_ADMIT_BF: {
-		unsigned sv = v->pause.slots - v->held_places, sr = r->pause.slots - r->held_places;
+		unsigned sv = v->adm.pause.slots - v->held_places, sr = r->adm.pause.slots - r->held_places;
 		return sr > sv || (sr == sv && r->created > v->created);
 	}
 	default:
-		return v->id == rt->admit_head && r->id != v->id;
+		return v->id == rt->adm.admit_head && r->id != v->id;
 	}
 }
 
@@ -130,7 +130,7 @@ bool dom0_outranks(const struct dom0_runtime *rt, const struct vgpu *v, const st
  */
 static bool may_take(const struct dom0_runtime *rt, const struct vgpu *v, const struct vgpu *r, unsigned round)
 {
-	return rt->cfg.admission == DOM0_ADMIT_BF ? dom0_outranks(rt, v, r) : r->admit_round != round;
+	return rt->cfg.admission == DOM0_ADMIT_BF ? dom0_outranks(rt, v, r) : r->adm.admit_round != round;
 }
 
 /* A place in slot s for v in this round: free, its own, or one it may take. */
@@ -194,7 +194,7 @@ static void best_set(const struct dom0_runtime *rt, const struct vgpu *v, unsign
 
 	for (unsigned s = 0; s < rt->lay.num_slots; s++)
 		k += ok[s] = room(rt, s, v, round);
-	for (*n = k < v->pause.slots ? k : v->pause.slots; *n; --*n)
+	for (*n = k < v->adm.pause.slots ? k : v->adm.pause.slots; *n; --*n)
 		if (!dom0_runs_choose(rt, v, DOM0_RUNS_PLACE, *n, ok, set, NULL))
 			return;
 }
@@ -226,7 +226,7 @@ static void hold_set(struct dom0_runtime *rt, struct vgpu *v, unsigned round, co
 static void hold_places(struct dom0_runtime *rt, struct vgpu *v, unsigned round)
 {
 	bool set[DOM0_MAX_SLOTS];
-	unsigned have, S = v->pause.slots;
+	unsigned have, S = v->adm.pause.slots;
 
 	if (dom0_runs_on(rt)) {
 		best_set(rt, v, round, set, &have);
@@ -248,7 +248,7 @@ static void release_untaken(struct dom0_runtime *rt, unsigned round)
 {
 	for (unsigned s = 0; s < rt->lay.num_slots; s++) {
 		struct vgpu *r = rt->slot_resv[s] ? rt->v[rt->slot_resv[s]] : NULL;
-		if (r && r->admit_round != round) {
+		if (r && r->adm.admit_round != round) {
 			rt->slot_resv[s] = 0;
 			r->held_places--;
 		}
@@ -257,7 +257,7 @@ static void release_untaken(struct dom0_runtime *rt, unsigned round)
 
 static bool holds_places(const struct dom0_runtime *rt, const struct vgpu *v)
 {
-	return v->pause.kind == DOM0_PAUSE_CREATE && rt->cfg.share_limit;
+	return v->adm.pause.kind == DOM0_PAUSE_CREATE && rt->cfg.share_limit;
 }
 
 /* Whether all the paused request asks for is free now (its held places included). */
@@ -265,22 +265,22 @@ static bool fits(const struct dom0_runtime *rt, const struct vgpu *v, unsigned r
 {
 	unsigned have;
 
-	switch (v->pause.kind) {
+	switch (v->adm.pause.kind) {
 	case DOM0_PAUSE_CREATE:
-		if (rt->fences_reserved + v->fences > rt->lay.guest_fences)
+		if (dom0_fences_reserved(rt) + v->fences > rt->lay.guest_fences)
 			return false;
 		if (dom0_runs_on(rt)) {
 			bool set[DOM0_MAX_SLOTS];
 			best_set(rt, v, round, set, &have);
-			return have == v->pause.slots;
+			return have == v->adm.pause.slots;
 		}
 		if (!rt->cfg.share_limit)
-			return dom0_place_slots(rt, v->pause.slots) >= 0;
-		return best_run(rt, v, v->pause.slots, round, &have) >= 0 && have == v->pause.slots;
+			return dom0_place_slots(rt, v->adm.pause.slots) >= 0;
+		return best_run(rt, v, v->adm.pause.slots, round, &have) >= 0 && have == v->adm.pause.slots;
 	case DOM0_PAUSE_EXPAND:
-		return expand_fits(rt, v, v->pause.slots);
+		return expand_fits(rt, v, v->adm.pause.slots);
 	case DOM0_PAUSE_FENCE:
-		return dom0_pool_fits(rt, v, v->pause.fence, fence_pages(rt, v));
+		return dom0_pool_fits(rt, v, v->adm.pause.fence, fence_pages(rt, v));
 	default:
 		return false;
 	}
@@ -292,7 +292,7 @@ static void need_free(const struct dom0_runtime *rt, const struct vgpu *v, unsig
 {
 	uint64_t slot_room = 0;
 
-	if (v->pause.kind == DOM0_PAUSE_FENCE) {
+	if (v->adm.pause.kind == DOM0_PAUSE_FENCE) {
 		*need = fence_pages(rt, v) * 4096;
 		*free = dom0_pool_free_pages(rt) * 4096;
 		return;
@@ -303,7 +303,7 @@ static void need_free(const struct dom0_runtime *rt, const struct vgpu *v, unsig
 		if (dom0_runs_on(rt))
 			best_set(rt, v, round, set, &have);
 		else
-			best_run(rt, v, v->pause.slots, round, &have);
+			best_run(rt, v, v->adm.pause.slots, round, &have);
 		slot_room = have;	/* what it can use: its best run's (or set's) places */
 	} else {
 		for (unsigned s = 0; s < rt->lay.num_slots; s++) {
@@ -311,26 +311,26 @@ static void need_free(const struct dom0_runtime *rt, const struct vgpu *v, unsig
 			slot_room += rt->cfg.share_limit ? (held < rt->cfg.share_limit ? rt->cfg.share_limit - held : 0) : 1;
 		}
 	}
-	*need = (uint64_t)v->pause.slots * rt->lay.slot_size;
+	*need = (uint64_t)v->adm.pause.slots * rt->lay.slot_size;
 	*free = slot_room * rt->lay.slot_size;
 }
 
 static uint64_t next_rand(struct dom0_runtime *rt)
 {
 	/* xorshift64*, seeded from the config's seed (never 0) */
-	uint64_t x = rt->rand_state ? rt->rand_state : (rt->cfg.seed ^ 0x9e3779b97f4a7c15ull) | 1;
+	uint64_t x = rt->adm.rand_state ? rt->adm.rand_state : (rt->cfg.seed ^ 0x9e3779b97f4a7c15ull) | 1;
 
 	x ^= x >> 12;
 	x ^= x << 25;
 	x ^= x >> 27;
-	rt->rand_state = x;
+	rt->adm.rand_state = x;
 	return x * 0x2545f4914f6cdd1dull;
 }
 
 /* Paused and not yet found short in this admission round. */
 static bool candidate(const struct vgpu *v, unsigned round)
 {
-	return v && v->pause.kind && v->admit_round != round;
+	return v && v->adm.pause.kind && v->adm.admit_round != round;
 }
 
 /* The policy's choice among the candidates of this round; NULL none. */
@@ -362,7 +362,7 @@ static struct vgpu *choose(struct dom0_runtime *rt, unsigned round)
 				best = v;
 			break;
 		case DOM0_ADMIT_RU:
-			if (!best || v->pause.order > best->pause.order)
+			if (!best || v->adm.pause.order > best->adm.pause.order)
 				best = v;
 			break;
 		case DOM0_ADMIT_RAND:
@@ -377,7 +377,7 @@ static struct vgpu *choose(struct dom0_runtime *rt, unsigned round)
 			uint64_t sh = need > free ? need - free : 0;
 			if (!best || (f && !best_fits) ||
 			    (f == best_fits && (f ? need > best_need : sh < best_short)) ||
-			    (f == best_fits && (f ? need == best_need : sh == best_short) && v->pause.order < best->pause.order)) {
+			    (f == best_fits && (f ? need == best_need : sh == best_short) && v->adm.pause.order < best->adm.pause.order)) {
 				best = v;
 				best_fits = f;
 				best_need = need;
@@ -395,7 +395,7 @@ static struct vgpu *choose(struct dom0_runtime *rt, unsigned round)
 /* Run what the paused request asked for. */
 static int run(struct dom0_runtime *rt, struct vgpu *v, struct gtt_err *err)
 {
-	struct vgpu_pause p = v->pause;
+	struct vgpu_pause p = v->adm.pause;
 	int rc;
 
 	switch (p.kind) {
@@ -434,13 +434,13 @@ static bool keeps_head(const struct dom0_runtime *rt)
 /* The head keeps its turn until taken this round; then the policy's next choice. */
 static struct vgpu *next_choice(struct dom0_runtime *rt, unsigned round)
 {
-	struct vgpu *h = rt->admit_head ? rt->v[rt->admit_head] : NULL;
+	struct vgpu *h = rt->adm.admit_head ? rt->v[rt->adm.admit_head] : NULL;
 
 	if (keeps_head(rt) && candidate(h, round))
 		return h;
 	h = choose(rt, round);
-	if (h && !rt->admit_head && keeps_head(rt))
-		rt->admit_head = h->id;
+	if (h && !rt->adm.admit_head && keeps_head(rt))
+		rt->adm.admit_head = h->id;
 	return h;
 }
 
@@ -457,11 +457,11 @@ static uint64_t deadline_ms(const struct dom0_runtime *rt)
  */
 static bool expire(struct dom0_runtime *rt, struct vgpu *v)
 {
-	if (v->pause.kind == DOM0_PAUSE_CREATE || dom0_sim_time_ms(rt) - v->pause.since_ms < deadline_ms(rt))
+	if (v->adm.pause.kind == DOM0_PAUSE_CREATE || dom0_sim_time_ms(rt) - v->adm.pause.since_ms < deadline_ms(rt))
 		return false;
-	if (v->pause.channel) {
+	if (v->adm.pause.channel) {
 		rt->chan.refused_room++;
-		dom0_gm_answer(v, GTTLAB_GM_ST_REFUSED_ROOM, v->pause.seq);
+		dom0_gm_answer(v, GTTLAB_GM_ST_REFUSED_ROOM, v->adm.pause.seq);
 	}
 	unpause(rt, v, false);
 	v->c.rejected++;
@@ -472,29 +472,29 @@ static bool expire(struct dom0_runtime *rt, struct vgpu *v)
 
 static int admit(struct dom0_runtime *rt, struct gtt_err *err)
 {
-	unsigned round = ++rt->admit_rounds;
+	unsigned round = ++rt->adm.admit_rounds;
 
-	while (rt->n_paused) {
+	while (rt->adm.n_paused) {
 		struct vgpu *h = next_choice(rt, round);
 		if (!h)
 			return GTT_OK;
 		bool ok;
 		if (holds_places(rt, h)) {
 			hold_places(rt, h, round);
-			ok = h->held_places == h->pause.slots && rt->fences_reserved + h->fences <= rt->lay.guest_fences;
+			ok = h->held_places == h->adm.pause.slots && dom0_fences_reserved(rt) + h->fences <= rt->lay.guest_fences;
 		} else {
 			release_untaken(rt, round);
 			ok = fits(rt, h, round);
 		}
-		h->admit_round = round;	/* taken this round: what it holds, later choices leave to it */
+		h->adm.admit_round = round;	/* taken this round: what it holds, later choices leave to it */
 		if (!ok && !DOM0_FAULT(rt, admit_short)) {
 			if (!holds_places(rt, h) && !expire(rt, h))
 				return GTT_OK;	/* an expansion or fence write: nothing else runs before it, until its deadline */
 			continue;	/* it keeps its places (a create), or went at its deadline; the next choice may use what it cannot */
 		}
-		rt->admitting = true;
+		rt->adm.admitting = true;
 		int rc = run(rt, h, err);
-		rt->admitting = false;
+		rt->adm.admitting = false;
 		if (rc && DOM0_FAULT(rt, admit_short))
 			return GTT_OK;
 		if (rc)
@@ -506,23 +506,22 @@ static int admit(struct dom0_runtime *rt, struct gtt_err *err)
 
 int dom0_op_done(struct dom0_runtime *rt, int rc, struct gtt_err *err)
 {
-	if (!rt->freed || rt->in_admit)
+	if (rt->adm.in_admit || !dom0_freed_take(rt))
 		return rc;
-	rt->freed = false;
 	if (!dom0_admission_on(rt))
 		return rc;
-	rt->in_admit = true;
+	rt->adm.in_admit = true;
 	int arc = admit(rt, rc ? NULL : err);
-	rt->in_admit = false;
-	rt->freed = false;	/* what its own runs freed, its loop has seen */
+	rt->adm.in_admit = false;
+	dom0_freed_take(rt);	/* what its own runs freed, its loop has seen */
 	return rc ? rc : arc;
 }
 
 int dom0_admission_tick(struct dom0_runtime *rt, struct gtt_err *err)
 {
-	for (int i = 1; rt->n_paused && i <= rt->n_ids; i++) {
+	for (int i = 1; rt->adm.n_paused && i <= rt->n_ids; i++) {
 		const struct vgpu *v = rt->v[i];
-		if (v && v->pause.kind && v->pause.kind != DOM0_PAUSE_CREATE && dom0_sim_time_ms(rt) - v->pause.since_ms >= deadline_ms(rt)) {
+		if (v && v->adm.pause.kind && v->adm.pause.kind != DOM0_PAUSE_CREATE && dom0_sim_time_ms(rt) - v->adm.pause.since_ms >= deadline_ms(rt)) {
 			dom0_freed(rt);		/* a round of admission: the overdue head goes, what waits behind it may run */
 			return dom0_op_done(rt, GTT_OK, err);
 		}
@@ -532,10 +531,21 @@ int dom0_admission_tick(struct dom0_runtime *rt, struct gtt_err *err)
 
 void dom0_withdraw_now(struct dom0_runtime *rt, struct vgpu *v)
 {
-	if (v->pause.channel)
-		dom0_gm_answer(v, GTTLAB_GM_ST_WITHDRAWN, v->pause.seq);
+	if (v->adm.pause.channel)
+		dom0_gm_answer(v, GTTLAB_GM_ST_WITHDRAWN, v->adm.pause.seq);
 	unpause(rt, v, false);
 	v->c.withdrawn++;
 	/* the head may be what left: what waited behind it may fit now */
 	dom0_freed(rt);
+}
+
+void dom0_pause_channel(struct vgpu *v, uint32_t seq)
+{
+	v->adm.pause.channel = true;
+	v->adm.pause.seq = seq;
+}
+
+uint64_t dom0_paused_ms(const struct dom0_runtime *rt, const struct vgpu *v)
+{
+	return v->adm.paused_ms + (v->adm.pause.kind ? dom0_sim_time_ms(rt) - v->adm.pause.since_ms : 0);
 }

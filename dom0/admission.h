@@ -10,8 +10,12 @@
 
 /* ---- dom0/ only: the operations (dom0/ops.c) and the policies call these; mechanisms never do ---- */
 struct vgpu;
-/* Pause what of v does not fit; the caller has filled v->pause's request fields. */
-void dom0_pause(struct dom0_runtime *rt, struct vgpu *v, enum dom0_pause kind);
+/* Pause what of v does not fit: `want` says its kind and what it asks (slots, or the fence and its value). */
+void dom0_pause(struct dom0_runtime *rt, struct vgpu *v, const struct vgpu_pause *want);
+/* The paused expansion was asked over PVINFO, as request `seq`: answered when it runs. */
+void dom0_pause_channel(struct vgpu *v, uint32_t seq);
+/* Time v has spent paused, the current pause included. */
+uint64_t dom0_paused_ms(const struct dom0_runtime *rt, const struct vgpu *v);
 /* A pause that ends without running: the vGPU goes away, or its owner takes the request back. */
 void dom0_pause_drop(struct dom0_runtime *rt, struct vgpu *v);
 /* Take back what of v is paused (a request asked over PVINFO answered WITHDRAWN with its SEQ). */

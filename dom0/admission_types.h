@@ -3,6 +3,9 @@
 #ifndef DOM0_ADMISSION_TYPES_H
 #define DOM0_ADMISSION_TYPES_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
 #include "dom0/types.h"
 
 /*
@@ -26,5 +29,47 @@ enum dom0_admission { DOM0_ADMIT_OFF, DOM0_ADMIT_FIFO, DOM0_ADMIT_BF, DOM0_ADMIT
  * (config.admit_deadline_ms; dom0/admission.c).
  */
 #define DOM0_ADMIT_DEADLINE_MS	2000
+
+/* What of a vGPU waits for admission. */
+enum dom0_pause { DOM0_PAUSE_NONE, DOM0_PAUSE_CREATE, DOM0_PAUSE_EXPAND, DOM0_PAUSE_FENCE };
+
+/* What of a vGPU waits for admission: its kind (DOM0_PAUSE_NONE: nothing), and what it asked. */
+struct vgpu_pause {
+	enum dom0_pause kind;
+	unsigned slots;		/* create: its high slots; expand: Q */
+	unsigned fence;		/* fence: which, and the value the guest wrote */
+	uint64_t val;
+	bool channel;		/* an expansion asked over PVINFO: answered when it runs */
+	uint32_t seq;
+	uint64_t since_ms, order;
+};
+
+/* A vGPU as admission sees it; owned by dom0/admission.c (dom0/state.h reads the pause for the parts beneath). */
+struct dom0_vgpu_admission {
+	/* its paused request, if any */
+	struct vgpu_pause pause;
+	/* the admission round that last took it */
+	unsigned admit_round;
+	/* time paused, pauses that ended */
+	uint64_t paused_ms;
+};
+
+/* The runtime's admission; owned by dom0/admission.c (dom0/state.h reads n_paused and admitting). */
+struct dom0_admission_state {
+	/* requests paused now */
+	unsigned n_paused;
+	/* pauses so far: each pause's order */
+	uint64_t pause_orders;
+	/* the request the policy chose, keeping what frees; 0 none */
+	int admit_head;
+	/* inside admission's run of a paused request (faults.admit_short) */
+	bool admitting;
+	/* inside admission (dom0_op_done): what its runs free is its own loop's to take */
+	bool in_admit;
+	/* DOM0_ADMIT_RAND's generator */
+	uint64_t rand_state;
+	/* admission rounds so far */
+	unsigned admit_rounds;
+};
 
 #endif

@@ -51,7 +51,7 @@ static bool try_run(const struct dom0_runtime *rt, int self, unsigned p, unsigne
 	}
 	for (int i = 1; i <= rt->n_ids; i++) {
 		const struct vgpu *v = rt->v[i];
-		if (!v || v->pause.kind == DOM0_PAUSE_CREATE || !v->slots)
+		if (!v || dom0_pause_of(v).kind == DOM0_PAUSE_CREATE || !v->slots)
 			continue;
 		for (unsigned s = v->first_slot; s < v->first_slot + v->slots; s++)
 			map[s] = dom0_vgpu_locked(v) ? -1 : i;
@@ -112,13 +112,13 @@ int dom0_compact_for(struct dom0_runtime *rt, int id, unsigned *moved, unsigned 
 	if (rt->cfg.slot_runs >= 2)
 		return gtt_err_set(err, GTT_EINVAL, "compaction moves whole runs: with non-contiguous slots (slot runs %u) a create takes any free slots",
 				   rt->cfg.slot_runs);
-	if (!v || v->pause.kind != DOM0_PAUSE_CREATE)
+	if (!v || dom0_pause_of(v).kind != DOM0_PAUSE_CREATE)
 		return gtt_err_set(err, GTT_EINVAL, "vGPU %d: %s", id, v ? "its create is not paused" : "no such vGPU");
 	int *map = gtt_calloc(rt->env, M, sizeof(*map));
 	if (!map)
 		return gtt_err_set(err, GTT_ENOMEM, "out of memory for a map of %u slots", M);
-	for (unsigned p = 0; v->pause.slots <= M && p + v->pause.slots <= M; p++)
-		if (try_run(rt, id, p, v->pause.slots, map, &pl) &&
+	for (unsigned p = 0; dom0_pause_of(v).slots <= M && p + dom0_pause_of(v).slots <= M; p++)
+		if (try_run(rt, id, p, dom0_pause_of(v).slots, map, &pl) &&
 		    (best.run < 0 || pl.n < best.n || (pl.n == best.n && pl.slots < best.slots)))
 			best = pl;
 	rt->env->free(rt->env, map);
@@ -163,7 +163,7 @@ int dom0_move_to_grow(struct dom0_runtime *rt, int id, unsigned q, bool *moved, 
 	unsigned M = rt->lay.num_slots;
 
 	*moved = false;
-	if (!v || !v->slots || v->pause.kind || dom0_vgpu_locked(v) || v->n_runs)
+	if (!v || !v->slots || dom0_pause_of(v).kind || dom0_vgpu_locked(v) || v->n_runs)
 		return gtt_err_set(err, GTT_EINVAL, "vGPU %d: %s", id,
 				   !v ? "no such vGPU" : !v->slots ? "it holds no slots" : v->n_runs ? "its slots are in runs: it grows where it likes" :
 				   "it is paused or migrating");

@@ -327,3 +327,24 @@ const struct pool_fence *dom0_pool_fence(const struct vgpu *v, unsigned fence)
 {
 	return fence < DOM0_MAX_GUEST_FENCES ? &v->fence_state.pf[fence] : NULL;
 }
+
+unsigned dom0_fences_reserved(const struct dom0_runtime *rt)
+{
+	return rt->fence_pool.reserved;
+}
+
+void dom0_fences_reserve(struct dom0_runtime *rt, struct vgpu *v)
+{
+	if (v->fence_state.reserved)
+		return;
+	rt->fence_pool.reserved += v->fences;
+	v->fence_state.reserved = true;
+}
+
+void dom0_fences_unreserve(struct dom0_runtime *rt, struct vgpu *v)
+{
+	if (!v->fence_state.reserved)
+		return;
+	rt->fence_pool.reserved -= v->fences;
+	v->fence_state.reserved = false;
+}

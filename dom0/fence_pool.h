@@ -42,6 +42,11 @@ uint64_t dom0_pool_pages_held(const struct vgpu *v, unsigned except);
 uint64_t dom0_guest_fence_value(const struct vgpu *v, unsigned fence);
 /* The pool home of guest fence `fence` (inactive when the fence is off; NULL past the guest fences). */
 const struct pool_fence *dom0_pool_fence(const struct vgpu *v, unsigned fence);
+/* Fence registers the admitted vGPUs hold (admission counts them before it places a vGPU). */
+unsigned dom0_fences_reserved(const struct dom0_runtime *rt);
+/* v's fence registers counted as held (once), and given back. */
+void dom0_fences_reserve(struct dom0_runtime *rt, struct vgpu *v);
+void dom0_fences_unreserve(struct dom0_runtime *rt, struct vgpu *v);
 /* Keep the pool copy of a guest PTE in step with the guest's write. */
 int dom0_pool_update_pte(struct dom0_runtime *rt, struct vgpu *v, uint64_t index, uint64_t pte,
 			 struct gtt_err *err);

@@ -28,6 +28,8 @@ struct dom0_fence_pool {
 	uint8_t *pool_map;
 	/* pages in the pool */
 	uint64_t pool_pages;
+	/* fence registers the admitted vGPUs hold (with admission on) */
+	unsigned reserved;
 };
 
 /* A vGPU's fences; owned by dom0/fence_pool.c. */
@@ -36,6 +38,8 @@ struct dom0_vgpu_fences {
 	uint64_t gfence[DOM0_MAX_GUEST_FENCES];
 	/* each guest fence's home in the pool, while it is on */
 	struct pool_fence pf[DOM0_MAX_GUEST_FENCES];
+	/* its fence registers are counted in the pool's `reserved` */
+	bool reserved;
 };
 
 #endif

@@ -5,6 +5,7 @@
  * their status words and the new non-mappable base and size. The page's
  * read, write trap and answer words are dom0/pvinfo.c's.
  */
+#include "dom0/admission.h"
 #include "dom0/gm_request.h"
 #include "dom0/migrate_queue.h"
 #include "dom0/ops.h"
@@ -42,7 +43,7 @@ static uint32_t grow(struct dom0_runtime *rt, struct vgpu *v, unsigned q, struct
 		*rc = r;
 		return GTTLAB_GM_ST_PENDING;
 	}
-	if (v->pause.kind == DOM0_PAUSE_EXPAND)
+	if (dom0_pause_of(v).kind == DOM0_PAUSE_EXPAND)
 		return GTTLAB_GM_ST_PAUSED;	/* admission answers it GRANTED when it runs */
 	rt->chan.granted++;
 	return GTTLAB_GM_ST_GRANTED;
@@ -79,8 +80,7 @@ static int answer(struct dom0_runtime *rt, struct vgpu *v, struct gtt_err *err)
 	if (rc)
 		return rc;	/* the runtime failed (not a refusal): the request stays pending */
 	if (st == GTTLAB_GM_ST_PAUSED) {
-		v->pause.channel = true;
-		v->pause.seq = seq;
+		dom0_pause_channel(v, seq);
 	}
 	v->pv.req_arrival = 0;
 	dom0_gm_answer(v, st, seq);

@@ -127,9 +127,9 @@ static void forward(struct dom0_runtime *rt, struct vgpu *v, struct dom0_runtime
 
 static int locked(struct dom0_runtime *rt, struct vgpu *v, struct gtt_err *err)
 {
-	if (v->pause.kind)
+	if (dom0_pause_of(v).kind)
 		return gtt_err_set(err, GTT_EBUSY, "vGPU %d: its %s is paused, waiting for admission; a paused vGPU does not migrate",
-				   v->id, dom0_pause_name(v->pause.kind));
+				   v->id, dom0_pause_name(dom0_pause_of(v).kind));
 	if (v->migration.migrating)
 		return gtt_err_set(err, GTT_EBUSY, "vGPU %d is migrating already", v->id);
 	(void)rt;
@@ -338,7 +338,7 @@ static int move_state(struct dom0_runtime *src, struct vgpu *v, struct dom0_runt
 		if ((rc = hw_fence_encode(tp, dst->lay.aperture_size, &d, &val, err)) ||
 		    (rc = dom0_guest_fence_write(dst, t->id, f, val, err)))
 			return rc;
-		if (t->pause.kind)
+		if (dom0_pause_of(t).kind)
 			return gtt_err_set(err, GTT_EBUSY, "vGPU %d: the target's pool has no room for fence %u (it would wait)",
 					   v->id, f);
 		m->fences_moved++;
@@ -434,7 +434,7 @@ int dom0_migrate_device_onto(struct dom0_runtime *src, int id, struct dom0_runti
 	if ((rc = dom0_vgpu_create(dst, &p, &tid, err)))
 		goto undrain;
 	struct vgpu *t = dst->v[tid];
-	if (t->pause.kind) {
+	if (dom0_pause_of(t).kind) {
 		rc = gtt_err_set(err, GTT_EBUSY, "vGPU %d: %u slots and %u fences do not fit the target now (it would wait for admission)",
 				 id, v->slots, v->fences);
 		goto drop;

@@ -27,15 +27,14 @@ int dom0_vgpu_create(struct dom0_runtime *rt, const struct dom0_vgpu_params *p, 
 	if ((rc = dom0_vgpu_new(rt, p, &v, err)))
 		return rc;
 	/* while requests wait, a new one queues behind them: what frees is theirs */
-	rc = dom0_admission_on(rt) && rt->n_paused ? GTT_EBUSY :
+	rc = dom0_admission_on(rt) && dom0_paused_count(rt) ? GTT_EBUSY :
 		dom0_place_now(rt, v, p->high_slots, p->place ? (int)p->at_slot : -1, err);
 	if (rc == GTT_EBUSY && dom0_admission_on(rt)) {
-		v->pause = (struct vgpu_pause){ .slots = p->high_slots };
-		dom0_pause(rt, v, DOM0_PAUSE_CREATE);
+		dom0_pause(rt, v, &(struct vgpu_pause){ .kind = DOM0_PAUSE_CREATE, .slots = p->high_slots });
 	} else if (rc) {
-		bool freed = rt->freed;
+		bool freed = dom0_freed_take(rt);
 		dom0_vgpu_remove(rt, v);	/* it held nothing yet: nothing freed for anyone */
-		rt->freed = freed;
+		dom0_freed_keep(rt, freed);
 		return rc;
 	}
 	dom0_pvinfo_fill(rt, v);
@@ -51,7 +50,7 @@ int dom0_vgpu_destroy(struct dom0_runtime *rt, int id, struct gtt_err *err)
 		return GTT_EINVAL;
 	if (dom0_vgpu_locked(v))
 		return gtt_err_set(err, GTT_EBUSY, "vGPU %d is migrating: it is destroyed after the migration unlocks it", id);
-	if (v->pause.kind)
+	if (dom0_pause_of(v).kind)
 		dom0_pause_drop(rt, v);		/* its place in the queue goes with it */
 	dom0_vgpu_remove(rt, v);
 	return dom0_op_done(rt, GTT_OK, err);
@@ -70,20 +69,19 @@ int dom0_expand(struct dom0_runtime *rt, int id, unsigned q, unsigned *left, uns
 		*right = 0;
 	if (dom0_vgpu_locked(v))
 		return gtt_err_set(err, GTT_EBUSY, "vGPU %d is migrating: its high range is resized after the migration unlocks it", id);
-	if (v->pause.kind)
+	if (dom0_pause_of(v).kind)
 		return gtt_err_set(err, GTT_EBUSY, "vGPU %d: its %s is paused, waiting for admission; one request at a time",
-				   id, dom0_pause_name(v->pause.kind));
+				   id, dom0_pause_name(dom0_pause_of(v).kind));
 	if ((rc = dom0_expand_check(rt, v, q, err)))
 		return rc;	/* it could never fit: refused at once, with or without admission */
 	/* while requests wait, a new one queues behind them: what frees is theirs */
-	if (dom0_admission_on(rt) && rt->n_paused)
+	if (dom0_admission_on(rt) && dom0_paused_count(rt))
 		rc = GTT_EBUSY;
 	else
 		rc = dom0_expand_now(rt, v, q, left, right, err);
 	if (rc != GTT_EBUSY || !dom0_admission_on(rt))
 		return rc;
-	v->pause = (struct vgpu_pause){ .slots = q };
-	dom0_pause(rt, v, DOM0_PAUSE_EXPAND);
+	dom0_pause(rt, v, &(struct vgpu_pause){ .kind = DOM0_PAUSE_EXPAND, .slots = q });
 	return GTT_OK;
 }
 
@@ -101,12 +99,12 @@ int dom0_reduce(struct dom0_runtime *rt, int id, unsigned q, unsigned *left, uns
 /* A paused write of the same fence is the guest's to take back: the new write replaces it. */
 static int take_back_fence(struct dom0_runtime *rt, struct vgpu *v, unsigned fence, struct gtt_err *err)
 {
-	if (v->pause.kind != DOM0_PAUSE_FENCE)
+	if (dom0_pause_of(v).kind != DOM0_PAUSE_FENCE)
 		return GTT_OK;
-	if (v->pause.fence != fence) {
+	if (dom0_pause_of(v).fence != fence) {
 		v->c.rejected++;
 		return gtt_err_set(err, GTT_EBUSY, "vGPU %d: its write of fence %u is paused, waiting for admission; one at a time",
-				   v->id, v->pause.fence);
+				   v->id, dom0_pause_of(v).fence);
 	}
 	dom0_withdraw_now(rt, v);
 	return GTT_OK;
@@ -143,10 +141,9 @@ int dom0_guest_fence_write(struct dom0_runtime *rt, int id, unsigned fence, uint
 	 * refused at once (dom0_fence_now says why) instead of holding the queue
 	 * forever
 	 */
-	if (dom0_admission_on(rt) && !v->pause.kind && pages + dom0_pool_pages_held(v, fence) <= dom0_pool_pages(rt) &&
-	    (rt->n_paused || !dom0_pool_fits(rt, v, fence, pages))) {
-		v->pause = (struct vgpu_pause){ .fence = fence, .val = val };
-		dom0_pause(rt, v, DOM0_PAUSE_FENCE);
+	if (dom0_admission_on(rt) && !dom0_pause_of(v).kind && pages + dom0_pool_pages_held(v, fence) <= dom0_pool_pages(rt) &&
+	    (dom0_paused_count(rt) || !dom0_pool_fits(rt, v, fence, pages))) {
+		dom0_pause(rt, v, &(struct vgpu_pause){ .kind = DOM0_PAUSE_FENCE, .fence = fence, .val = val });
 		return dom0_op_done(rt, GTT_OK, err);
 	}
 	return dom0_op_done(rt, dom0_fence_now(rt, v, fence, val, err), err);
@@ -158,9 +155,9 @@ int dom0_withdraw(struct dom0_runtime *rt, int id, struct gtt_err *err)
 
 	if (!v)
 		return GTT_EINVAL;
-	if (v->pause.kind == DOM0_PAUSE_NONE)
+	if (dom0_pause_of(v).kind == DOM0_PAUSE_NONE)
 		return gtt_err_set(err, GTT_EINVAL, "vGPU %d: nothing of it is paused, there is nothing to withdraw", id);
-	if (v->pause.kind == DOM0_PAUSE_CREATE)
+	if (dom0_pause_of(v).kind == DOM0_PAUSE_CREATE)
 		return gtt_err_set(err, GTT_EINVAL, "vGPU %d: its create is paused; a create is taken back by destroying the vGPU", id);
 	dom0_withdraw_now(rt, v);
 	return dom0_op_done(rt, GTT_OK, err);

@@ -81,16 +81,4 @@ static inline uint64_t dom0_phys_not_held(const struct dom0_runtime *rt, uint64_
 }
 /* Forget hw's undo entries made since init (the runtime restores from its own snapshot). */
 void dom0_undo_settle(struct dom0_runtime *rt);
-/*
- * A mechanism gave slots, fence registers or pool pages back. It only says
- * so: admission (a policy) acts when the operation has completed
- * (dom0/admission.h's dom0_op_done, called by dom0/ops.c and the policies),
- * never inside the mechanism, so no admission can re-enter an operation half
- * done.
- */
-static inline void dom0_freed(struct dom0_runtime *rt)
-{
-	rt->freed = true;
-}
-
 #endif

@@ -140,8 +140,8 @@ static bool waiting(const struct vgpu *v, uint32_t *seq)
 		*seq = v->pv.req_seq;
 		return true;
 	}
-	if (v->pause.kind == DOM0_PAUSE_EXPAND && v->pause.channel) {
-		*seq = v->pause.seq;
+	if (dom0_pause_of(v).kind == DOM0_PAUSE_EXPAND && dom0_pause_of(v).channel) {
+		*seq = dom0_pause_of(v).seq;
 		return true;
 	}
 	return false;
@@ -203,11 +203,11 @@ static int notify(struct dom0_runtime *rt, struct vgpu *v, bool *withdraw_paused
 	rt->chan.requests++;
 	if (code == GTTLAB_GM_REQ_WITHDRAW)
 		return withdraw(rt, v, withdraw_paused);
-	if (v->pv.req_arrival || v->pause.kind) {
+	if (v->pv.req_arrival || dom0_pause_of(v).kind) {
 		/* one at a time: this one is refused; the pending (or paused) one, latched, is answered later */
 		refuse(rt, v, GTTLAB_GM_ST_BUSY);
 		return gtt_err_set(err, GTT_EBUSY, "vGPU %d: a request (code %u) while its %s is still %s; one at a time",
-				   v->id, code, v->pv.req_arrival ? "request" : dom0_pause_name(v->pause.kind),
+				   v->id, code, v->pv.req_arrival ? "request" : dom0_pause_name(dom0_pause_of(v).kind),
 				   v->pv.req_arrival ? "pending" : "paused");
 	}
 	if (code != GTTLAB_GM_REQ_EXPAND && code != GTTLAB_GM_REQ_REDUCE && code != GTTLAB_GM_REQ_EVICTIONS) {

@@ -21,7 +21,7 @@ unsigned dom0_load(const struct dom0_runtime *rt)
 
 	for (int i = 1; i <= rt->n_ids; i++) {
 		const struct vgpu *v = rt->v[i];
-		n += v && dom0_vgpu_busy(v) && !v->pause.kind && !dom0_vgpu_locked(v);
+		n += v && dom0_vgpu_busy(v) && !dom0_pause_of(v).kind && !dom0_vgpu_locked(v);
 	}
 	return n;
 }
@@ -81,7 +81,7 @@ static int cheapest_busy(const struct dom0_runtime *rt)
 
 	for (int i = 1; i <= rt->n_ids; i++) {
 		const struct vgpu *v = rt->v[i];
-		if (v && dom0_vgpu_busy(v) && !v->pause.kind && !dom0_vgpu_locked(v) && (!best || v->mem_pages < rt->v[best]->mem_pages))
+		if (v && dom0_vgpu_busy(v) && !dom0_pause_of(v).kind && !dom0_vgpu_locked(v) && (!best || v->mem_pages < rt->v[best]->mem_pages))
 			best = i;
 	}
 	return best;

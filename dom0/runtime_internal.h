@@ -35,22 +35,11 @@ struct vgpu {
 	uint64_t high_mapped;		/* shadow_high entries not on scratch (utilization's numerator) */
 	/* its share of W (eq. 2), given by the caller */
 	uint64_t steal_mpct;		/* owner: policy.c */
-	struct vgpu_pause {
-		enum dom0_pause kind;
-		unsigned slots;		/* create: its high slots; expand: Q */
-		unsigned fence;		/* fence: which, and the value the guest wrote */
-		uint64_t val;
-		bool channel;		/* an expansion asked over PVINFO: answered when it runs */
-		uint32_t seq;
-		uint64_t since_ms, order;
-	} pause;
-	bool fences_reserved;		/* admission: its fence registers are counted in rt->fences_reserved */
+	struct dom0_vgpu_admission adm;	/* owner: admission.c | reader: state.c */
 	uint64_t created;		/* creation order: ConVGPU's FIFO admits the oldest created first */
-	unsigned admit_round;		/* the admission round that last took it (dom0/admission.c) */
 	unsigned held_places;		/* paused create: slots whose place it holds (rt->slot_resv) */
 	unsigned held_first;		/* the first slot of the run it holds them in */
 	struct dom0_vgpu_lock migration;	/* owner: migrate.c migrate_queue.c migrate_forward.c */
-	uint64_t paused_ms;		/* time paused, pauses that ended */
 };
 
 struct dom0_runtime {
@@ -63,7 +52,6 @@ struct dom0_runtime {
 	unsigned *slot_occ;
 	int *slot_resv;			/* per slot: the paused create holding a place in it as it freed (ConVGPU Fig. 3d); 0 none */
 	uint64_t create_orders;		/* vGPUs created so far */
-	unsigned admit_rounds;
 	struct vgpu **v;		/* indexed by id, 1..n_ids (NULL: free id, reused first); vGPUs do not move */
 	int n_ids, cap_ids;
 	struct dom0_counters c;
@@ -77,15 +65,9 @@ struct dom0_runtime {
 	uint64_t copy_ns_mark;		/* owner: policy.c */
 	struct dom0_requests pv_requests;	/* owner: pvinfo.c */
 	struct dom0_channel_stats chan;	/* owner: pvinfo.c gm_request.c admission.c */
-	/* admission (dom0/admission.c) */
-	unsigned n_paused;
-	uint64_t pause_orders;		/* pauses so far: each pause's order */
-	int admit_head;			/* the request the policy chose, keeping what frees; 0 none */
-	bool admitting;			/* inside admission's run of a paused request (faults.admit_short) */
-	bool in_admit;			/* inside admission (dom0_op_done): what its runs free is its own loop's to take */
-	bool freed;			/* the operation under way gave slots, fences or pool pages back */
-	unsigned fences_reserved;	/* fence registers the admitted vGPUs hold */
-	uint64_t rand_state;
+	struct dom0_admission_state adm;	/* owner: admission.c | reader: state.c */
+	/* the operation under way gave slots, fences or pool pages back (dom0_freed) */
+	bool freed;			/* owner: state.c */
 };
 
 #define GM_PAGE(gm)	((gm) >> 12)

@@ -36,7 +36,7 @@ int dom0_set_busy(struct dom0_runtime *rt, int id, bool busy, struct gtt_err *er
 /* Busy and allowed to run: not idle, waiting for admission, or locked by a migration. */
 static bool runnable(const struct dom0_runtime *rt, const struct vgpu *v)
 {
-	return v && v->sched.busy && (!v->pause.kind || DOM0_FAULT(rt, run_paused)) && !dom0_vgpu_locked(v);
+	return v && v->sched.busy && (!dom0_pause_of(v).kind || DOM0_FAULT(rt, run_paused)) && !dom0_vgpu_locked(v);
 }
 
 /* Whether v holds another slot than the vGPU cur (or cur is none). */
@@ -113,7 +113,7 @@ int dom0_run_quanta(struct dom0_runtime *rt, unsigned n,
 			rt->v[next]->sched.ran_q = rt->sched.quantum;
 		}
 		dom0_clock_advance(rt, DOM0_QUANTUM_MS);
-		if (rt->n_paused) {
+		if (dom0_paused_count(rt)) {
 			int rc = dom0_admission_tick(rt, err);
 			if (rc)
 				return rc;

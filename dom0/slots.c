@@ -9,6 +9,7 @@
  * written for it again.
  */
 #include "dom0/faults.h"
+#include "dom0/fence_pool.h"
 #include "dom0/phys.h"
 #include "dom0/pvinfo.h"
 #include "dom0/slots.h"
@@ -126,7 +127,7 @@ static int choose_runs(struct dom0_runtime *rt, struct vgpu *v, enum dom0_runs_o
 	bool any[DOM0_MAX_SLOTS];
 	int rc = dom0_runs_choose(rt, v, op, q, NULL, set, err);
 
-	if (rc == GTT_EBUSY && op != DOM0_RUNS_SHRINK && DOM0_FAULT(rt, admit_short) && rt->admitting) {
+	if (rc == GTT_EBUSY && op != DOM0_RUNS_SHRINK && DOM0_FAULT(rt, admit_short) && dom0_admitting(rt)) {
 		for (unsigned s = 0; s < rt->lay.num_slots; s++)
 			any[s] = true;
 		rc = dom0_runs_choose(rt, v, op, q, any, set, err);
@@ -215,7 +216,7 @@ int dom0_expand_now(struct dom0_runtime *rt, struct vgpu *v, unsigned q, unsigne
 		return expand_runs(rt, v, q, left, right, err);
 	if ((rc = select(rt, id, q, true, &L, &R, err)))
 		return rc;
-	if (!limit_sides(rt, v, q, &L, &R) && !(DOM0_FAULT(rt, admit_short) && rt->admitting))
+	if (!limit_sides(rt, v, q, &L, &R) && !(DOM0_FAULT(rt, admit_short) && dom0_admitting(rt)))
 		return gtt_err_set(err, GTT_EBUSY, "vGPU %d: no %u slots next to its slots %u-%u are held by fewer than %u vGPUs (the share limit)",
 				   id, q, v->first_slot, v->first_slot + v->slots - 1, rt->cfg.share_limit);
 	unsigned first = v->first_slot - L, old = v->slots;
@@ -341,9 +342,9 @@ static bool fences_fit(struct dom0_runtime *rt, const struct vgpu *v, struct gtt
 {
 	const struct dom0_layout *l = &rt->lay;
 
-	if (dom0_admission_on(rt) && rt->fences_reserved + v->fences > l->guest_fences && !(DOM0_FAULT(rt, admit_short) && rt->admitting)) {
+	if (dom0_admission_on(rt) && dom0_fences_reserved(rt) + v->fences > l->guest_fences && !(DOM0_FAULT(rt, admit_short) && dom0_admitting(rt))) {
 		gtt_err_set(err, GTT_EBUSY, "vGPU %d: %u fences: %u of the %u guest fence registers are held",
-			    v->id, v->fences, rt->fences_reserved, l->guest_fences);
+			    v->id, v->fences, dom0_fences_reserved(rt), l->guest_fences);
 		return false;
 	}
 	return true;
@@ -351,10 +352,8 @@ static bool fences_fit(struct dom0_runtime *rt, const struct vgpu *v, struct gtt
 
 static void reserve_fences(struct dom0_runtime *rt, struct vgpu *v)
 {
-	if (dom0_admission_on(rt)) {
-		rt->fences_reserved += v->fences;
-		v->fences_reserved = true;
-	}
+	if (dom0_admission_on(rt))
+		dom0_fences_reserve(rt, v);
 }
 
 /* A new vGPU's slots in up to cfg.slot_runs runs, where they share least. */
@@ -388,7 +387,7 @@ int dom0_place_now(struct dom0_runtime *rt, struct vgpu *v, unsigned slots, int 
 	/* the share limit: every slot of the run held by fewer vGPUs than it allows */
 	for (unsigned s = 0; fits && at >= 0 && rt->cfg.share_limit && s < slots; s++)
 		fits = dom0_slot_room(rt, (unsigned)first + s, v->id);
-	if (!fits && (DOM0_FAULT(rt, admit_short) && rt->admitting)) {
+	if (!fits && (DOM0_FAULT(rt, admit_short) && dom0_admitting(rt))) {
 		first = at >= 0 ? at : slots_place(rt->slot_occ, l->num_slots, slots);
 		fits = first >= 0;
 	}

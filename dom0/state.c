@@ -91,3 +91,36 @@ bool dom0_high_holds(const struct dom0_runtime *rt, const struct dom0_vgpu_info 
 	}
 	return false;
 }
+
+void dom0_freed(struct dom0_runtime *rt)
+{
+	rt->freed = true;
+}
+
+bool dom0_freed_take(struct dom0_runtime *rt)
+{
+	bool was = rt->freed;
+
+	rt->freed = false;
+	return was;
+}
+
+void dom0_freed_keep(struct dom0_runtime *rt, bool was)
+{
+	rt->freed = was;
+}
+
+struct vgpu_pause dom0_pause_of(const struct vgpu *v)
+{
+	return v->adm.pause;
+}
+
+unsigned dom0_paused_count(const struct dom0_runtime *rt)
+{
+	return rt->adm.n_paused;
+}
+
+bool dom0_admitting(const struct dom0_runtime *rt)
+{
+	return rt->adm.admitting;
+}

@@ -22,9 +22,27 @@ const char *dom0_pause_name(enum dom0_pause p);		/* "none", "create", "expand", 
 bool dom0_high_holds(const struct dom0_runtime *rt, const struct dom0_vgpu_info *in, uint64_t gm, uint64_t len);
 /* Whether the config turns admission on (mechanisms that reserve for it read this; they never call it). */
 bool dom0_admission_on(const struct dom0_runtime *rt);
+/* Requests paused by admission now. */
+unsigned dom0_paused_count(const struct dom0_runtime *rt);
 
 /* ---- dom0/ only ---- */
 struct vgpu;
+/*
+ * A mechanism gave slots, fence registers or pool pages back. It only says
+ * so: admission (a policy) acts when the operation has completed
+ * (dom0/admission.h's dom0_op_done, called by dom0/ops.c and the policies),
+ * never inside the mechanism, so no admission can re-enter an operation half
+ * done.
+ */
+void dom0_freed(struct dom0_runtime *rt);
+/* Whether something was freed since the last take; the flag is cleared. */
+bool dom0_freed_take(struct dom0_runtime *rt);
+/* Put the flag back as a caller found it (a step that freed nothing anyone held). */
+void dom0_freed_keep(struct dom0_runtime *rt, bool was);
+/* What of v waits for admission (dom0/admission.c's; kind DOM0_PAUSE_NONE: nothing). */
+struct vgpu_pause dom0_pause_of(const struct vgpu *v);
+/* Whether admission is running a paused request now (the admit_short fault's window). */
+bool dom0_admitting(const struct dom0_runtime *rt);
 /* The simulated clock moves on (the scheduler, a quantum at a time). */
 void dom0_clock_advance(struct dom0_runtime *rt, uint64_t ms);
 struct vgpu *dom0_vgpu_get(struct dom0_runtime *rt, int id, struct gtt_err *err);

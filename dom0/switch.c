@@ -98,9 +98,9 @@ int dom0_switch(struct dom0_runtime *rt, int to, struct dom0_switch_stats *stats
 		return GTT_EINVAL;
 	if (dom0_vgpu_locked(v))
 		return gtt_err_set(err, GTT_EBUSY, "vGPU %d is migrating: it is not switched in until the migration unlocks it", to);
-	if (v->pause.kind && !DOM0_FAULT(rt, run_paused))
+	if (dom0_pause_of(v).kind && !DOM0_FAULT(rt, run_paused))
 		return gtt_err_set(err, GTT_EBUSY, "vGPU %d: its %s is paused, waiting for admission; a paused vGPU is never switched in",
-				   to, dom0_pause_name(v->pause.kind));
+				   to, dom0_pause_name(dom0_pause_of(v).kind));
 	if ((rc = dom0_copy_in_charged(rt, v, &s, err)))
 		return rc;
 	dom0_gtt_switched_to(rt, to);

@@ -190,8 +190,7 @@ void dom0_vgpu_remove(struct dom0_runtime *rt, struct vgpu *v)
 	if (gone)
 		dom0_invalidate(rt);
 	dom0_gtt_drain(rt, id);
-	if (v->fences_reserved)
-		rt->fences_reserved -= v->fences;
+	dom0_fences_unreserve(rt, v);
 	dom0_queue_drop(rt, v);
 	free_mem(rt, v);
 	free_tables(rt, v);
@@ -211,17 +210,12 @@ int dom0_guest_page(const struct dom0_runtime *rt, int id, uint64_t gfn, struct 
 
 enum dom0_pause dom0_vgpu_paused(const struct dom0_runtime *rt, int id)
 {
-	return dom0_vgpu_exists(rt, id) ? rt->v[id]->pause.kind : DOM0_PAUSE_NONE;
+	return dom0_vgpu_exists(rt, id) ? dom0_pause_of(rt->v[id]).kind : DOM0_PAUSE_NONE;
 }
 
 bool dom0_vgpu_migrating(const struct dom0_runtime *rt, int id)
 {
 	return dom0_vgpu_exists(rt, id) && dom0_vgpu_locked(rt->v[id]);
-}
-
-unsigned dom0_paused_count(const struct dom0_runtime *rt)
-{
-	return rt->n_paused;
 }
 
 struct vgpu *dom0_guest_vgpu(struct dom0_runtime *rt, int id, struct gtt_err *err)
@@ -233,7 +227,7 @@ struct vgpu *dom0_guest_vgpu(struct dom0_runtime *rt, int id, struct gtt_err *er
 		gtt_err_set(err, GTT_EBUSY, "vGPU %d is the target of a migration under way: its guest operations are refused until the guest lives there", id);
 		return NULL;
 	}
-	if (v && v->pause.kind == DOM0_PAUSE_CREATE) {
+	if (v && dom0_pause_of(v).kind == DOM0_PAUSE_CREATE) {
 		v->c.rejected++;
 		gtt_err_set(err, GTT_EBUSY, "vGPU %d is paused: its create waits for admission, and a guest that has not started writes nothing", id);
 		return NULL;

@@ -12,7 +12,6 @@ int dom0_guest_page(const struct dom0_runtime *rt, int id, uint64_t gfn, struct 
 /* What of it waits for admission (DOM0_PAUSE_NONE: nothing), whether a migration holds it, and how many wait. */
 enum dom0_pause dom0_vgpu_paused(const struct dom0_runtime *rt, int id);
 bool dom0_vgpu_migrating(const struct dom0_runtime *rt, int id);
-unsigned dom0_paused_count(const struct dom0_runtime *rt);
 
 /* ---- dom0/ only ---- */
 struct vgpu;

@@ -4,6 +4,7 @@
  * ranges and slots, fences, pause, pending request): a query above them all,
  * for the vgpu: device and the front-ends; no part of the runtime calls it.
  */
+#include "dom0/admission.h"
 #include "dom0/pvinfo.h"
 #include "dom0/runtime_internal.h"
 #include "dom0/sched.h"
@@ -20,20 +21,20 @@ int dom0_vgpu_info(const struct dom0_runtime *rt, int id, struct dom0_vgpu_info 
 		.high_base = dom0_high_base(rt, v), .high_size = dom0_high_size(rt, v),
 		.first_slot = v->first_slot, .slots = v->slots, .fences = v->fences,
 		.mem_pages = v->mem_pages, .scratch_phys = v->scratch.phys, .busy = dom0_vgpu_busy(v), .counters = v->c,
-		.paused = v->pause.kind,
-		.pause_fence = v->pause.kind == DOM0_PAUSE_FENCE ? v->pause.fence : 0,
-		.pause_val = v->pause.kind == DOM0_PAUSE_FENCE ? v->pause.val : 0,
-		.paused_ms = v->paused_ms + (v->pause.kind ? dom0_sim_time_ms(rt) - v->pause.since_ms : 0),
+		.paused = dom0_pause_of(v).kind,
+		.pause_fence = dom0_pause_of(v).kind == DOM0_PAUSE_FENCE ? dom0_pause_of(v).fence : 0,
+		.pause_val = dom0_pause_of(v).kind == DOM0_PAUSE_FENCE ? dom0_pause_of(v).val : 0,
+		.paused_ms = dom0_paused_ms(rt, v),
 	};
 	out->n_runs = dom0_runs_of(v, out->runs);
 	/* the request it waits on: pending on the channel, or an expansion admission paused */
 	if (dom0_request_of(v, &out->req_seq, &out->req_code, &out->req_count)) {
 		out->req_waiting = true;
-	} else if (v->pause.channel) {
+	} else if (dom0_pause_of(v).channel) {
 		out->req_waiting = out->req_paused = true;
-		out->req_seq = v->pause.seq;
+		out->req_seq = dom0_pause_of(v).seq;
 		out->req_code = GTTLAB_GM_REQ_EXPAND;
-		out->req_count = v->pause.slots;
+		out->req_count = dom0_pause_of(v).slots;
 	}
 	return GTT_OK;
 }

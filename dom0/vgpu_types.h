@@ -3,10 +3,9 @@
 #ifndef DOM0_VGPU_TYPES_H
 #define DOM0_VGPU_TYPES_H
 
+#include "dom0/admission_types.h"
 #include "dom0/types.h"
 
-/* What of a vGPU waits for admission. */
-enum dom0_pause { DOM0_PAUSE_NONE, DOM0_PAUSE_CREATE, DOM0_PAUSE_EXPAND, DOM0_PAUSE_FENCE };
 
 /* vGPUs: low range (bytes, shared area), high range (slots), guest fences, guest memory pages. */
 struct dom0_vgpu_params {

@@ -5,6 +5,9 @@
 # member that names its owners (a plain member may name them too):
 #     struct dom0_phys mirror;	/* owner: phys.c phys.h */
 #     uint64_t sim_ms;		/* owner: state.c */
+#     struct dom0_admission_state adm;	/* owner: admission.c | reader: state.c */
+# A reader may read the member (the lookups beneath a part that its lower neighbours use), never
+# assign it, increment it or take its address.
 # Only the owning files may write `->mirror` (and reach inside it); every other file goes through
 # the owner's functions. One line per access outside the owners, "FILE:LINE: state: what",
 # sorted; exit 1 when there is any, 0 when there is none, 2 on misuse. A member's name is unique
@@ -27,11 +30,21 @@ check() {
 		sed -n 's|^[[:space:]]*[a-z_0-9 ]*[ *]\([a-z_0-9]*\)\(\[[A-Z_0-9]*\]\)*;[[:space:]]*/\* owner: \([^*]*\)\*/.*|\1 \3|p' "$HDR" > "$tmp/owners"
 		[ -s "$tmp/owners" ] || { echo "check-state: $HDR names no owned member" >&2; exit 2; }
 		find dom0 -type f \( -name '*.c' -o -name '*.h' \) | sort > "$tmp/files"
-		while read -r member owners; do
+		while read -r member rest; do
+			owners=${rest%%|*}
+			owners=$(echo $owners)
+			readers=
+			case $rest in *"| reader:"*) readers=$(echo ${rest#*| reader:}) ;; esac
 			# shellcheck disable=SC2046
-			grep -n -- "->$member\\b" $(cat "$tmp/files") /dev/null | while IFS=: read -r file line _; do
+			grep -n -- "->$member\\b" $(cat "$tmp/files") /dev/null | while IFS=: read -r file line text; do
 				base=${file#dom0/}
 				case " $owners " in *" $base "*) continue ;; esac
+				case " $readers " in *" $base "*)
+					# a reader reads: no assignment, increment or address of the member or inside it
+					echo "$text" | grep -Eq -- "(\\+\\+|--|&)[[:space:]]*[a-z_0-9]+(->|\\.)$member\\b|->$member(\\.[a-z_0-9]+|\\[[^]]*\\])*[[:space:]]*([-+*/%&|^]?=[^=]|\\+\\+|--)" || continue
+					echo "$file:$line: state: ->$member is written here, and $base only reads it ($HDR); its owners $owners write it"
+					continue ;;
+				esac
 				echo "$file:$line: state: ->$member is the state of $owners only ($HDR); reach it through their functions"
 			done
 		done < "$tmp/owners"
@@ -52,17 +65,19 @@ self_test() {
 struct dom0_runtime {
 	struct dom0_phys mirror;	/* owner: phys.c phys.h */
 	uint64_t clock;		/* owner: state.c */
+	struct dom0_admission_state adm;	/* owner: admission.c | reader: state.c */
 	int shared;
 };
 H
 	printf 'int a(struct dom0_runtime *rt)\n{\n\treturn rt->mirror.n;\n}\n' > "$t/dom0/phys.c"
 	printf 'static inline int b(struct dom0_runtime *rt) { return rt->mirror.n; }\n' > "$t/dom0/phys.h"
 	printf 'int c(struct dom0_runtime *rt)\n{\n\tint k = rt->mirrored + rt->shared;\n\treturn k + rt->mirror.n + (int)rt->clock;\n}\n' > "$t/dom0/switch.c"
-	printf 'uint64_t d(struct dom0_runtime *rt) { return rt->clock; }\n' > "$t/dom0/state.c"
+	printf 'uint64_t d(struct dom0_runtime *rt) { return rt->clock + rt->adm.n; }\nvoid e(struct dom0_runtime *rt)\n{\n\trt->adm.n++;\n}\n' > "$t/dom0/state.c"
 	{
 		printf 'dom0/switch.c:4: state: ->clock is the state of state.c only (%s); reach it through their functions\n' "$HDR"
 		printf 'dom0/switch.c:4: state: ->mirror is the state of phys.c phys.h only (%s); reach it through their functions\n' "$HDR"
-	} > "$tmp/want"
+		printf 'dom0/state.c:4: state: ->adm is written here, and state.c only reads it (%s); its owners admission.c write it\n' "$HDR"
+	} | sort > "$tmp/want"
 	quiet=1
 	check "$t" > "$tmp/got"
 	st=$?
@@ -71,12 +86,13 @@ H
 		echo "self-test: the planted tree gave exit $st and (- expected, + got):"; diff -u "$tmp/want" "$tmp/got"; ok=0
 	fi
 	printf 'int c(struct dom0_runtime *rt)\n{\n\treturn rt->mirrored + rt->shared;\n}\n' > "$t/dom0/switch.c"
+	printf 'uint64_t d(struct dom0_runtime *rt) { return rt->clock + rt->adm.n; }\n' > "$t/dom0/state.c"
 	check "$t" > "$tmp/got"
 	st=$?
 	if [ "$st" != 0 ] || [ -s "$tmp/got" ]; then echo "self-test: a clean tree gave exit $st:"; cat "$tmp/got"; ok=0; fi
 	quiet=
 	[ "$ok" = 1 ] || return 1
-	echo "check-state self-test: an access outside the owners reported at its line, near misses (owners, a longer name, an unowned member) not"
+	echo "check-state self-test: an access outside the owners reported at its line, a reader that writes reported; near misses (owners, a reader that reads, a longer name, an unowned member) not"
 }
 
 tmp=$(mktemp -d) || exit 2
