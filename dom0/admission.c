@@ -549,3 +549,27 @@ uint64_t dom0_paused_ms(const struct dom0_runtime *rt, const struct vgpu *v)
 {
 	return v->adm.paused_ms + (v->adm.pause.kind ? dom0_sim_time_ms(rt) - v->adm.pause.since_ms : 0);
 }
+
+int dom0_admission_init(struct dom0_runtime *rt, struct gtt_err *err)
+{
+	rt->slot_resv = gtt_calloc(rt->env, rt->lay.num_slots, sizeof(*rt->slot_resv));
+	if (!rt->slot_resv)
+		return gtt_err_set(err, GTT_ENOMEM, "out of memory for the places of %u slots", rt->lay.num_slots);
+	return GTT_OK;
+}
+
+void dom0_admission_free(struct dom0_runtime *rt)
+{
+	rt->env->free(rt->env, rt->slot_resv);
+	rt->slot_resv = NULL;
+}
+
+void dom0_place_give_up(struct dom0_runtime *rt, unsigned s)
+{
+	int r = rt->slot_resv[s];
+
+	if (r && rt->v[r]) {
+		rt->v[r]->held_places--;
+		rt->slot_resv[s] = 0;
+	}
+}

@@ -41,4 +41,10 @@ bool dom0_outranks(const struct dom0_runtime *rt, const struct vgpu *v, const st
  */
 int dom0_admission_tick(struct dom0_runtime *rt, struct gtt_err *err);
 
+/* The table of places paused creates hold, for the layout, and its end (dom0/runtime.c). */
+int dom0_admission_init(struct dom0_runtime *rt, struct gtt_err *err);
+void dom0_admission_free(struct dom0_runtime *rt);
+/* The place a paused create holds in slot s, if any, is given up (a move clears the slot for another). */
+void dom0_place_give_up(struct dom0_runtime *rt, unsigned s);
+
 #endif

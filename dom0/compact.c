@@ -127,13 +127,8 @@ int dom0_compact_for(struct dom0_runtime *rt, int id, unsigned *moved, unsigned 
 	for (unsigned k = 0; k < best.n && !rc; k++) {
 		unsigned n = dom0_vgpu_exists(rt, best.id[k]) ? rt->v[best.id[k]]->slots : 0;
 		/* places held there, by requests ranked after id or by id elsewhere than its new run, are given up */
-		for (unsigned s = best.to[k]; s < best.to[k] + n; s++) {
-			int r = rt->slot_resv[s];
-			if (r && rt->v[r]) {
-				rt->v[r]->held_places--;
-				rt->slot_resv[s] = 0;
-			}
-		}
+		for (unsigned s = best.to[k]; s < best.to[k] + n; s++)
+			dom0_place_give_up(rt, s);
 		if (!(rc = dom0_migrate(rt, best.id[k], best.to[k], NULL, err))) {
 			(*moved)++;
 			if (slots_moved)

@@ -44,6 +44,7 @@
 #include "dom0/phys.h"
 #include "dom0/pvinfo.h"
 #include "dom0/sched.h"
+#include "dom0/slots.h"
 #include "dom0/state.h"
 #include "dom0/vgpu.h"
 #include "hw/fence.h"
@@ -199,9 +200,7 @@ static int migrate(struct dom0_runtime *rt, int id, unsigned to_slot, struct dom
 	bool was_owner = false;
 	uint64_t switches_at_drain = 0;
 	v->migration.migrating = true;
-	for (unsigned s = to_slot; s < to_slot + n; s++)
-		if (s < from || s >= from + n)
-			rt->slot_occ[s]++;
+	dom0_slot_occupy_apart(rt, to_slot, n, from, n, 1);
 	if ((rc = step(rt, id, DOM0_MIGRATE_LOCK, &m, err)))
 		goto unlock;
 	/* drain: whoever the owner is now (host work after the lock may have switched it away already) */
@@ -214,10 +213,10 @@ static int migrate(struct dom0_runtime *rt, int id, unsigned to_slot, struct dom
 	uint32_t pv_was[DOM0_PV_RANGE_WORDS];
 	dom0_pvinfo_ranges_save(v, pv_was);
 	dom0_phys_settle_owner(rt, id);	/* the shadow's entries change place: no chunk recorded against them */
-	v->first_slot = to_slot;
+	dom0_slot_rebase(v, to_slot);
 	dom0_pvinfo_ranges(rt, v);
 	if ((rc = step(rt, id, DOM0_MIGRATE_TRANSFER, &m, err)) || (rc = step(rt, id, DOM0_MIGRATE_MAP, &m, err))) {
-		v->first_slot = from;
+		dom0_slot_rebase(v, from);
 		dom0_pvinfo_ranges_restore(v, pv_was);	/* as they were, the epoch too; no other word is the move's */
 		goto undrain;
 	}
@@ -226,9 +225,7 @@ static int migrate(struct dom0_runtime *rt, int id, unsigned to_slot, struct dom
 		m.ptes_released = dom0_phys_release(rt, GM_PAGE(l->slots_base) + from * pps, n * pps, id);
 	if (m.ptes_released)
 		dom0_invalidate(rt);
-	for (unsigned s = from; s < from + n; s++)
-		if (s < to_slot || s >= to_slot + n)
-			rt->slot_occ[s]--;
+	dom0_slot_occupy_apart(rt, from, n, to_slot, n, -1);
 	dom0_freed(rt);
 	dom0_undo_settle(rt);
 	rt->c.migrations++;
@@ -244,9 +241,7 @@ static int migrate(struct dom0_runtime *rt, int id, unsigned to_slot, struct dom
 undrain:
 	undrain(rt, id, was_owner, switches_at_drain);
 unlock:
-	for (unsigned s = to_slot; s < to_slot + n; s++)
-		if (s < from || s >= from + n)
-			rt->slot_occ[s]--;
+	dom0_slot_occupy_apart(rt, to_slot, n, from, n, -1);
 	v->migration.migrating = false;
 	forward(rt, v, rt, id, &b, &m);		/* b: the ranges as they were, and are again */
 	return rc;

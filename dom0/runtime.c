@@ -6,8 +6,10 @@
  * back in one pass. The mirror and the writes by value are dom0/phys.c's.
  */
 #include "dom0/runtime.h"
+#include "dom0/admission.h"
 #include "dom0/fence_pool.h"
 #include "dom0/phys.h"
+#include "dom0/slots.h"
 #include "hw/fence.h"
 #include "hw/ggtt.h"
 #include "hw/pte.h"
@@ -107,8 +109,8 @@ static void free_rt(struct dom0_runtime *rt)
 
 	dom0_phys_free(rt);
 	dom0_fence_pool_free(rt);
-	env->free(env, rt->slot_occ);
-	env->free(env, rt->slot_resv);
+	dom0_slots_free(rt);
+	dom0_admission_free(rt);
 	env->free(env, rt->v);
 	env->free(env, rt);
 }
@@ -130,12 +132,8 @@ int dom0_init(struct hw_device *dev, const struct dom0_config *cfg, struct dom0_
 		goto fail;
 	if ((rc = dom0_phys_init(rt, err)))
 		goto fail;
-	rt->slot_occ = gtt_calloc(env, rt->lay.num_slots, sizeof(*rt->slot_occ));
-	rt->slot_resv = gtt_calloc(env, rt->lay.num_slots, sizeof(*rt->slot_resv));
-	if (!rt->slot_occ || !rt->slot_resv) {
-		rc = gtt_err_set(err, GTT_ENOMEM, "out of memory for the runtime's tables (%u slots)", rt->lay.num_slots);
+	if ((rc = dom0_slots_init(rt, err)) || (rc = dom0_admission_init(rt, err)))
 		goto fail;
-	}
 	/* what it must give back: the PTEs (phys.c) and every fence (fence_pool.c) */
 	if ((rc = dom0_fence_pool_init(rt, err)))
 		goto fail;

@@ -15,45 +15,64 @@
 
 struct vgpu {
 	int id;
-	uint64_t low_base, low_size;
-	unsigned first_slot, slots;	/* its first slot; slots held in all */
+	/* its low range in the shared area */
+	uint64_t low_base;		/* owner: vgpu.c | reader: * */
+	uint64_t low_size;		/* owner: vgpu.c | reader: * */
+	/* its first slot (one run), and slots held in all */
+	unsigned first_slot;		/* owner: slots.c slots_runs.c | reader: * */
+	unsigned slots;
 	/* non-contiguous slots (cfg.slot_runs): 2.. runs, ascending, apart; 0: one run, [first_slot, +slots) */
 	unsigned n_runs;
-	struct dom0_run run[DOM0_MAX_RUNS];
-	unsigned fences, mem_pages;
+	struct dom0_run run[DOM0_MAX_RUNS];	/* owner: slots.c slots_runs.c | reader: * */
+	unsigned fences;
+	unsigned mem_pages;		/* owner: vgpu.c | reader: * */
 	struct hw_page *mem;		/* guest page frame -> host page; mem[mem_pages] is the scratch page */
-	bool mem_given;			/* mem[0..mem_pages) are the caller's (dom0_vgpu_params.mem): not freed here */
-	struct hw_page scratch;		/* its own scratch page: what its not-present entries map (GVT-g: one per vGPU) */
-	uint64_t scratch_pte;
-	uint64_t *guest_low, *guest_high;	/* PTEs as the guest wrote them */
-	uint64_t *shadow_low, *shadow_high;	/* the private shadow GTT: host PTEs */
-	int32_t *ladder;		/* guest aperture page -> guest frame behind it, -1: scratch */
+	/* mem[0..mem_pages) are the caller's (dom0_vgpu_params.mem): not freed here */
+	bool mem_given;			/* owner: vgpu.c */
+	/* its own scratch page: what its not-present entries map (GVT-g: one per vGPU), and that entry */
+	struct hw_page scratch;		/* owner: vgpu.c | reader: * */
+	uint64_t scratch_pte;		/* owner: vgpu.c | reader: * */
+	/* PTEs as the guest wrote them */
+	uint64_t *guest_low;		/* owner: vgpu.c guest_gtt.c slots.c slots_runs.c | reader: * */
+	uint64_t *guest_high;		/* owner: vgpu.c guest_gtt.c slots.c slots_runs.c | reader: * */
+	/* the private shadow GTT: host PTEs */
+	uint64_t *shadow_low;		/* owner: vgpu.c guest_gtt.c slots.c slots_runs.c | reader: * */
+	uint64_t *shadow_high;		/* owner: vgpu.c guest_gtt.c slots.c slots_runs.c | reader: * */
+	/* guest aperture page -> guest frame behind it, -1: scratch */
+	int32_t *ladder;		/* owner: vgpu.c guest_gtt.c slots.c slots_runs.c | reader: * */
 	struct dom0_vgpu_fences fence_state;	/* owner: fence_pool.c */
 	struct dom0_vgpu_pv pv;		/* owner: pvinfo.c gm_request.c */
 	struct dom0_vgpu_sched sched;	/* owner: sched.c */
 	struct dom0_vgpu_counters c;
-	uint64_t high_mapped;		/* shadow_high entries not on scratch (utilization's numerator) */
+	/* shadow_high entries not on scratch (utilization's numerator) */
+	uint64_t high_mapped;		/* owner: vgpu.c guest_gtt.c slots.c slots_runs.c | reader: * */
 	/* its share of W (eq. 2), given by the caller */
 	uint64_t steal_mpct;		/* owner: policy.c */
 	struct dom0_vgpu_admission adm;	/* owner: admission.c | reader: state.c */
-	uint64_t created;		/* creation order: ConVGPU's FIFO admits the oldest created first */
-	unsigned held_places;		/* paused create: slots whose place it holds (rt->slot_resv) */
-	unsigned held_first;		/* the first slot of the run it holds them in */
+	/* creation order: ConVGPU's FIFO admits the oldest created first */
+	uint64_t created;		/* owner: vgpu.c | reader: * */
+	/* paused create: slots whose place it holds (rt->slot_resv), and the first slot of that run */
+	unsigned held_places;		/* owner: admission.c | reader: * */
+	unsigned held_first;		/* owner: admission.c | reader: * */
 	struct dom0_vgpu_lock migration;	/* owner: migrate.c migrate_queue.c migrate_forward.c */
 };
 
 struct dom0_runtime {
 	const struct gtt_env *env;
-	struct hw_device *dev;
+	struct hw_device *dev;		/* owner: runtime.c | reader: * */
 	struct dom0_config cfg;
 	struct dom0_layout lay;
 	struct dom0_phys mirror;	/* owner: phys.c phys.h */
 	struct dom0_fence_pool fence_pool;	/* owner: fence_pool.c */
-	unsigned *slot_occ;
-	int *slot_resv;			/* per slot: the paused create holding a place in it as it freed (ConVGPU Fig. 3d); 0 none */
-	uint64_t create_orders;		/* vGPUs created so far */
+	/* per slot: the vGPUs whose high range holds it */
+	unsigned *slot_occ;		/* owner: slots.c slots_runs.c | reader: * */
+	/* per slot: the paused create holding a place in it as it freed (ConVGPU Fig. 3d); 0 none */
+	int *slot_resv;			/* owner: admission.c | reader: * */
+	/* vGPUs created so far */
+	uint64_t create_orders;		/* owner: vgpu.c | reader: * */
 	struct vgpu **v;		/* indexed by id, 1..n_ids (NULL: free id, reused first); vGPUs do not move */
-	int n_ids, cap_ids;
+	int n_ids;			/* owner: vgpu.c | reader: * */
+	int cap_ids;			/* owner: vgpu.c | reader: * */
 	struct dom0_counters c;
 	/* the simulated clock: DOM0_QUANTUM_MS a quantum the scheduler runs */
 	uint64_t sim_ms;		/* owner: state.c */

@@ -415,3 +415,29 @@ int dom0_place_now(struct dom0_runtime *rt, struct vgpu *v, unsigned slots, int 
 	dom0_pvinfo_ranges(rt, v);
 	return GTT_OK;
 }
+
+int dom0_slots_init(struct dom0_runtime *rt, struct gtt_err *err)
+{
+	rt->slot_occ = gtt_calloc(rt->env, rt->lay.num_slots, sizeof(*rt->slot_occ));
+	if (!rt->slot_occ)
+		return gtt_err_set(err, GTT_ENOMEM, "out of memory for the occupancy of %u slots", rt->lay.num_slots);
+	return GTT_OK;
+}
+
+void dom0_slots_free(struct dom0_runtime *rt)
+{
+	rt->env->free(rt->env, rt->slot_occ);
+	rt->slot_occ = NULL;
+}
+
+void dom0_slot_occupy_apart(struct dom0_runtime *rt, unsigned first, unsigned n, unsigned apart, unsigned apart_n, int delta)
+{
+	for (unsigned s = first; s < first + n; s++)
+		if (s < apart || s >= apart + apart_n)
+			rt->slot_occ[s] += (unsigned)delta;
+}
+
+void dom0_slot_rebase(struct vgpu *v, unsigned first)
+{
+	v->first_slot = first;
+}

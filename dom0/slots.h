@@ -25,4 +25,12 @@ int dom0_expand_check(struct dom0_runtime *rt, struct vgpu *v, unsigned q, struc
 int dom0_expand_now(struct dom0_runtime *rt, struct vgpu *v, unsigned q, unsigned *left, unsigned *right, struct gtt_err *err);
 int dom0_reduce_now(struct dom0_runtime *rt, struct vgpu *v, unsigned q, unsigned *left, unsigned *right, struct gtt_err *err);
 
+/* The slots' occupancy table for the layout, and its end. */
+int dom0_slots_init(struct dom0_runtime *rt, struct gtt_err *err);
+void dom0_slots_free(struct dom0_runtime *rt);
+/* Each slot of [first, first + n) outside [apart, apart + apart_n) gains (delta 1) or loses (-1) an occupant: a move's runs. */
+void dom0_slot_occupy_apart(struct dom0_runtime *rt, unsigned first, unsigned n, unsigned apart, unsigned apart_n, int delta);
+/* v's one run of slots starts at `first` now (a move; its occupancy is the mover's to keep). */
+void dom0_slot_rebase(struct vgpu *v, unsigned first);
+
 #endif
