@@ -33,7 +33,7 @@ static int g_cfg_read(void *ctx, unsigned off, unsigned width, uint32_t *val)
 		return GTT_EINVAL;
 	*val = 0;
 	for (unsigned i = 0; i < width; i++)
-		*val |= (uint32_t)g->cfg[off + i] << (8 * i);
+		*val |= (uint32_t)g->config_space[off + i] << (8 * i);
 	return GTT_OK;
 }
 
@@ -70,7 +70,7 @@ static int g_cfg_write(void *ctx, unsigned off, unsigned width, uint32_t val)
 		if ((b < PCI_CFG_COMMAND || b >= PCI_CFG_COMMAND + 2) && b != PCI_CFG_INTERRUPT_LINE &&
 		    (b < PCI_CFG_BAR(0) || b >= PCI_CFG_BAR(4)))
 			continue;
-		g->cfg[b] = (uint8_t)(val >> (8 * i));
+		g->config_space[b] = (uint8_t)(val >> (8 * i));
 	}
 	return GTT_OK;
 }
@@ -89,15 +89,15 @@ static int cfg_copy(struct guest_dev *g, struct gtt_err *err)
 		if (hw_cfg_read(g->host, off, 4, &v))
 			return gtt_err_set(err, GTT_EIO, "vgpu: cannot read the host's config space at 0x%02x", off);
 		for (unsigned i = 0; i < 4; i++)
-			g->cfg[off + i] = (uint8_t)(v >> (8 * i));
+			g->config_space[off + i] = (uint8_t)(v >> (8 * i));
 	}
 	uint16_t gmch = in->gmch_ctrl;
 	if (in->plat->gmch_layout == GMCH_LAYOUT_BDW)
 		gmch &= (uint16_t)~(BDW_GMCH_GMS_MASK << BDW_GMCH_GMS_SHIFT);
 	else
 		gmch &= (uint16_t)~(SNB_GMCH_GMS_MASK << SNB_GMCH_GMS_SHIFT);
-	g->cfg[SNB_GMCH_CTRL] = (uint8_t)gmch;
-	g->cfg[SNB_GMCH_CTRL + 1] = (uint8_t)(gmch >> 8);
+	g->config_space[SNB_GMCH_CTRL] = (uint8_t)gmch;
+	g->config_space[SNB_GMCH_CTRL + 1] = (uint8_t)(gmch >> 8);
 	g->bar_size[0] = in->bar0_size;
 	g->bar_size[1] = in->aperture_size;
 	return GTT_OK;

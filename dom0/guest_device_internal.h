@@ -65,7 +65,7 @@ struct guest_dev {
 	int spacer;			/* runs=: the tenant in slot 1 the guest's slots are placed around */
 	unsigned n_hogs, hogs_released;
 	uint64_t hog_traps;
-	uint8_t cfg[PCI_CFG_SIZE];	/* the emulated config space */
+	uint8_t config_space[PCI_CFG_SIZE];	/* the emulated config space */
 	uint64_t bar_size[2];		/* BAR0 and BAR2 */
 	uint64_t fence_vreg[DOM0_MAX_GUEST_FENCES];
 	struct gd_vreg vreg[GD_VREGS];

@@ -182,7 +182,7 @@ int dom0_fini(struct dom0_runtime *rt, struct gtt_err *err)
 {
 	if (!rt)
 		return GTT_OK;
-	rt->cfg.admission = DOM0_ADMIT_OFF;	/* going away: nothing paused is admitted on the way */
+	dom0_admission_off(rt);	/* going away: nothing paused is admitted on the way */
 	for (int id = 1; id <= rt->n_ids; id++)
 		if (rt->v[id])
 			dom0_vgpu_remove(rt, rt->v[id]);

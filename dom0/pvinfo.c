@@ -279,11 +279,6 @@ int dom0_pvinfo_read(struct dom0_runtime *rt, int id, uint32_t off, uint32_t *va
 	return GTT_OK;
 }
 
-void dom0_set_hooks(struct dom0_runtime *rt, const struct dom0_hooks *h)
-{
-	rt->cfg.hooks = h ? *h : (struct dom0_hooks){ 0 };
-}
-
 unsigned dom0_requests_pending(const struct dom0_runtime *rt)
 {
 	unsigned n = 0;

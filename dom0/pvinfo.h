@@ -13,8 +13,6 @@
 
 /* 32-bit read of the vGPU's PVINFO page at a byte offset (0x000..0xffc). */
 int dom0_pvinfo_read(struct dom0_runtime *rt, int id, uint32_t off, uint32_t *val, struct gtt_err *err);
-/* Replace the hooks given in the config (a hosted service installs its doorbell here). */
-void dom0_set_hooks(struct dom0_runtime *rt, const struct dom0_hooks *h);
 unsigned dom0_requests_pending(const struct dom0_runtime *rt);
 /* What the request channel has answered so far. */
 const struct dom0_channel_stats *dom0_channel_stats(const struct dom0_runtime *rt);

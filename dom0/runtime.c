@@ -168,3 +168,13 @@ int dom0_runtime_end(struct dom0_runtime *rt, struct gtt_err *err)
 	free_rt(rt);
 	return rc;
 }
+
+void dom0_set_hooks(struct dom0_runtime *rt, const struct dom0_hooks *h)
+{
+	rt->cfg.hooks = h ? *h : (struct dom0_hooks){ 0 };
+}
+
+void dom0_admission_off(struct dom0_runtime *rt)
+{
+	rt->cfg.admission = DOM0_ADMIT_OFF;
+}

@@ -20,6 +20,10 @@ int dom0_init(struct hw_device *dev, const struct dom0_config *cfg, struct dom0_
  * that do not read back as found; err may be NULL.
  */
 int dom0_runtime_end(struct dom0_runtime *rt, struct gtt_err *err);
+/* Replace the hooks given in the config (a hosted service installs its doorbell here). */
+void dom0_set_hooks(struct dom0_runtime *rt, const struct dom0_hooks *h);
+/* Admission off from now on (a runtime going away admits nothing paused on the way: dom0_fini). */
+void dom0_admission_off(struct dom0_runtime *rt);
 /* The layout dom0_init would make on a device with these facts (cfg NULL: the defaults); touches nothing. */
 int dom0_layout_for(const struct hw_info *in, const struct dom0_config *cfg, struct dom0_layout *out, struct gtt_err *err);
 

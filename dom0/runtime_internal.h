@@ -60,8 +60,8 @@ struct vgpu {
 struct dom0_runtime {
 	const struct gtt_env *env;
 	struct hw_device *dev;		/* owner: runtime.c | reader: * */
-	struct dom0_config cfg;
-	struct dom0_layout lay;
+	struct dom0_config cfg;		/* owner: runtime.c | reader: * */
+	struct dom0_layout lay;		/* owner: runtime.c | reader: * */
 	struct dom0_phys mirror;	/* owner: phys.c phys.h */
 	struct dom0_fence_pool fence_pool;	/* owner: fence_pool.c */
 	/* per slot: the vGPUs whose high range holds it */
@@ -70,7 +70,8 @@ struct dom0_runtime {
 	int *slot_resv;			/* owner: admission.c | reader: * */
 	/* vGPUs created so far */
 	uint64_t create_orders;		/* owner: vgpu.c | reader: * */
-	struct vgpu **v;		/* indexed by id, 1..n_ids (NULL: free id, reused first); vGPUs do not move */
+	/* indexed by id, 1..n_ids (NULL: free id, reused first); vGPUs do not move */
+	struct vgpu **v;		/* owner: vgpu.c | reader: * */
 	int n_ids;			/* owner: vgpu.c | reader: * */
 	int cap_ids;			/* owner: vgpu.c | reader: * */
 	struct dom0_counters c;

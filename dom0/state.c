@@ -5,7 +5,12 @@
 #include "dom0/state.h"
 #include "dom0/runtime_internal.h"
 
-const struct dom0_layout *dom0_layout(const struct dom0_runtime *rt) { return &rt->lay; }
+const struct dom0_layout *dom0_layout(const struct dom0_runtime *rt)
+{
+	const struct dom0_layout *l = &rt->lay;
+
+	return l;
+}
 const struct dom0_counters *dom0_counters(const struct dom0_runtime *rt) { return &rt->c; }
 struct hw_device *dom0_device(const struct dom0_runtime *rt) { return rt->dev; }
 int dom0_render_owner(const struct dom0_runtime *rt) { return dom0_gtt_owner(rt); }
