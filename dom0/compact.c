@@ -18,8 +18,8 @@
 
 struct plan {
 	int run;			/* first slot of the run cleared, -1 none */
-	unsigned n, slots;		/* moves, slots moved */
-	int id[MAX_MOVES];
+	unsigned n, moved;		/* moves, slots moved */
+	int ids[MAX_MOVES];
 	unsigned to[MAX_MOVES];
 };
 
@@ -89,9 +89,9 @@ static bool try_run(const struct dom0_runtime *rt, int self, unsigned p, unsigne
 			return false;
 		for (unsigned s = (unsigned)to; s < (unsigned)to + n; s++)
 			map[s] = t;
-		pl->id[pl->n] = t;
+		pl->ids[pl->n] = t;
 		pl->to[pl->n++] = (unsigned)to;
-		pl->slots += n;
+		pl->moved += n;
 	}
 	return true;
 }
@@ -119,17 +119,17 @@ int dom0_compact_for(struct dom0_runtime *rt, int id, unsigned *moved, unsigned 
 		return gtt_err_set(err, GTT_ENOMEM, "out of memory for a map of %u slots", M);
 	for (unsigned p = 0; dom0_pause_of(v).slots <= M && p + dom0_pause_of(v).slots <= M; p++)
 		if (try_run(rt, id, p, dom0_pause_of(v).slots, map, &pl) &&
-		    (best.run < 0 || pl.n < best.n || (pl.n == best.n && pl.slots < best.slots)))
+		    (best.run < 0 || pl.n < best.n || (pl.n == best.n && pl.moved < best.moved)))
 			best = pl;
 	rt->env->free(rt->env, map);
 	if (best.run < 0 || !best.n)
 		return GTT_OK;	/* no run can be cleared, or one is free already (admission's to run) */
 	for (unsigned k = 0; k < best.n && !rc; k++) {
-		unsigned n = dom0_vgpu_exists(rt, best.id[k]) ? rt->v[best.id[k]]->slots : 0;
+		unsigned n = dom0_vgpu_exists(rt, best.ids[k]) ? rt->v[best.ids[k]]->slots : 0;
 		/* places held there, by requests ranked after id or by id elsewhere than its new run, are given up */
 		for (unsigned s = best.to[k]; s < best.to[k] + n; s++)
 			dom0_place_give_up(rt, s);
-		if (!(rc = dom0_migrate(rt, best.id[k], best.to[k], NULL, err))) {
+		if (!(rc = dom0_migrate(rt, best.ids[k], best.to[k], NULL, err))) {
 			(*moved)++;
 			if (slots_moved)
 				*slots_moved += n;

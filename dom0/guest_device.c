@@ -204,12 +204,12 @@ static int g_alloc_pages(void *ctx, size_t n, struct hw_page *pages, struct gtt_
 	size_t avail = 0, k = 0;
 	struct hw_page pg;
 
-	for (unsigned gfn = 0; gfn < g->o.mem; gfn++)
+	for (unsigned gfn = 0; gfn < g->o.ram_pages; gfn++)
 		avail += !g->gfn_used[gfn];
 	if (n > avail)
 		return gtt_err_set(err, GTT_ENOMEM, "vgpu: %zu test pages asked, %zu of the guest's mem=%u pages are free",
-				   n, avail, g->o.mem);
-	for (unsigned gfn = 0; k < n && gfn < g->o.mem; gfn++) {
+				   n, avail, g->o.ram_pages);
+	for (unsigned gfn = 0; k < n && gfn < g->o.ram_pages; gfn++) {
 		if (g->gfn_used[gfn] || dom0_guest_page(g->rt, g->guest, gfn, &pg))
 			continue;
 		g->gfn_used[gfn] = 1;
@@ -229,7 +229,7 @@ static void g_free_pages(void *ctx, size_t n, struct hw_page *pages)
 	struct guest_dev *g = ctx;
 
 	for (size_t i = 0; i < n; i++)
-		if (pages[i].phys >> 12 < g->o.mem)
+		if (pages[i].phys >> 12 < g->o.ram_pages)
 			g->gfn_used[pages[i].phys >> 12] = 0;
 }
 

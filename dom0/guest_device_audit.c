@@ -81,7 +81,7 @@ static void guest_holds(const struct guest_dev *g, struct held *h)
 /* Whether a host address is one of the guest's pages (binary search of the sorted list). */
 static bool guest_page(const struct guest_dev *g, uint64_t addr)
 {
-	size_t lo = 0, hi = g->o.mem;
+	size_t lo = 0, hi = g->o.ram_pages;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;

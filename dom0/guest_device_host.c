@@ -107,8 +107,8 @@ int gd_parse(const struct hw_device_spec *spec, struct gd_opts *o, struct gtt_er
 			return rc;
 	o->low_mib = vals[0];
 	o->high = (unsigned)vals[1];
-	o->fences = (unsigned)vals[2];
-	o->mem = (unsigned)vals[3];
+	o->n_fences = (unsigned)vals[2];
+	o->ram_pages = (unsigned)vals[3];
 	o->peers = (unsigned)vals[4];
 	o->every = (unsigned)vals[5];
 	o->migrate = (unsigned)vals[6];
@@ -135,9 +135,9 @@ static int check_fit(const struct guest_dev *g, const struct dom0_layout *l, str
 	if (g->o.high > l->num_slots)
 		return gtt_err_set(err, GTT_EINVAL, "vgpu: option 'high=%u': high graphics memory of a %s has %u slots",
 				   g->o.high, plat, l->num_slots);
-	if (g->o.fences + g->o.peers > l->guest_fences)
+	if (g->o.n_fences + g->o.peers > l->guest_fences)
 		return gtt_err_set(err, GTT_EINVAL, "vgpu: option 'fences=%u': a %s leaves %u physical fences to vGPUs and the %u peers hold one each",
-				   g->o.fences, plat, l->guest_fences, g->o.peers);
+				   g->o.n_fences, plat, l->guest_fences, g->o.peers);
 	/* runs=: the guest's slots and the tenant between its two runs */
 	if (g->o.runs && g->o.high + 1 > l->num_slots)
 		return gtt_err_set(err, GTT_EINVAL, "vgpu: option 'runs=%u': high=%u and the tenant in slot 1 need more than the %u slots of a %s",
@@ -244,8 +244,8 @@ static int make_hogs(struct guest_dev *g, const struct dom0_layout *l, struct gt
  */
 static int make_vgpus(struct guest_dev *g, const struct dom0_layout *l, struct gtt_err *err)
 {
-	struct dom0_vgpu_params p = { .low_size = g->o.low_mib * MiB, .high_slots = g->o.high, .fences = g->o.fences,
-				      .mem_pages = g->o.mem, .mem = g->ram };
+	struct dom0_vgpu_params p = { .low_size = g->o.low_mib * MiB, .high_slots = g->o.high, .fences = g->o.n_fences,
+				      .mem_pages = g->o.ram_pages, .mem = g->ram };
 	uint64_t peer_low = p.low_size < GD_PEER_LOW_MAX ? p.low_size : GD_PEER_LOW_MAX;
 	int rc = GTT_OK;
 
@@ -289,9 +289,9 @@ static int guest_ram(struct guest_dev *g, struct gtt_err *err)
 {
 	int rc;
 
-	if (!(g->ram = gtt_calloc(g->env, g->o.mem, sizeof(*g->ram))))
-		return gtt_err_set(err, GTT_ENOMEM, "vgpu: out of memory for the table of the guest's %u pages", g->o.mem);
-	if ((rc = hw_alloc_test_pages(g->host, g->o.mem, g->ram, err))) {
+	if (!(g->ram = gtt_calloc(g->env, g->o.ram_pages, sizeof(*g->ram))))
+		return gtt_err_set(err, GTT_ENOMEM, "vgpu: out of memory for the table of the guest's %u pages", g->o.ram_pages);
+	if ((rc = hw_alloc_test_pages(g->host, g->o.ram_pages, g->ram, err))) {
 		g->env->free(g->env, g->ram);
 		g->ram = NULL;
 	}
@@ -342,20 +342,20 @@ static int snapshots(struct guest_dev *g, struct gtt_err *err)
 	if (rc)
 		return rc;
 	g->peer_scratch = gtt_calloc(g->env, g->n_peers ? g->n_peers : 1, 4096);
-	g->gfn_used = gtt_calloc(g->env, g->o.mem, 1);
-	g->guest_phys = gtt_calloc(g->env, g->o.mem, sizeof(uint64_t));
+	g->gfn_used = gtt_calloc(g->env, g->o.ram_pages, 1);
+	g->guest_phys = gtt_calloc(g->env, g->o.ram_pages, sizeof(uint64_t));
 	if (!g->peer_scratch || !g->gfn_used || !g->guest_phys)
 		return gtt_err_set(err, GTT_ENOMEM, "vgpu: out of memory for the state of %u guest pages and %u peers",
-				   g->o.mem, g->n_peers);
+				   g->o.ram_pages, g->n_peers);
 	for (unsigned k = 0; !rc && k < g->n_peers; k++)
 		if (!(rc = dom0_vgpu_info(g->rt, g->peer[k], &in)))
 			sim_mem_read(model, in.scratch_phys, g->peer_scratch + (size_t)k * 4096, 4096);
-	for (unsigned gfn = 0; !rc && gfn < g->o.mem; gfn++)
+	for (unsigned gfn = 0; !rc && gfn < g->o.ram_pages; gfn++)
 		if (!(rc = dom0_guest_page(g->rt, g->guest, gfn, &pg)))
 			g->guest_phys[gfn] = pg.phys;
 	if (rc)
 		return gtt_err_set(err, rc, "vgpu: the host runtime does not show the vGPUs it just created");
-	sort_u64(g->guest_phys, g->o.mem);
+	sort_u64(g->guest_phys, g->o.ram_pages);
 	return GTT_OK;
 }
 
@@ -396,8 +396,8 @@ int gd_view_open(struct guest_dev *g, const struct dom0_guest_view_params *p, st
 	int rc;
 
 	g->view = true;
-	g->o = (struct gd_opts){ .low_mib = p->low_size >> 20, .high = p->high_slots, .fences = p->fences,
-				 .mem = p->mem_pages, .migrate = p->migrate };
+	g->o = (struct gd_opts){ .low_mib = p->low_size >> 20, .high = p->high_slots, .n_fences = p->fences,
+				 .ram_pages = p->mem_pages, .migrate = p->migrate };
 	if (!p->ram || !p->mem_pages)
 		return gtt_err_set(err, GTT_EINVAL, "vgpu view: no guest memory given (%u pages)", p->mem_pages);
 	if ((rc = dom0_vgpu_create(g->rt, &q, &g->guest, err)))
@@ -447,7 +447,7 @@ void gd_host_close(struct guest_dev *g)
 	close_host(g, g->rt, g->host, "host");
 	/* the guest's memory outlives its vGPU, as a VM's RAM does its mediated device */
 	if (g->ram)
-		hw_free_test_pages(g->host, g->o.mem, g->ram);
+		hw_free_test_pages(g->host, g->o.ram_pages, g->ram);
 	hw_close(g->host);
 	g->env->free(g->env, g->ram);
 	g->env->free(g->env, g->peer_scratch);
@@ -519,7 +519,7 @@ static void move_slots(struct guest_dev *g)
 /* What the guest left in its memory once its vGPU runs elsewhere: gone, as the old host's copy is. */
 static void scrub_ram(struct guest_dev *g)
 {
-	for (unsigned i = 0; i < g->o.mem; i++)
+	for (unsigned i = 0; i < g->o.ram_pages; i++)
 		gtt_memset(g->ram[i].cpu, 0x6b, 4096);
 }
 

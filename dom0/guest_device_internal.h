@@ -26,8 +26,8 @@ struct gd_opts {
 	struct hw_device_spec host;	/* the host: the model sim[:PLATFORM][,edram] */
 	uint64_t low_mib;		/* low=: the guest's aperture slice */
 	unsigned high;			/* high=: its high slots */
-	unsigned fences;		/* fences=: its fences */
-	unsigned mem;			/* mem=: its memory pages */
+	unsigned n_fences;		/* fences=: its fences */
+	unsigned ram_pages;		/* mem=: its memory pages */
 	unsigned peers;			/* peers=: busy vGPUs beside it */
 	unsigned every;			/* switch=: trapped accesses between render-owner switches; 0 never */
 	unsigned migrate;		/* migrate=: EPOCH reads between host moves of the guest's high range; 0 never */

@@ -159,7 +159,7 @@ static uint64_t fence_read(struct guest_dev *g, unsigned fence)
 {
 	uint64_t v = 0;
 
-	if (fence >= g->o.fences || dom0_guest_fence_read(g->rt, g->guest, fence, &v, NULL))
+	if (fence >= g->o.n_fences || dom0_guest_fence_read(g->rt, g->guest, fence, &v, NULL))
 		return 0;
 	return v;
 }

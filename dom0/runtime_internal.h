@@ -14,19 +14,20 @@
 #include "dom0/types.h"
 
 struct vgpu {
-	int id;
+	int id;				/* owner: vgpu.c | reader: * */
 	/* its low range in the shared area */
 	uint64_t low_base;		/* owner: vgpu.c | reader: * */
 	uint64_t low_size;		/* owner: vgpu.c | reader: * */
 	/* its first slot (one run), and slots held in all */
 	unsigned first_slot;		/* owner: slots.c slots_runs.c | reader: * */
-	unsigned slots;
+	unsigned slots;			/* owner: slots.c slots_runs.c | reader: * */
 	/* non-contiguous slots (cfg.slot_runs): 2.. runs, ascending, apart; 0: one run, [first_slot, +slots) */
-	unsigned n_runs;
+	unsigned n_runs;		/* owner: slots_runs.c | reader: * */
 	struct dom0_run run[DOM0_MAX_RUNS];	/* owner: slots.c slots_runs.c | reader: * */
-	unsigned fences;
+	unsigned fences;		/* owner: vgpu.c | reader: * */
 	unsigned mem_pages;		/* owner: vgpu.c | reader: * */
-	struct hw_page *mem;		/* guest page frame -> host page; mem[mem_pages] is the scratch page */
+	/* guest page frame -> host page; mem[mem_pages] is the scratch page */
+	struct hw_page *mem;		/* owner: vgpu.c | reader: * */
 	/* mem[0..mem_pages) are the caller's (dom0_vgpu_params.mem): not freed here */
 	bool mem_given;			/* owner: vgpu.c */
 	/* its own scratch page: what its not-present entries map (GVT-g: one per vGPU), and that entry */
