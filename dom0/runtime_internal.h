@@ -44,7 +44,7 @@ struct vgpu {
 	struct dom0_vgpu_fences fence_state;	/* owner: fence_pool.c */
 	struct dom0_vgpu_pv pv;		/* owner: pvinfo.c gm_request.c */
 	struct dom0_vgpu_sched sched;	/* owner: sched.c */
-	struct dom0_vgpu_counters c;
+	struct dom0_vgpu_counters c;	/* fields owned: dom0/vgpu_types.h */
 	/* shadow_high entries not on scratch (utilization's numerator) */
 	uint64_t high_mapped;		/* owner: vgpu.c guest_gtt.c slots.c slots_runs.c | reader: * */
 	/* its share of W (eq. 2), given by the caller */
@@ -75,7 +75,7 @@ struct dom0_runtime {
 	struct vgpu **v;		/* owner: vgpu.c | reader: * */
 	int n_ids;			/* owner: vgpu.c | reader: * */
 	int cap_ids;			/* owner: vgpu.c | reader: * */
-	struct dom0_counters c;
+	struct dom0_counters c;		/* fields owned: dom0/runtime_types.h */
 	/* the simulated clock: DOM0_QUANTUM_MS a quantum the scheduler runs */
 	uint64_t sim_ms;		/* owner: state.c */
 	struct dom0_sched sched;	/* owner: sched.c */

@@ -58,17 +58,32 @@ struct dom0_layout {
 	unsigned guest_fences;				/* physical fences guests may use */
 };
 
+/* The runtime's counters; each names the part that counts it (dom0/ only: tests/host/check-state.sh). */
 struct dom0_counters {
-	uint64_t switches;
-	uint64_t ptes_written, ptes_skipped;	/* totals over all switches */
-	uint64_t invalidates;
-	uint64_t pool_allocs, pool_frees, pool_pages_used, pool_pages_peak;
-	uint64_t expansions, reductions;
-	uint64_t copy_ns;			/* switch copy time: measured, or PTEs written x the policy's fixed cost */
-	uint64_t paused, admitted;		/* requests paused by admission, and admitted since */
-	uint64_t expired;			/* paused requests refused at their deadline, holding the queue */
-	uint64_t paused_ms;			/* simulated time the admitted ones spent paused */
-	uint64_t migrations;			/* slot to slot, and device to device (counted on both) */
+	uint64_t switches;			/* owner: switch.c | reader: * */
+	/* totals over all switches: entries written, and entries that already held their value */
+	uint64_t ptes_written;			/* owner: switch.c | reader: * */
+	uint64_t ptes_skipped;			/* owner: switch.c | reader: * */
+	uint64_t invalidates;			/* owner: phys.c | reader: * */
+	/* the fence pool: ranges allocated and freed, pages in use now and at most */
+	uint64_t pool_allocs;			/* owner: fence_pool.c | reader: * */
+	uint64_t pool_frees;			/* owner: fence_pool.c | reader: * */
+	uint64_t pool_pages_used;		/* owner: fence_pool.c | reader: * */
+	uint64_t pool_pages_peak;		/* owner: fence_pool.c | reader: * */
+	/* high ranges grown and shrunk */
+	uint64_t expansions;			/* owner: slots.c | reader: * */
+	uint64_t reductions;			/* owner: slots.c | reader: * */
+	/* switch copy time: measured, or PTEs written x the policy's fixed cost */
+	uint64_t copy_ns;			/* owner: switch.c | reader: * */
+	/* requests paused by admission, and admitted since */
+	uint64_t paused;			/* owner: admission.c | reader: * */
+	uint64_t admitted;			/* owner: admission.c | reader: * */
+	/* paused requests refused at their deadline, holding the queue */
+	uint64_t expired;			/* owner: admission.c | reader: * */
+	/* simulated time the admitted ones spent paused */
+	uint64_t paused_ms;			/* owner: admission.c | reader: * */
+	/* slot to slot, and device to device (counted on both) */
+	uint64_t migrations;			/* owner: migrate.c | reader: * */
 };
 
 #endif

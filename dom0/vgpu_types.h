@@ -23,17 +23,25 @@ struct dom0_vgpu_params {
 	unsigned at_slot;
 };
 
+/*
+ * A vGPU's counters; each names the part that counts it (dom0/ only: tests/host/check-state.sh),
+ * but `rejected`, which every part that refuses a guest's operation counts.
+ */
 struct dom0_vgpu_counters {
-	uint64_t gtt_modifications;	/* guest PTE writes accepted */
-	uint64_t ladder_mappings;	/* ladder entries changed by them */
+	/* guest PTE writes accepted, and the ladder entries they changed */
+	uint64_t gtt_modifications;	/* owner: guest_gtt.c | reader: * */
+	uint64_t ladder_mappings;	/* owner: guest_gtt.c | reader: * */
 	uint64_t rejected;		/* guest operations refused */
-	uint64_t fence_writes;		/* guest fence writes accepted */
-	uint64_t switches_in;
-	uint64_t quanta;
-	uint64_t withdrawn;		/* its paused requests taken back before they ran */
-	uint64_t expired;		/* its paused requests refused at their deadline (config.admit_deadline_ms) */
-	uint64_t queued;		/* guest writes a migration's lock queued (forwarded at the unlock) */
-	uint64_t forward_refused;	/* of those, refused where they were forwarded */
+	/* guest fence writes accepted */
+	uint64_t fence_writes;		/* owner: fence_pool.c | reader: * */
+	uint64_t switches_in;		/* owner: switch.c | reader: * */
+	uint64_t quanta;		/* owner: sched.c | reader: * */
+	/* its paused requests taken back before they ran, and refused at their deadline (config.admit_deadline_ms) */
+	uint64_t withdrawn;		/* owner: admission.c | reader: * */
+	uint64_t expired;		/* owner: admission.c | reader: * */
+	/* guest writes a migration's lock queued (forwarded at the unlock), and of those refused where they went */
+	uint64_t queued;		/* owner: migrate_queue.c | reader: * */
+	uint64_t forward_refused;	/* owner: migrate_forward.c | reader: * */
 };
 
 /* The vGPU's ranges and memory as the runtime holds them. */

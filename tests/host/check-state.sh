@@ -20,37 +20,68 @@ LC_ALL=C
 export LC_ALL
 
 HDR=dom0/runtime_internal.h
+# Where owned members are declared: header, the structs (an ERE on the name), and the path from the
+# object to the member ('' for the runtime's and a vGPU's own members; 'c.' for their counters, whose
+# member in struct vgpu and dom0_runtime says "fields owned: HEADER").
+TABLES="dom0/runtime_internal.h:vgpu|dom0_runtime:
+dom0/runtime_types.h:dom0_counters:c.
+dom0/vgpu_types.h:dom0_vgpu_counters:c."
+
+# owned HEADER STRUCTS PREFIX: one line per member, "PREFIXname owners [| reader: ...]"; or with
+# a fourth argument, the names of the members that name no owner
+owned() {
+	awk -v structs="$2" -v prefix="$3" -v unowned="${4:-}" '
+		$0 ~ "^struct (" structs ") \\{" { in_s = 1; next }
+		in_s && /^\};/ { in_s = 0 }
+		!in_s || !/^[ \t]*[a-z]/ || !/;/ { next }
+		{
+			decl = $0; sub(/;.*/, "", decl); gsub(/\[[^]]*\]/, "", decl)
+			n = split(decl, w, /[ \t*,]+/); name = w[n]
+			if (index($0, "fields owned: "))
+				next	# its fields name their owners (a table of their own)
+			if (index($0, "owner:")) {
+				if (unowned) next
+				o = $0; sub(/.*owner: /, "", o); sub(/[ \t]*\*\/[ \t]*$/, "", o)
+				print prefix name " " o
+			} else if (unowned) {
+				printf "%s%s ", prefix, name
+			}
+		}' "$1"
+}
 
 check() {
 	root=$1
 	[ -f "$root/$HDR" ] || { echo "check-state: no $HDR under $root" >&2; return 2; }
 	(
 		cd "$root" || exit 2
-		# member owner-file... per line
-		sed -n 's|^[[:space:]]*[a-z_0-9 *]*[ *]\([a-z_0-9]*\)\(\[[A-Z_0-9]*\]\)*;[[:space:]]*/\* owner: \(.*\)\*/[[:space:]]*$|\1 \3|p' "$HDR" > "$tmp/owners"
+		: > "$tmp/owners"
+		echo "$TABLES" | while IFS=: read -r hdr structs prefix; do
+			[ -f "$hdr" ] && owned "$hdr" "$structs" "$prefix" | sed "s|^|$hdr |" >> "$tmp/owners"
+		done
 		[ -s "$tmp/owners" ] || { echo "check-state: $HDR names no owned member" >&2; exit 2; }
 		find dom0 -type f \( -name '*.c' -o -name '*.h' \) | sort > "$tmp/files"
-		while read -r member rest; do
+		while read -r hdr member rest; do
 			owners=${rest%%|*}
 			owners=$(echo $owners)
 			for f in $owners; do
-				[ -f "dom0/$f" ] || echo "$HDR:1: state: ->$member names the owner dom0/$f, which does not exist"
+				[ -f "dom0/$f" ] || echo "$hdr:1: state: ->$member names the owner dom0/$f, which does not exist"
 			done
 			readers=
 			case $rest in *"| reader:"*) readers=$(echo ${rest#*| reader:}) ;; esac
+			re=$(echo "$member" | sed 's/\./\\./g')
 			# shellcheck disable=SC2046
-			grep -n -- "->$member\\b" $(cat "$tmp/files") /dev/null | while IFS=: read -r file line text; do
+			grep -n -- "->$re\\b" $(cat "$tmp/files") /dev/null | while IFS=: read -r file line text; do
 				base=${file#dom0/}
 				case " $owners " in *" $base "*) continue ;; esac
 				case " $readers " in *" $base "*|*" * "*)
 					# a reader reads: no assignment, increment or address of the member or inside it
 					# (an address kept in a const pointer is a read)
 					echo "$text" | grep -Eq -- "const [^=]*= *&" && continue
-					echo "$text" | grep -Eq -- "((\\+\\+|--)[[:space:]]*|(^|[^&])&[[:space:]]*)[a-z_0-9]+(->|\\.)$member\\b|->$member(\\.[a-z_0-9]+|\\[[^]]*\\])*[[:space:]]*([-+*/%&|^]?=[^=]|\\+\\+|--)" || continue
-					echo "$file:$line: state: ->$member is written here, and $base only reads it ($HDR); its owners $owners write it"
+					echo "$text" | grep -Eq -- "((\\+\\+|--)[[:space:]]*|(^|[^&])&[[:space:]]*)[a-z_0-9]+(->|\\.)$re\\b|->$re(\\.[a-z_0-9]+|\\[[^]]*\\])*[[:space:]]*([-+*/%&|^]?=[^=]|\\+\\+|--)" || continue
+					echo "$file:$line: state: ->$member is written here, and $base only reads it ($hdr); its owners $owners write it"
 					continue ;;
 				esac
-				echo "$file:$line: state: ->$member is the state of $owners only ($HDR); reach it through their functions"
+				echo "$file:$line: state: ->$member is the state of $owners only ($hdr); reach it through their functions"
 			done
 		done < "$tmp/owners"
 	) > "$tmp/raw"
@@ -60,9 +91,10 @@ check() {
 	cat "$tmp/out"
 	[ -s "$tmp/out" ] && return 1
 	# the members that name no owner yet (shared by every part): said, so the list can only shrink knowingly
-	unowned=$(awk '/^struct (vgpu|dom0_runtime) \{/ { in_s = 1; next } in_s && /^\};/ { in_s = 0 }
-		in_s && /^[ \t]*[a-z]/ && /;/ && !/owner:/ { sub(/;.*/, ""); gsub(/\[[^]]*\]/, ""); n = split($0, w, /[ \t*,]+/); print w[n] }' "$root/$HDR" | tr '\n' ' ')
-	[ -n "${quiet:-}" ] || echo "check-state: $(wc -l < "$tmp/owners") owned members of $HDR, each touched by its owners only; shared by every part: ${unowned:-none}"
+	unowned=$(echo "$TABLES" | while IFS=: read -r hdr structs prefix; do
+		[ -f "$root/$hdr" ] && owned "$root/$hdr" "$structs" "$prefix" unowned
+	done)
+	[ -n "${quiet:-}" ] || echo "check-state: $(wc -l < "$tmp/owners") owned members of dom0/'s state, each touched by its owners only; shared by every part: ${unowned:-none}"
 	return 0
 }
 
@@ -76,18 +108,22 @@ struct dom0_runtime {
 	struct dom0_admission_state adm;	/* owner: admission.c | reader: state.c */
 	unsigned *slot_occ;	/* owner: slots.c | reader: * */
 	int shared;
+	struct dom0_counters c;
 };
 H
 	: > "$t/dom0/admission.c"
 	: > "$t/dom0/slots.c"
+	printf 'struct dom0_counters {\n\tuint64_t switches;\t/* switches run; owner: switch.c | reader: * */\n\tuint64_t total;\n};\n' > "$t/dom0/runtime_types.h"
 	printf 'int a(struct dom0_runtime *rt)\n{\n\treturn rt->mirror.n;\n}\n' > "$t/dom0/phys.c"
 	printf 'static inline int b(struct dom0_runtime *rt) { return rt->mirror.n; }\n' > "$t/dom0/phys.h"
 	printf 'int c(struct dom0_runtime *rt)\n{\n\tint k = rt->mirrored + rt->shared;\n\treturn k + rt->mirror.n + (int)rt->clock;\n}\nvoid f(struct dom0_runtime *rt)\n{\n\tif (rt->shared && rt->slot_occ[0])\n\t\trt->slot_occ[1]++;\n}\n' > "$t/dom0/switch.c"
+	printf 'void g(struct dom0_runtime *rt)\n{\n\trt->c.total++;\n\tif (rt->c.switches)\n\t\trt->c.switches++;\n}\n' > "$t/dom0/sched.c"
 	printf 'uint64_t d(struct dom0_runtime *rt) { return rt->clock + rt->adm.n; }\nvoid e(struct dom0_runtime *rt)\n{\n\trt->adm.n++;\n}\n' > "$t/dom0/state.c"
 	{
 		printf 'dom0/switch.c:4: state: ->clock is the state of state.c only (%s); reach it through their functions\n' "$HDR"
 		printf 'dom0/switch.c:4: state: ->mirror is the state of phys.c phys.h only (%s); reach it through their functions\n' "$HDR"
 		printf 'dom0/state.c:4: state: ->adm is written here, and state.c only reads it (%s); its owners admission.c write it\n' "$HDR"
+		printf 'dom0/sched.c:5: state: ->c.switches is written here, and sched.c only reads it (dom0/runtime_types.h); its owners switch.c write it\n'
 		printf 'dom0/switch.c:9: state: ->slot_occ is written here, and switch.c only reads it (%s); its owners slots.c write it\n' "$HDR"
 	} | sort > "$tmp/want"
 	quiet=1
@@ -99,6 +135,7 @@ H
 	fi
 	printf 'int c(struct dom0_runtime *rt)\n{\n\treturn rt->mirrored + rt->shared;\n}\n' > "$t/dom0/switch.c"
 	printf 'uint64_t d(struct dom0_runtime *rt) { return rt->clock + rt->adm.n; }\n' > "$t/dom0/state.c"
+	printf 'int g(struct dom0_runtime *rt)\n{\n\treturn rt->c.switches > 0;\n}\n' > "$t/dom0/sched.c"
 	check "$t" > "$tmp/got"
 	st=$?
 	if [ "$st" != 0 ] || [ -s "$tmp/got" ]; then echo "self-test: a clean tree gave exit $st:"; cat "$tmp/got"; ok=0; fi
