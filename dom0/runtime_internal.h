@@ -1,5 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* State of the Dom0 runtime, shared by the files of dom0/ only. */
+/*
+ * The Dom0 runtime's two structs, seen by the files of dom0/ only. Each
+ * member names who may write it: "owner: FILES" (theirs alone; others ask
+ * their functions), "| reader: FILES" or "| reader: *" (those may read it);
+ * a part's own state is a struct of its _types.h. tests/host/check-state.sh
+ * holds every file to it.
+ */
 #ifndef DOM0_RUNTIME_INTERNAL_H
 #define DOM0_RUNTIME_INTERNAL_H
 

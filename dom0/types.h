@@ -12,8 +12,11 @@
  * This header holds what every part of dom0/ shares, and nothing that runs:
  * the runtime's limits and a run of slots. Each part has its types beside
  * its API (dom0/runtime_types.h, vgpu_types.h, admission_types.h,
- * migrate_types.h, policy_types.h, switch_types.h), and declares its
- * operations in a header of its own (dom0/vgpu.h, dom0/slots.h, ...);
+ * migrate_types.h, policy_types.h, switch_types.h, phys_types.h,
+ * fence_pool_types.h, pvinfo_types.h, sched_types.h), and declares its
+ * operations in a header of its own (dom0/vgpu.h, dom0/slots.h, ...); the
+ * members of struct vgpu and struct dom0_runtime (dom0/runtime_internal.h)
+ * name the files that may write them (tests/host/check-state.sh);
  * their includes show which part calls which: the
  * mechanisms (vgpu, slots, switch, ladder, fence_pool, guest_gtt, pvinfo)
  * below admission, the operations (ops.h) above it, and the other
