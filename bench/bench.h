@@ -186,6 +186,14 @@ uint64_t bench_now_ns(void);
  * ended first (why says which, with its exit status).
  */
 bool bench_wait_line(pid_t pid, const char *path, const char *what, unsigned ms, char *why, size_t n);
+/* The machine's CPU time as /proc/stat counts it, to measure the idle cores over an interval. */
+struct bench_cpu_mark {
+	unsigned long long idle, total;	/* idle and iowait, and all states, summed over the CPUs (clock ticks) */
+};
+void bench_cpu_mark(struct bench_cpu_mark *m);
+/* Cores online, and how many of them were idle on average from a to b (-1 when /proc/stat was not readable). */
+unsigned bench_cores_online(void);
+double bench_idle_cores(const struct bench_cpu_mark *a, const struct bench_cpu_mark *b);
 /* The median of n values (reorders them). */
 double bench_median(double *v, size_t n);
 /* A deterministic generator (splitmix64). */

@@ -51,9 +51,15 @@ struct bench_boundary {
 	const char *checks[BENCH_SUITE_CHECKS];
 	double suite_pv_ns[BENCH_SUITE_CHECKS], suite_local_ns[BENCH_SUITE_CHECKS], suite_ratio[BENCH_SUITE_CHECKS];
 	uint64_t suite_requests;		/* transport requests the suite made (exact) */
+	unsigned n_cores;			/* online */
+	/* idle cores on average while each column's series ran (median over the runs; -1 unknown) */
+	double guest_idle[BENCH_WAIT_MODES], host_idle[BENCH_WAIT_MODES];
 };
 
 void bench_boundary_table(const struct bench_opts *o, const struct bench_boundary *b);
 void bench_boundary_json(struct bench_json *j, const struct bench_boundary *b);
+struct bench_claim;
+/* VGVM's Table 1 claims judged on the guest-side table (bench/papers.h), at most max into c; returns how many. */
+unsigned bench_boundary_claims(const struct bench_boundary *b, struct bench_claim *c, unsigned max);
 
 #endif

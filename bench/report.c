@@ -312,6 +312,8 @@ static void json(const struct bench_opts *o, const struct bench_results *r)
 		nc += bench_balance_claims(&r->balance, claims + nc, MAX_CLAIMS - nc);
 	if (r->ran[PART_LADDER])
 		nc += bench_ladder_claims(&r->ladder, claims + nc, MAX_CLAIMS - nc);
+	if (r->ran[PART_BOUNDARY])
+		nc += bench_boundary_claims(&r->boundary, claims + nc, MAX_CLAIMS - nc);
 	bench_claims_json(&j, claims, nc);
 	bench_json_open(&j, "details");
 	if (r->ran[PART_WRITES]) {

@@ -113,8 +113,11 @@ static void one_mode(struct bench_dev *b, int id, unsigned m, unsigned reps, str
 	struct gtt_err err = { 0 };
 	uint32_t seq = 0;
 
+	struct bench_cpu_mark m0, m1;
+
 	if (dom0_service_start(b->rt, &o, &s, &err))
 		bench_die("table1: starting the %s service: %s", dom0_wait_mode_name(modes[m]), err.msg);
+	bench_cpu_mark(&m0);
 	for (unsigned k = 0; k < BENCH_WAIT_SIZES; k++) {
 		double t[MAX_REPS];
 		ask(s, id, GTTLAB_GM_REQ_EXPAND, sizes[k], ++seq);	/* warm-up, untimed */
@@ -134,6 +137,8 @@ static void one_mode(struct bench_dev *b, int id, unsigned m, unsigned reps, str
 		c->wakeups = z.wakeups - a.wakeups;
 		c->polls = z.polls - a.polls;
 	}
+	bench_cpu_mark(&m1);
+	w->idle_cores[m] = bench_idle_cores(&m0, &m1);
 	if (dom0_service_stop(s, NULL, &err))
 		bench_die("table1: the %s service failed: %s", dom0_wait_mode_name(modes[m]), err.msg);
 }
@@ -148,6 +153,7 @@ void bench_request_wait(const struct bench_opts *o, struct bench_results *r)
 	w->reps = reps;
 	w->hybrid_max_slots = 4;
 	w->spin_ns = 1000000;
+	w->cores = bench_cores_online();
 	for (unsigned k = 0; k < BENCH_WAIT_SIZES; k++)
 		w->sizes[k] = sizes[k];
 	for (unsigned m = 0; m < BENCH_WAIT_MODES; m++)
@@ -182,6 +188,10 @@ void bench_request_wait_table(const struct bench_opts *o, const struct bench_req
 	       "time over the series' wall time, %d us guest pauses included; hybrid polls %.1f ms after answers of\n"
 	       "at most %u slots, else sleeps; direct: dom0_expand with no channel)\n",
 	       w->reps, PAUSE_US, (double)w->spin_ns / 1e6, w->hybrid_max_slots);
+	printf("  waiting: the host's service thread waits for the guest's notify (busy: spinning on the word; sleep: on\n"
+	       "  an eventfd; hybrid: as said); the guest, a thread of this process, polls PVINFO for the answer; cores:\n"
+	       "  %u online, idle on average while each series ran: busy %.2f, sleep %.2f, hybrid %.2f\n",
+	       w->cores, w->idle_cores[0], w->idle_cores[1], w->idle_cores[2]);
 	printf("  %5s %10s  %-20s %-26s %-26s\n", "slots", "direct", "busy-wait", "sleep", "hybrid");
 	for (unsigned k = 0; k < BENCH_WAIT_SIZES; k++) {
 		char cell[BENCH_WAIT_MODES][40];
@@ -220,6 +230,22 @@ unsigned bench_request_wait_claims(const struct bench_request_wait *w, struct be
 	};
 	for (int i = 1; i < 4; i++)
 		c[i].tol = 20;
+	/* an inversion's measured reason: where the waiting ran, and the cores it had */
+	if (w->cell[0][1].over_busy < 1)
+		snprintf(c[0].why, sizeof(c[0].why),
+			 "busy-wait answered in %.1f us and sleep in %.1f us, with %.2f of %u cores idle while busy-wait ran: %s",
+			 w->cell[0][0].latency_ns / 1e3, w->cell[0][1].latency_ns / 1e3, w->idle_cores[0], w->cores,
+			 w->idle_cores[0] >= 0 && w->idle_cores[0] < 1 ?
+				 "the spinning service thread and the polling guest thread share the cores, so the spin takes "
+				 "the CPU from the guest it waits for (VGVM's host had cores to spare)" :
+				 "a core was free, so sleep's wakeup cost less here than busy-wait's polls");
+	double add_small = w->cell[0][1].latency_ns - w->cell[0][0].latency_ns;
+	double add_large = w->cell[last][1].latency_ns - w->cell[last][0].latency_ns;
+	snprintf(c[1].why, sizeof(c[1].why),
+		 "sleep adds %.1f us to the smallest answer and %.1f us to the largest (its wakeup), and the largest "
+		 "request's work is %.1f us here against VGVM's 463 ms, so the wakeup stays %.0f%% of it",
+		 add_small / 1e3, add_large / 1e3, w->cell[last][0].latency_ns / 1e3,
+		 w->cell[last][0].latency_ns > 0 ? 100 * add_large / w->cell[last][0].latency_ns : 0);
 	unsigned n = max < 4 ? max : 4;
 	for (unsigned i = 0; i < n; i++)
 		out[i] = c[i];
@@ -232,6 +258,12 @@ void bench_request_wait_json(struct bench_json *j, const struct bench_request_wa
 	bench_json_kint(j, "reps", w->reps);
 	bench_json_kint(j, "hybrid_max_slots", w->hybrid_max_slots);
 	bench_json_kint(j, "spin_ns", w->spin_ns);
+	bench_json_kint(j, "cores", w->cores);
+	for (unsigned m = 0; m < BENCH_WAIT_MODES; m++) {
+		char key[40];
+		snprintf(key, sizeof(key), "idle_cores_%s", w->modes[m]);
+		bench_json_knum(j, key, w->idle_cores[m]);
+	}
 	for (unsigned k = 0; k < BENCH_WAIT_SIZES; k++) {
 		char key[16];
 		snprintf(key, sizeof(key), "slots_%u", w->sizes[k]);

@@ -30,6 +30,8 @@ struct bench_request_wait {
 	double direct_ns[BENCH_WAIT_SIZES];	/* dom0_expand called directly: the work itself, no channel */
 	unsigned reps, hybrid_max_slots;
 	uint64_t spin_ns;
+	unsigned cores;				/* online */
+	double idle_cores[BENCH_WAIT_MODES];	/* idle on average while each mode's series ran; -1 unknown */
 };
 
 void bench_request_wait_table(const struct bench_opts *o, const struct bench_request_wait *w);

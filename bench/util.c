@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <sys/wait.h>
 
 #include "bench/bench.h"
@@ -288,4 +289,35 @@ bool bench_wait_line(pid_t pid, const char *path, const char *what, unsigned ms,
 		}
 		nanosleep(&(struct timespec){ 0, 5000000 }, NULL);
 	}
+}
+
+void bench_cpu_mark(struct bench_cpu_mark *m)
+{
+	unsigned long long v[8] = { 0 };
+	FILE *f = fopen("/proc/stat", "r");
+
+	*m = (struct bench_cpu_mark){ 0 };
+	if (!f)
+		return;
+	if (fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
+		   &v[7]) == 8) {
+		m->idle = v[3] + v[4];
+		for (int i = 0; i < 8; i++)
+			m->total += v[i];
+	}
+	fclose(f);
+}
+
+unsigned bench_cores_online(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n > 0 ? (unsigned)n : 1;
+}
+
+double bench_idle_cores(const struct bench_cpu_mark *a, const struct bench_cpu_mark *b)
+{
+	if (!a->total || b->total <= a->total)
+		return -1;
+	return (double)(b->idle - a->idle) / (double)(b->total - a->total) * bench_cores_online();
 }
