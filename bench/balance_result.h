@@ -22,7 +22,9 @@ struct bench_balance_app {
 	uint64_t base_ms, bal_ms;	/* simulated time until both finished, without and with balancing */
 	uint64_t move_ms;		/* the move's charged time (PTEs mapped, bytes copied) */
 	uint64_t ptes_mapped, bytes_copied;
-	uint64_t trigger_ms;		/* when the rebalancer moved one */
+	uint64_t trigger_ms;		/* when the rebalancer moved one: the loads' difference crossed its threshold */
+	uint64_t freed_ms;		/* when the second device's own job ended (measured, the same run) */
+	bool moved;
 	double speedup;			/* base / balanced */
 	double paper;			/* VOCL Figure 10's factor */
 };
@@ -30,6 +32,7 @@ struct bench_balance_app {
 struct bench_balance {
 	struct bench_balance_app app[BENCH_BALANCE_APPS];
 	unsigned threshold;		/* the rebalancer's, in busy vGPUs */
+	unsigned occupant_share;	/* the second device's own job: 1/occupant_share of an instance's work */
 };
 
 void bench_balance_table(const struct bench_opts *o, const struct bench_balance *b);
