@@ -14,11 +14,13 @@
 # among the members, so `->name` is that member wherever it is written.
 #   tests/host/check-state.sh [ROOT]      check the tree at ROOT (default .)
 #   tests/host/check-state.sh --self-test plant an access outside the owners (and near misses) in a
-#                                    scratch tree and require exactly its line
+#                                    scratch tree and require exactly its line; then the same
+#                                    report on . from mawk and gawk, where both exist
 set -u -f
 LC_ALL=C
 export LC_ALL
 
+AWK=${AWK:-awk}
 HDR=dom0/runtime_internal.h
 # Where owned members are declared: header, the structs (an ERE on the name), and the path from the
 # object to the member ('' for the runtime's and a vGPU's own members; 'c.' for their counters, whose
@@ -60,28 +62,43 @@ check() {
 		done
 		[ -s "$tmp/owners" ] || { echo "check-state: $HDR names no owned member" >&2; exit 2; }
 		find dom0 -type f \( -name '*.c' -o -name '*.h' \) | sort > "$tmp/files"
+		# one pass over every file: each line against each owned member
+		# shellcheck disable=SC2046
+		"$AWK" -v owners="$tmp/owners" '
+			function esc(x) { gsub(/\./, "\\.", x); return x }
+			BEGIN {
+				while ((getline l < owners) > 0) {
+					n++
+					split(l, f, " ")
+					hdr[n] = f[1]; mem[n] = f[2]
+					rest = l; sub(/^[^ ]+ [^ ]+ /, "", rest)
+					o = rest; sub(/\|.*/, "", o); gsub(/^ +| +$/, "", o); gsub(/ +/, " ", o); own[n] = o
+					r = ""
+					if (index(rest, "| reader:")) { r = rest; sub(/.*\| reader:/, "", r); gsub(/^ +| +$/, "", r); gsub(/ +/, " ", r) }
+					rd[n] = r
+					m = esc(mem[n])
+					acc[n] = "->" m "([^a-z_0-9]|$)"
+					wr[n] = "((\\+\\+|--)[[:space:]]*|(^|[^&])&[[:space:]]*)[a-z_0-9]+(->|\\.)" m "([^a-z_0-9]|$)|->" m "(\\.[a-z_0-9]+|\\[[^]]*\\])*[[:space:]]*([-+*/%&|^]?=[^=]|\\+\\+|--)"
+				}
+			}
+			FNR == 1 { base = FILENAME; sub(/^dom0\//, "", base) }
+			{
+				for (i = 1; i <= n; i++) {
+					if ($0 !~ acc[i] || index(" " own[i] " ", " " base " "))
+						continue
+					if (index(" " rd[i] " ", " " base " ") || index(" " rd[i] " ", " * ")) {
+						if ($0 ~ /const [^=]*= *&/ || $0 !~ wr[i])
+							continue
+						printf "%s:%d: state: ->%s is written here, and %s only reads it (%s); its owners %s write it\n", FILENAME, FNR, mem[i], base, hdr[i], own[i]
+						continue
+					}
+					printf "%s:%d: state: ->%s is the state of %s only (%s); reach it through their functions\n", FILENAME, FNR, mem[i], own[i], hdr[i]
+				}
+			}' $(cat "$tmp/files")
 		while read -r hdr member rest; do
 			owners=${rest%%|*}
-			owners=$(echo $owners)
 			for f in $owners; do
 				[ -f "dom0/$f" ] || echo "$hdr:1: state: ->$member names the owner dom0/$f, which does not exist"
-			done
-			readers=
-			case $rest in *"| reader:"*) readers=$(echo ${rest#*| reader:}) ;; esac
-			re=$(echo "$member" | sed 's/\./\\./g')
-			# shellcheck disable=SC2046
-			grep -n -- "->$re\\b" $(cat "$tmp/files") /dev/null | while IFS=: read -r file line text; do
-				base=${file#dom0/}
-				case " $owners " in *" $base "*) continue ;; esac
-				case " $readers " in *" $base "*|*" * "*)
-					# a reader reads: no assignment, increment or address of the member or inside it
-					# (an address kept in a const pointer is a read)
-					echo "$text" | grep -Eq -- "const [^=]*= *&" && continue
-					echo "$text" | grep -Eq -- "((\\+\\+|--)[[:space:]]*|(^|[^&])&[[:space:]]*)[a-z_0-9]+(->|\\.)$re\\b|->$re(\\.[a-z_0-9]+|\\[[^]]*\\])*[[:space:]]*([-+*/%&|^]?=[^=]|\\+\\+|--)" || continue
-					echo "$file:$line: state: ->$member is written here, and $base only reads it ($hdr); its owners $owners write it"
-					continue ;;
-				esac
-				echo "$file:$line: state: ->$member is the state of $owners only ($hdr); reach it through their functions"
 			done
 		done < "$tmp/owners"
 	) > "$tmp/raw"
@@ -139,6 +156,13 @@ H
 	check "$t" > "$tmp/got"
 	st=$?
 	if [ "$st" != 0 ] || [ -s "$tmp/got" ]; then echo "self-test: a clean tree gave exit $st:"; cat "$tmp/got"; ok=0; fi
+	# the same report on this tree from every awk there is
+	for a in mawk gawk; do
+		command -v "$a" >/dev/null 2>&1 || continue
+		AWK=$a check . > "$tmp/real.$a" 2>&1
+		[ -f "$tmp/real.first" ] || cp "$tmp/real.$a" "$tmp/real.first"
+		if ! cmp -s "$tmp/real.first" "$tmp/real.$a"; then echo "self-test: $a's report on . differs"; ok=0; fi
+	done
 	quiet=
 	[ "$ok" = 1 ] || return 1
 	echo "check-state self-test: an access outside the owners reported at its line, a reader that writes reported; near misses (owners, a reader that reads, a longer name, an unowned member) not"
