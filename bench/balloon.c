@@ -83,7 +83,8 @@ void bench_balloon(const struct bench_opts *o, struct bench_results *res)
 	struct balloon_workload w;
 
 	*b = (struct bench_balloon){ .copy_ns_per_pte = BALLOON_COPY_NS, .cpus = BALLOON_HOST_CPUS,
-				     .scene_ms = sq * DOM0_QUANTUM_MS, .beta_u = BALLOON_BETA_U };
+				     .gpu_vcpu_pct = BALLOON_GPU_VCPU_PCT, .scene_ms = sq * DOM0_QUANTUM_MS,
+				     .beta_u = BALLOON_BETA_U };
 	bench_note("balloon: gBalloon §4 on sim:skl, valley's 18 scenes of %llu ms: Figure 8, 7, 5 (5 runs), 9-10",
 		   (unsigned long long)b->scene_ms);
 

@@ -52,7 +52,7 @@
 #define MEM_PAGES	64
 #define HOST_CPUS	BALLOON_HOST_CPUS
 #define VCPUS		BALLOON_VCPUS
-#define GPU_VCPU_PCT	25		/* what a GPU-bound VM's vCPU wants of its quantum */
+#define GPU_VCPU_PCT	BALLOON_GPU_VCPU_PCT
 #define PERIOD_MS	500
 #define REPORT_MS	500		/* a guest reports its evictions at most this often */
 #define QUANTUM_NS	(DOM0_QUANTUM_MS * 1000000ull)

@@ -14,6 +14,7 @@
 #define BALLOON_VMS	15
 #define BALLOON_PHASES	3
 #define BALLOON_HOST_CPUS	8	/* N of eq. 1: gBalloon Table 1's i7-6700 */
+#define BALLOON_GPU_VCPU_PCT	25	/* what a GPU-bound VM's vCPU wants of its quantum (the model's choice) */
 #define BALLOON_VCPUS		2	/* per guest, Table 1 */
 /* R_copy's charge per PTE written, 30 ns: gScale Figure 15 (114688 PTEs in 21.8% of 16 ms) */
 #define BALLOON_COPY_NS		(DOM0_QUANTUM_MS * 1000000ull * 218 / 1000 / 114688)

@@ -263,11 +263,12 @@ void bench_balloon_table(const struct bench_opts *o, const struct bench_balloon 
 	       "  valley's 18 scenes of %llu ms; copies charged %llu ns/PTE, N = %u CPUs, 2 vCPUs a VM; gBalloon's\n"
 	       "  policy every 500 ms, guests report evictions at most every 500 ms.\n"
 	       "  proxy: GPU = sum over quanta of (1 - copy / 16 ms) x min(1, slots / working set) (fit, 1-copy: means);\n"
-	       "  CPU = cg's CPU time; all = mean over the VMs; W from the vCPUs' waiting in the CPU model\n"
+	       "  CPU = cg's CPU time; all = mean over the VMs; W from the vCPUs' waiting in the CPU model (cg's vCPUs\n"
+	       "  want whole quanta, a GPU-bound VM's %u%% each)\n"
 	       "  each claim of the paper checked for its sign, its order against the system it names, its size within\n"
 	       "  %gx of the paper's effect, or \"about equal\" within %g points; verdict: reproduced, partly, not reproduced\n",
 	       o->quick ? "quick" : "full", b->slots, (unsigned long long)b->scene_ms,
-	       (unsigned long long)b->copy_ns_per_pte, b->cpus, BENCH_CLAIM_BAND, BENCH_CLAIM_TOL);
+	       (unsigned long long)b->copy_ns_per_pte, b->cpus, b->gpu_vcpu_pct, BENCH_CLAIM_BAND, BENCH_CLAIM_TOL);
 	fig8(b);
 	fig7(b);
 	fig5(b);

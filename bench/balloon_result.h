@@ -65,6 +65,7 @@ struct bench_balloon {
 	unsigned slots;				/* slots of the platform's layout */
 	uint64_t copy_ns_per_pte;		/* the fixed cost R_copy is charged per PTE written */
 	unsigned cpus;				/* N of eq. 1 */
+	unsigned gpu_vcpu_pct;			/* what a GPU-bound VM's vCPU wants of its quantum, % */
 	uint64_t scene_ms;			/* simulated time of one valley scene */
 	uint64_t beta_u;			/* 1 / R_copy's maximum (100% / N) */
 };
