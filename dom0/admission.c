@@ -35,7 +35,7 @@
 #include "dom0/fence_pool.h"
 #include "dom0/phys.h"
 #include "dom0/pvinfo.h"
-#include "dom0/runtime_internal.h"
+#include "dom0/state_types.h"
 #include "dom0/slots.h"
 #include "dom0/slots_runs.h"
 #include "dom0/state.h"

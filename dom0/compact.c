@@ -11,7 +11,7 @@
 #include "dom0/compact.h"
 #include "dom0/migrate.h"
 #include "dom0/migrate_queue.h"
-#include "dom0/runtime_internal.h"
+#include "dom0/state_types.h"
 #include "dom0/state.h"
 
 #define MAX_MOVES 64

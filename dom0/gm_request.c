@@ -11,7 +11,7 @@
 #include "dom0/ops.h"
 #include "dom0/policy.h"
 #include "dom0/pvinfo.h"
-#include "dom0/runtime_internal.h"
+#include "dom0/state_types.h"
 #include "dom0/state.h"
 
 static struct vgpu *oldest_pending(struct dom0_runtime *rt)

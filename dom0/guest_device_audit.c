@@ -17,7 +17,7 @@
 #include "dom0/fence_pool.h"
 #include "dom0/guest_device_internal.h"
 #include "dom0/ladder.h"
-#include "dom0/runtime_internal.h"
+#include "dom0/state_types.h"
 #include "dom0/state.h"
 #include "dom0/switch.h"
 #include "dom0/vgpu.h"

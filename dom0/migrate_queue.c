@@ -9,7 +9,7 @@
  * until the unlock), so the guest never reads around its own queued write.
  */
 #include "dom0/migrate_queue.h"
-#include "dom0/runtime_internal.h"
+#include "dom0/state_types.h"
 #include "dom0/state.h"
 
 bool dom0_queues(const struct dom0_runtime *rt, int id)

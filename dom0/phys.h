@@ -7,7 +7,7 @@
 #ifndef DOM0_PHYS_H
 #define DOM0_PHYS_H
 
-#include "dom0/runtime_internal.h"
+#include "dom0/state_types.h"
 
 /*
  * Make physical PTEs [first, first + n) hold `ptes`, owned by `owner`: only the

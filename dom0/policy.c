@@ -14,7 +14,7 @@
 #include "dom0/migrate_queue.h"
 #include "dom0/ops.h"
 #include "dom0/policy.h"
-#include "dom0/runtime_internal.h"
+#include "dom0/state_types.h"
 #include "dom0/state.h"
 #include "dom0/switch.h"
 

@@ -10,7 +10,7 @@
  */
 #include "dom0/faults.h"
 #include "dom0/pvinfo.h"
-#include "dom0/runtime_internal.h"
+#include "dom0/state_types.h"
 #include "dom0/state.h"
 #include "dom0/vgpu.h"
 

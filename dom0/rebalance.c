@@ -11,7 +11,7 @@
 #include "dom0/migrate.h"
 #include "dom0/migrate_queue.h"
 #include "dom0/rebalance.h"
-#include "dom0/runtime_internal.h"
+#include "dom0/state_types.h"
 #include "dom0/sched.h"
 #include "dom0/state.h"
 

@@ -16,7 +16,7 @@
 #include "dom0/faults.h"
 #include "dom0/migrate_queue.h"
 #include "dom0/policy.h"
-#include "dom0/runtime_internal.h"
+#include "dom0/state_types.h"
 #include "dom0/sched.h"
 #include "dom0/state.h"
 #include "dom0/switch.h"

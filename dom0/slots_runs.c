@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "dom0/phys.h"
 #include "dom0/pvinfo.h"
-#include "dom0/runtime_internal.h"
+#include "dom0/state_types.h"
 #include "dom0/slots_pick.h"
 #include "dom0/slots_runs.h"
 #include "dom0/state.h"

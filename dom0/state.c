@@ -3,7 +3,7 @@
 #include "dom0/faults.h"
 #include "dom0/phys.h"
 #include "dom0/state.h"
-#include "dom0/runtime_internal.h"
+#include "dom0/state_types.h"
 
 const struct dom0_layout *dom0_layout(const struct dom0_runtime *rt)
 {

@@ -15,7 +15,7 @@
  * migrate_types.h, policy_types.h, switch_types.h, phys_types.h,
  * fence_pool_types.h, pvinfo_types.h, sched_types.h), and declares its
  * operations in a header of its own (dom0/vgpu.h, dom0/slots.h, ...); the
- * members of struct vgpu and struct dom0_runtime (dom0/runtime_internal.h)
+ * members of struct vgpu and struct dom0_runtime (dom0/state_types.h)
  * name the files that may write them (tests/host/check-state.sh);
  * their includes show which part calls which: the
  * mechanisms (vgpu, slots, switch, ladder, fence_pool, guest_gtt, pvinfo)

@@ -6,7 +6,7 @@
  */
 #include "dom0/admission.h"
 #include "dom0/pvinfo.h"
-#include "dom0/runtime_internal.h"
+#include "dom0/state_types.h"
 #include "dom0/sched.h"
 #include "dom0/state.h"
 #include "dom0/vgpu_info.h"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Who may touch the Dom0 runtime's state, checked (issue 42): every part's state is a struct of its
-# own (its _types.h), held in struct dom0_runtime or struct vgpu (dom0/runtime_internal.h) by a
+# own (its _types.h), held in struct dom0_runtime or struct vgpu (dom0/state_types.h) by a
 # member that names its owners (a plain member may name them too):
 #     struct dom0_phys mirror;	/* owner: phys.c phys.h */
 #     uint64_t sim_ms;		/* owner: state.c */
@@ -21,11 +21,11 @@ LC_ALL=C
 export LC_ALL
 
 AWK=${AWK:-awk}
-HDR=dom0/runtime_internal.h
+HDR=dom0/state_types.h
 # Where owned members are declared: header, the structs (an ERE on the name), and the path from the
 # object to the member ('' for the runtime's and a vGPU's own members; 'c.' for their counters, whose
 # member in struct vgpu and dom0_runtime says "fields owned: HEADER").
-TABLES="dom0/runtime_internal.h:vgpu|dom0_runtime:
+TABLES="dom0/state_types.h:vgpu|dom0_runtime:
 dom0/runtime_types.h:dom0_counters:c.
 dom0/vgpu_types.h:dom0_vgpu_counters:c."
 

@@ -6,8 +6,8 @@
  * a part's own state is a struct of its _types.h. tests/host/check-state.sh
  * holds every file to it.
  */
-#ifndef DOM0_RUNTIME_INTERNAL_H
-#define DOM0_RUNTIME_INTERNAL_H
+#ifndef DOM0_STATE_TYPES_H
+#define DOM0_STATE_TYPES_H
 
 #include "dom0/fence_pool_types.h"
 #include "dom0/migrate_types.h"
