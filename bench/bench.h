@@ -194,6 +194,8 @@ void bench_cpu_mark(struct bench_cpu_mark *m);
 /* Cores online, and how many of them were idle on average from a to b (-1 when /proc/stat was not readable). */
 unsigned bench_cores_online(void);
 double bench_idle_cores(const struct bench_cpu_mark *a, const struct bench_cpu_mark *b);
+/* The reason the idle cores measured support: fewer than one idle, or at least one; unknown (-1) says so. */
+const char *bench_idle_says(double idle_cores, const char *no_core_free, const char *a_core_free);
 /* The median of n values (reorders them). */
 double bench_median(double *v, size_t n);
 /* A deterministic generator (splitmix64). */

@@ -383,10 +383,10 @@ void bench_boundary_table(const struct bench_opts *o, const struct bench_boundar
 		printf("  inverted: the host's %s answers the smallest request %.2fx slower than its %s; while %s ran,\n"
 		       "  %.2f of %u cores were idle: %s\n", b->host_modes[0], 1 / b->host[0][1].over_first, b->host_modes[1],
 		       b->host_modes[0], b->host_idle[0], b->n_cores,
-		       b->host_idle[0] >= 0 && b->host_idle[0] < 1 ?
-			       "the spinning host and the polling guest share the cores, so each spin takes the CPU from the\n"
-			       "  guest whose notify it waits for (VGVM's host had cores to spare)" :
-			       "a core was free, so the cost is the host's polls, not a shared core");
+		       bench_idle_says(b->host_idle[0],
+				       "the spinning host and the polling guest share the cores, so each spin takes the CPU from the\n"
+				       "  guest whose notify it waits for (VGVM's host had cores to spare)",
+				       "a core was free, so the cost is the host's polls, not a shared core"));
 	printf("  host CPU:");
 	for (unsigned m = 0; m < BENCH_WAIT_MODES; m++)
 		printf(" %s %.0f%% (%.0f-%.0f)", b->host_modes[m], b->host_cpu[m].cpu_pct, b->host_cpu[m].lo_pct,

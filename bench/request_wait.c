@@ -235,10 +235,10 @@ unsigned bench_request_wait_claims(const struct bench_request_wait *w, struct be
 		snprintf(c[0].why, sizeof(c[0].why),
 			 "busy-wait answered in %.1f us and sleep in %.1f us, with %.2f of %u cores idle while busy-wait ran: %s",
 			 w->cell[0][0].latency_ns / 1e3, w->cell[0][1].latency_ns / 1e3, w->idle_cores[0], w->cores,
-			 w->idle_cores[0] >= 0 && w->idle_cores[0] < 1 ?
-				 "the spinning service thread and the polling guest thread share the cores, so the spin takes "
-				 "the CPU from the guest it waits for (VGVM's host had cores to spare)" :
-				 "a core was free, so sleep's wakeup cost less here than busy-wait's polls");
+			 bench_idle_says(w->idle_cores[0],
+					 "the spinning service thread and the polling guest thread share the cores, so the spin "
+					 "takes the CPU from the guest it waits for (VGVM's host had cores to spare)",
+					 "a core was free, so sleep's wakeup cost less here than busy-wait's polls"));
 	double add_small = w->cell[0][1].latency_ns - w->cell[0][0].latency_ns;
 	double add_large = w->cell[last][1].latency_ns - w->cell[last][0].latency_ns;
 	snprintf(c[1].why, sizeof(c[1].why),

@@ -321,3 +321,10 @@ double bench_idle_cores(const struct bench_cpu_mark *a, const struct bench_cpu_m
 		return -1;
 	return (double)(b->idle - a->idle) / (double)(b->total - a->total) * bench_cores_online();
 }
+
+const char *bench_idle_says(double idle_cores, const char *no_core_free, const char *a_core_free)
+{
+	if (idle_cores < 0)
+		return "the idle cores could not be measured (/proc/stat unreadable), so the bench cannot say why";
+	return idle_cores < 1 ? no_core_free : a_core_free;
+}
