@@ -203,7 +203,7 @@ static enum check_status one_class(struct check_ctx *c, enum dom0_policy_class c
 		return dck_stop(c, &r, CHECK_FAIL);
 	if ((st = map_ranges(c, &r, id[0], 4)) || (st = map_ranges(c, &r, id[1], 509)) || (st = map_ranges(c, &r, id[2], 31)))
 		return dck_stop(c, &r, st);
-	struct dom0_policy p = { .copy_ns_per_pte = 1 };
+	struct dom0_policy p = { .copy_ps_per_pte = 1000 };
 	if (dom0_policy_set(r.rt, &p, 0, &r.err) || dom0_policy_steal(r.rt, id[2], steal_mpct[cls], &r.err) ||
 	    dom0_policy_tick(r.rt, 500, NULL, &r.err))
 		return dck_stop(c, &r, ck_error(c, "the policy", &r.err));

@@ -54,16 +54,16 @@ int dom0_policy_set(struct dom0_runtime *rt, const struct dom0_policy *p, uint64
 		q.min_slots = 1;
 	if (!q.evict_slots)
 		q.evict_slots = 1;
-	if (q.period_ms > 3600000 || q.cpus > 65536 || q.copy_ns_per_pte > MILLION || q.min_slots > rt->lay.num_slots ||
+	if (q.period_ms > 3600000 || q.cpus > 65536 || q.copy_ps_per_pte > 1000 * MILLION || q.min_slots > rt->lay.num_slots ||
 	    q.evict_slots > rt->lay.num_slots)
 		return gtt_err_set(err, GTT_EINVAL,
-				   "policy period %llu ms (at most an hour), cpus %u (at most 65536), copy cost %llu ns per PTE (at most 1 ms), min/evict slots %u/%u (at most %u)",
-				   (unsigned long long)q.period_ms, q.cpus, (unsigned long long)q.copy_ns_per_pte, q.min_slots,
+				   "policy period %llu ms (at most an hour), cpus %u (at most 65536), copy cost %llu ps per PTE (at most 1 ms), min/evict slots %u/%u (at most %u)",
+				   (unsigned long long)q.period_ms, q.cpus, (unsigned long long)q.copy_ps_per_pte, q.min_slots,
 				   q.evict_slots, rt->lay.num_slots);
 	struct dom0_policy_state *s = &rt->pol;
 	*s = (struct dom0_policy_state){ .enabled = true, .p = q, .cls = DOM0_CLASS_LOW, .next_ms = now_ms + q.period_ms };
 	rt->copy_ns_mark = rt->c.copy_ns;
-	dom0_switch_charge(rt, q.copy_ns_per_pte);
+	dom0_switch_charge(rt, q.copy_ps_per_pte);
 	return GTT_OK;
 }
 

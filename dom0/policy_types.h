@@ -23,7 +23,7 @@ struct dom0_policy {
 	uint64_t low_u, high_u;		/* thresholds x 1e6; 0: 0.5 and 1.0, the paper's */
 	uint64_t period_ms;		/* 0: 500 */
 	unsigned cpus;			/* N of eq. 1; 0: 1 */
-	uint64_t copy_ns_per_pte;	/* 0: R_copy from the switches' measured time; else PTEs written x this (exact) */
+	uint64_t copy_ps_per_pte;	/* 0: R_copy from the switches' measured time; else PTEs written x this, in ps (exact) */
 	unsigned min_slots;		/* a reduction never leaves a vGPU fewer; 0: 1 */
 	unsigned evict_slots;		/* slots a rising eviction count asks for; 0: 1 */
 };

@@ -87,7 +87,7 @@ struct dom0_runtime {
 	struct dom0_sched sched;	/* owner: sched.c */
 	struct dom0_policy_state pol;	/* owner: policy.c */
 	/* the switches' copy charged at this many ns per PTE written; 0: measured */
-	uint64_t copy_cost_ns;		/* owner: switch.c */
+	uint64_t copy_cost_ps;		/* owner: switch.c */
 	/* c.copy_ns when the current period began */
 	uint64_t copy_ns_mark;		/* owner: policy.c */
 	struct dom0_requests pv_requests;	/* owner: pvinfo.c */

@@ -84,7 +84,7 @@ int dom0_copy_in_charged(struct dom0_runtime *rt, struct vgpu *v, struct dom0_sw
 	rt->c.ptes_written += s->ptes_written;
 	rt->c.ptes_skipped += s->ptes_skipped;
 	/* R_copy's C (gBalloon eq. 1): the copy's measured time, or a fixed cost per PTE written for exact runs */
-	rt->c.copy_ns += rt->copy_cost_ns ? s->ptes_written * rt->copy_cost_ns : s->ns;
+	rt->c.copy_ns += rt->copy_cost_ps ? s->ptes_written * rt->copy_cost_ps / 1000 : s->ns;
 	return GTT_OK;
 }
 
@@ -112,7 +112,7 @@ int dom0_switch(struct dom0_runtime *rt, int to, struct dom0_switch_stats *stats
 	return GTT_OK;
 }
 
-void dom0_switch_charge(struct dom0_runtime *rt, uint64_t ns_per_pte)
+void dom0_switch_charge(struct dom0_runtime *rt, uint64_t ps_per_pte)
 {
-	rt->copy_cost_ns = ns_per_pte;
+	rt->copy_cost_ps = ps_per_pte;
 }

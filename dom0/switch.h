@@ -20,7 +20,7 @@ int dom0_copy_in(struct dom0_runtime *rt, struct vgpu *v, struct dom0_switch_sta
  */
 int dom0_copy_in_charged(struct dom0_runtime *rt, struct vgpu *v, struct dom0_switch_stats *s, struct gtt_err *err);
 
-/* How the switches' copy time is charged (c.copy_ns, gBalloon's C): measured (0), or this many ns per PTE written. */
-void dom0_switch_charge(struct dom0_runtime *rt, uint64_t ns_per_pte);
+/* How the switches' copy time is charged (c.copy_ns, gBalloon's C): measured (0), or this many ps per PTE written. */
+void dom0_switch_charge(struct dom0_runtime *rt, uint64_t ps_per_pte);
 
 #endif

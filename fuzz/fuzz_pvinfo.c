@@ -117,7 +117,7 @@ static void start_runtime(struct fz *z, int d)
 		open_dev(&devs[d]);
 	if (dom0_init(devs[d].dev, &z->cfg, &z->rt[d], &err))
 		die("dom0_init", err.msg);
-	if (dom0_policy_set(z->rt[d], &(struct dom0_policy){ .copy_ns_per_pte = 50 }, 0, &err))
+	if (dom0_policy_set(z->rt[d], &(struct dom0_policy){ .copy_ps_per_pte = 50000 }, 0, &err))
 		die("policy", err.msg);
 }
 

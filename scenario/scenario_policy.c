@@ -100,7 +100,7 @@ enum scen_rc scen_cmd_policy(struct scen *s, const struct scen_line *l, bool ref
 	if (scen_kv(l, 1, "copy-ns")) {
 		if ((rc = scen_need_range(s, "copy-ns", scen_kv(l, 1, "copy-ns"), 0, MILLION, "ns per PTE copied; 0 measures", &v)))
 			return rc;
-		p.copy_ns_per_pte = v;
+		p.copy_ps_per_pte = v * 1000;
 	}
 	if (scen_kv(l, 1, "min-slots")) {
 		if ((rc = scen_need_range(s, "min-slots", scen_kv(l, 1, "min-slots"), 1, MAX_SLOTS, "slots of high graphics memory", &v)))
@@ -119,7 +119,7 @@ enum scen_rc scen_cmd_policy(struct scen *s, const struct scen_line *l, bool ref
 	const struct dom0_policy_state *st = dom0_policy_state(s->rt);
 	scen_say(s, "policy on at %" PRIu64 " ms: period %" PRIu64 " ms, thresholds %.6g and %.6g, %u CPUs, copy %s",
 		 dom0_sim_time_ms(s->rt), st->p.period_ms, (double)st->p.low_u / MILLION, (double)st->p.high_u / MILLION,
-		 st->p.cpus, st->p.copy_ns_per_pte ? "charged per PTE" : "measured");
+		 st->p.cpus, st->p.copy_ps_per_pte ? "charged per PTE" : "measured");
 	return SCEN_RAN;
 }
 

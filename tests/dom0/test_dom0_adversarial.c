@@ -1797,7 +1797,7 @@ static void policy_op(struct dyn *w, int di)
 		/* R_copy charged per PTE written, never measured: the same seed makes the same classes */
 		struct dom0_policy p = { .alpha_u = r % 2 ? 0 : 1000 + (r >> 8) % 100000, .beta_u = (r >> 1) % 2 ? 0 : 1000 + (r >> 16) % 200000,
 					 .period_ms = 16 + (r >> 24) % 500, .cpus = 1 + (unsigned)(r >> 34) % 4,
-					 .copy_ns_per_pte = 1 + (r >> 36) % 400,
+					 .copy_ps_per_pte = 1000 * (1 + (r >> 36) % 400),
 					 .min_slots = 1 + (unsigned)(r >> 46) % (d->l->num_slots < 2 ? 1 : 2),
 					 .evict_slots = 1 + (unsigned)(r >> 47) % (d->l->num_slots < 2 ? 1 : 2) };
 		if ((r >> 48) % 2) {

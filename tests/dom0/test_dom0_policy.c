@@ -184,7 +184,7 @@ Test(dom0_policy, classes_follow_the_formula)
 	d0_start(&t, "sim:skl", &(struct dom0_config){ 0 });
 	int a = d0_create(&t, 16 * MiB, 3, 0), b = d0_create(&t, 16 * MiB, 3, 0);
 	/* alpha = 1/400 (two vGPUs x 200%), beta = 1/100; period 500 ms, N = 2, 1000 ns per PTE copied */
-	policy(&t, &(struct dom0_policy){ .cpus = 2, .copy_ns_per_pte = 1000, .min_slots = 3 });
+	policy(&t, &(struct dom0_policy){ .cpus = 2, .copy_ps_per_pte = 1000000, .min_slots = 3 });
 	dom0_policy_steal(t.rt, a, 60000, NULL);	/* 60% */
 	dom0_policy_steal(t.rt, b, 40000, NULL);	/* 40% */
 	dom0_set_busy(t.rt, a, true, NULL);

@@ -170,7 +170,7 @@ static void run(uint64_t seed, const char *spec, unsigned steps)
 		w.id[k] = d0_create(&w.t, 4 * MiB, 1 + (unsigned)k, 0);
 		dom0_set_busy(w.t.rt, w.id[k], true, NULL);
 	}
-	cr_assert_eq(dom0_policy_set(w.t.rt, &(struct dom0_policy){ .copy_ns_per_pte = 50, .cpus = 2 }, 0, NULL), 0);
+	cr_assert_eq(dom0_policy_set(w.t.rt, &(struct dom0_policy){ .copy_ps_per_pte = 50000, .cpus = 2 }, 0, NULL), 0);
 	for (unsigned s = 0; s < steps; s++)
 		one_step(&w, s);
 	for (int k = 0; k < NV; k++) {

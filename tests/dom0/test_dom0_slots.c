@@ -290,7 +290,7 @@ Test(dom0_slots, the_running_vgpus_expansion_copy_is_charged)
 {
 	struct d0 t;
 	struct gtt_err err = { 0 };
-	struct dom0_policy pol = { .period_ms = 500, .cpus = 1, .copy_ns_per_pte = 30, .min_slots = 1 };
+	struct dom0_policy pol = { .period_ms = 500, .cpus = 1, .copy_ps_per_pte = 30000, .min_slots = 1 };
 
 	d0_start(&t, "sim:skl", NULL);
 	struct dom0_vgpu_params pa = { .low_size = 4 * MiB, .high_slots = 1, .mem_pages = 16, .place = true, .at_slot = 0 };
