@@ -14,10 +14,13 @@
 #include <string.h>
 
 #include "bench/balloon_model.h"
+#include "bench/balloon_steal.h"
 #include "bench/bench.h"
 
 #define QUICK_SCENE_QUANTA	16	/* 256 ms a scene: 4.6 s of valley */
 #define FULL_SCENE_QUANTA	125	/* 2 s a scene: 36 s of valley */
+#define CAL_SCENE_QUANTA	8	/* R_copy's calibration: 2.3 s of simulated time a pass */
+#define CAL_PASSES		3	/* its median pass */
 
 /* gBalloon Table 2, VM1 to VM15. */
 static const uint8_t table2[BALLOON_VMS][BALLOON_PHASES] = {
@@ -65,7 +68,9 @@ static void experiment(struct bench_balloon *b, struct bench_balloon_exp *e, con
 	e->alpha_u = e->w_max_pct > 0 ? (uint64_t)(1e6 / e->w_max_pct) : 0;
 	for (int l = 0; l < BENCH_BALLOON_LAYOUTS; l++)
 		if (mask & (1u << l))
-			balloon_run(w, l, e->alpha_u, &e->l[l], &b->slots);
+			balloon_run(w, l, &(struct balloon_coeffs){ .alpha_u = e->alpha_u, .beta_u = b->beta_u,
+							    .copy_ns_per_pte = b->copy_ns_per_pte },
+				    &e->l[l], &b->slots);
 	normalize(e, ref);
 }
 
@@ -82,11 +87,19 @@ void bench_balloon(const struct bench_opts *o, struct bench_results *res)
 	unsigned sq = o->quick ? QUICK_SCENE_QUANTA : FULL_SCENE_QUANTA, all = (1u << BENCH_BALLOON_LAYOUTS) - 1;
 	struct balloon_workload w;
 
-	*b = (struct bench_balloon){ .copy_ns_per_pte = BALLOON_COPY_NS, .cpus = BALLOON_HOST_CPUS,
-				     .gpu_vcpu_pct = BALLOON_GPU_VCPU_PCT, .scene_ms = sq * DOM0_QUANTUM_MS,
-				     .beta_u = BALLOON_BETA_U };
-	bench_note("balloon: gBalloon §4 on sim:skl, valley's 18 scenes of %llu ms: Figure 8, 7, 5 (5 runs), 9-10",
-		   (unsigned long long)b->scene_ms);
+	*b = (struct bench_balloon){ .engine_ns_per_pte = BALLOON_ENGINE_NS, .cpus = BALLOON_HOST_CPUS,
+				     .gpu_vcpu_pct = BALLOON_GPU_VCPU_PCT, .scene_ms = sq * DOM0_QUANTUM_MS };
+	bench_note("balloon: gBalloon §4 on sim:skl, valley's 18 scenes of %llu ms: R_copy's maximum, Figure 8, 7, "
+		   "5 (5 runs), 9-10", (unsigned long long)b->scene_ms);
+
+	/* beta (eq. 3): 1 / R_copy's maximum, by experiment on this layout and these copies (§3.2) */
+	b->cal_passes = CAL_PASSES;
+	balloon_rcopy_max(CAL_SCENE_QUANTA, CAL_PASSES, &b->rcopy_cal, &b->rcopy_max_pct, &b->copy_ns_per_pte);
+	if (!(b->rcopy_max_pct >= 0.01))
+		bench_die("balloon: R_copy's calibration measured %.5f%%: below the policy's 0.01%% to normalize by", b->rcopy_max_pct);
+	b->beta_u = (uint64_t)(1e6 / b->rcopy_max_pct + 0.5);
+	/* the runs' W comes from the CPU model: measure the same wants on this host's threads beside it */
+	balloon_steal_measure(o->quick, &b->steal);
 
 	/* §4.3: VM 1, 3, ..., 15 run valley throughout, VM 2, 4, ..., 14 cg. */
 	all_valley(&w, BALLOON_VMS, sq);

@@ -10,9 +10,18 @@
  *
  * The GPU: GPU-bound VMs are busy on the render engine; the runtime's
  * scheduler picks who runs each 16 ms quantum and the switch copies the GTT
- * entries it must. Copies are charged a fixed 30 ns per PTE written (gScale
- * Figure 15: gScale-Basic copies 114688 PTEs in 21.8% of a 16 ms slice), so
- * R_copy is exact and every number is a count. A VM's working set is whole
+ * entries it must. The copy costs twice: the host CPU's time (R_copy of
+ * eq. 1, and one CPU taken from the vCPUs) and the render engine's wait. The
+ * CPU's time per PTE is measured: balloon_rcopy_max times the runtime's own
+ * switches on this layout, and the runs charge every PTE written that
+ * measured cost (the runtime's policy too, through copy_ps_per_pte), so
+ * that a run's decisions do not move with the machine's noise; each run's
+ * own timed copies are kept beside it. R_copy's maximum, the policy's beta,
+ * comes from the same calibration, so the policy's R_copy term is a ratio of
+ * copy rates. The engine's wait is charged at the paper's platform's 30 ns
+ * per PTE written (gScale Figure 15: gScale-Basic copies 114688 PTEs in 21.8%
+ * of a 16 ms slice): the model's GSM is RAM and cannot time a GTT behind a
+ * BAR. A VM's working set is whole
  * slots of its high range, set by the benchmark it runs (the table below;
  * valley's changes scene by scene). A quantum run with fewer slots than the
  * working set evicts one object per missing slot; under gBalloon the guest
@@ -20,21 +29,25 @@
  * samples its counter as the host samples steal), and the host answers after
  * the next quantum.
  *
- * The CPUs: every quantum, the host's N CPUs are shared among the vCPUs that
- * want them after dom0's copy took its time on one CPU, fairly (water
- * filling: what a proportional-share scheduler such as Xen's credit
- * scheduler converges to). A cg vCPU wants its whole quantum; a GPU-bound
- * VM's vCPUs want 25% each (submission and the benchmark's own loop: a
- * model's choice, stated). What a vCPU wanted and did not get is its steal
- * time w; W (eq. 2) is the sum over the vCPUs of w / (w + s), s the rest of
- * the period, handed to the policy per VM as a schedstat meter would. W so
- * rises with the copies and with the contention the copies do not cause: the
- * policy's two inputs are independent.
+ * The CPUs: every quantum, the host's N CPUs, less the copy's time on one,
+ * are shared among the vCPUs as processor sharing: each vCPU is runnable
+ * from the quantum's start until it has run what it wants, and every
+ * runnable vCPU runs at the same rate, min(1, CPUs / runnable vCPUs) (what a
+ * fair scheduler such as CFS or Xen's credit scheduler converges to). A cg
+ * vCPU wants its whole quantum; a GPU-bound VM's vCPUs want 25% each
+ * (submission and the benchmark's own loop: a model's choice, stated). A
+ * vCPU's steal time w is eq. 2's: its time in the ready queue, runnable and
+ * not running, so a vCPU that got all it wanted late waited too; W is the
+ * sum over the vCPUs of w / (w + s), s the rest of the period, handed to the
+ * policy per VM as a schedstat meter would. bench/balloon_steal.c measures
+ * the same wants on this host's threads with dom0/host/steal.c's meter, to
+ * hold the model to it. W so rises with the copies and with the contention
+ * the copies do not cause: the policy's two inputs are independent.
  *
- * The performance proxy, per GPU-bound quantum: (1 - copy time / 16 ms, at
- * least 0) x min(1, slots / working set): the engine waits for the copy, and
- * a working set that does not fit renders that share of its frames. For cg,
- * the CPU time its vCPUs ran. Nothing in it is timed.
+ * The performance proxy, per GPU-bound quantum: (1 - the engine's wait /
+ * 16 ms, at least 0) x min(1, slots / working set): the engine waits for the
+ * copy, and a working set that does not fit renders that share of its
+ * frames. For cg, the CPU time its vCPUs ran. Nothing in it is timed.
  */
 #include <stdio.h>
 #include <string.h>
@@ -56,8 +69,7 @@
 #define PERIOD_MS	500
 #define REPORT_MS	500		/* a guest reports its evictions at most this often */
 #define QUANTUM_NS	(DOM0_QUANTUM_MS * 1000000ull)
-#define COPY_NS		BALLOON_COPY_NS
-#define BETA_U		BALLOON_BETA_U
+#define ENGINE_NS	BALLOON_ENGINE_NS
 
 static const struct {
 	const char *name;
@@ -76,6 +88,7 @@ static const struct {
 	[BM_FIREFOX_AST] = { "firefox-ast", 2, GPU_VCPU_PCT, BENCH_BALLOON_2D },
 	[BM_FIREFOX_SCR] = { "firefox-scr", 2, GPU_VCPU_PCT, BENCH_BALLOON_2D },
 	[BM_CG] = { "cg", 1, 100, BENCH_BALLOON_2D },
+	[BM_FILL] = { "fill", 16, GPU_VCPU_PCT, BENCH_BALLOON_3D },
 };
 
 /*
@@ -126,6 +139,8 @@ struct run {
 	uint64_t gpu_quanta, slot_sum, shared_sum, samples;
 	double fit_sum, free_sum, gpu_copy_ns, w_sum, f_sum;
 	uint64_t excess_sum;
+	double cost_ns;			/* the CPU's charge per PTE written; 0: the switches' timed copies */
+	uint64_t timed_ns;		/* the switches' copies as timed in this run */
 	struct bench_balloon_layout *out;
 };
 
@@ -153,16 +168,58 @@ int balloon_cpu_bound(const struct balloon_workload *w, int i)
 }
 
 /*
- * One quantum of the host's CPUs: after the copy took copy_ns of one CPU,
- * the rest is shared by water filling among the vCPUs' wants (ns); got[k]
- * is what vCPU k ran. Returns the steal summed over the vCPUs.
+ * What processor sharing gives: vCPU k is runnable until it ran want[k],
+ * every runnable one at rate min(1, cpus_avail / runnable); ran[k] is what
+ * it ran, wait[k] its time runnable and not running, both in ns.
  */
-static double cpu_share(const double *want, double *got, unsigned n, double copy_ns)
+static void processor_sharing(const double *want, double *ran, double *wait, unsigned n, double cpus_avail)
 {
-	double cap = (double)HOST_CPUS * QUANTUM_NS - copy_ns, steal = 0;
-	bool done[BALLOON_VMS * VCPUS] = { false };
+	double rem[BALLOON_MODEL_VCPUS], t = 0;
+	bool on[BALLOON_MODEL_VCPUS];
+
+	for (unsigned k = 0; k < n; k++) {
+		rem[k] = want[k];
+		on[k] = want[k] > 0;
+		ran[k] = wait[k] = 0;
+	}
+	/* each step ends when the quantum does or a vCPU has run what it wants: at most n + 1 steps */
+	for (unsigned step = 0; step <= n && t < QUANTUM_NS; step++) {
+		unsigned runnable = 0;
+		for (unsigned k = 0; k < n; k++)
+			runnable += on[k];
+		if (!runnable)
+			break;
+		double rate = cpus_avail / runnable < 1 ? cpus_avail / runnable : 1, dt = QUANTUM_NS - t;
+		for (unsigned k = 0; k < n; k++)
+			if (on[k] && rem[k] / rate < dt)
+				dt = rem[k] / rate;
+		for (unsigned k = 0; k < n; k++) {
+			if (!on[k])
+				continue;
+			ran[k] += rate * dt;
+			rem[k] -= rate * dt;
+			wait[k] += (1 - rate) * dt;
+			if (rem[k] <= 1e-6 * QUANTUM_NS)
+				on[k] = false;
+		}
+		t += dt;
+	}
+}
+
+/*
+ * One quantum of cpus CPUs: after the copy took copy_ns of one CPU, the rest
+ * is shared among the vCPUs' wants (ns); got[k] is what vCPU k ran, wait[k]
+ * its time in the ready queue. What each got is the fair share (water
+ * filling) and must be what processor sharing ran: the two computations
+ * hold each other. Returns the wait summed over the vCPUs.
+ */
+static double cpus_share(const double *want, double *got, double *wait, unsigned n, double copy_ns, unsigned cpus)
+{
+	double cap = (double)cpus * QUANTUM_NS - copy_ns, steal = 0, ps_ran[BALLOON_MODEL_VCPUS];
+	bool done[BALLOON_MODEL_VCPUS] = { false };
 	unsigned left = n;
 
+	processor_sharing(want, ps_ran, wait, n, cap / QUANTUM_NS);
 	while (left) {
 		double share = cap / left;
 		bool fixed = false;
@@ -186,13 +243,35 @@ static double cpu_share(const double *want, double *got, unsigned n, double copy
 	for (unsigned k = 0; k < n; k++) {
 		if (got[k] > want[k] + 1 || got[k] < 0)
 			bench_die("balloon: the CPU model gave vCPU %u %.0f ns of %.0f wanted", k, got[k], want[k]);
-		steal += want[k] - got[k];
+		if (ps_ran[k] > got[k] + 1000 || ps_ran[k] < got[k] - 1000)
+			bench_die("balloon: processor sharing ran vCPU %u %.0f ns, the fair share is %.0f", k, ps_ran[k], got[k]);
+		steal += wait[k];
 		ran += got[k];
 	}
-	if (ran + copy_ns > (double)HOST_CPUS * QUANTUM_NS + n)
-		bench_die("balloon: the CPU model ran %.0f ns and copied %.0f on %u CPUs of %llu ns", ran, copy_ns, HOST_CPUS,
+	if (ran + copy_ns > (double)cpus * QUANTUM_NS + n)
+		bench_die("balloon: the CPU model ran %.0f ns and copied %.0f on %u CPUs of %llu ns", ran, copy_ns, cpus,
 			  (unsigned long long)QUANTUM_NS);
 	return steal;
+}
+
+/* The model's host: N CPUs. */
+static double cpu_share(const double *want, double *got, double *wait, unsigned n, double copy_ns)
+{
+	return cpus_share(want, got, wait, n, copy_ns, HOST_CPUS);
+}
+
+void balloon_cpu_model(const double *want_pct, double *wait_pct, unsigned n, unsigned cpus)
+{
+	double want[BALLOON_MODEL_VCPUS] = { 0 }, got[BALLOON_MODEL_VCPUS] = { 0 }, wait[BALLOON_MODEL_VCPUS] = { 0 };
+
+	if (n > BALLOON_MODEL_VCPUS || !cpus)
+		bench_die("balloon: the CPU model holds at most %u vCPUs on at least one CPU (%u on %u)",
+			  BALLOON_MODEL_VCPUS, n, cpus);
+	for (unsigned k = 0; k < n; k++)
+		want[k] = (double)QUANTUM_NS * want_pct[k] / 100;
+	cpus_share(want, got, wait, n, 0, cpus);
+	for (unsigned k = 0; k < n; k++)
+		wait_pct[k] = wait[k] / QUANTUM_NS * 100;
 }
 
 static unsigned phase_of(const struct run *r)
@@ -216,25 +295,25 @@ static unsigned demand(const struct run *r, int i)
 
 double balloon_w_max_pct(const struct balloon_workload *w)
 {
-	double want[BALLOON_VMS * VCPUS] = { 0 }, got[BALLOON_VMS * VCPUS] = { 0 };
+	double want[BALLOON_MODEL_VCPUS] = { 0 }, got[BALLOON_MODEL_VCPUS] = { 0 }, wait[BALLOON_MODEL_VCPUS] = { 0 };
 	unsigned n = w->vms * VCPUS;
 
 	for (unsigned k = 0; k < n; k++)
 		want[k] = QUANTUM_NS;
-	return cpu_share(want, got, n, QUANTUM_NS) / QUANTUM_NS * 100;
+	return cpu_share(want, got, wait, n, QUANTUM_NS) / QUANTUM_NS * 100;
 }
 
 /* This quantum's CPUs: each VM's steal, cg's CPU time, W's sample. */
-static void cpu_quantum(struct run *r, uint64_t copy_ns)
+static void cpu_quantum(struct run *r, double copy_ns)
 {
-	double want[BALLOON_VMS * VCPUS] = { 0 }, got[BALLOON_VMS * VCPUS] = { 0 };
+	double want[BALLOON_MODEL_VCPUS] = { 0 }, got[BALLOON_MODEL_VCPUS] = { 0 }, wait[BALLOON_MODEL_VCPUS] = { 0 };
 	unsigned n = r->w->vms * VCPUS;
 
 	for (unsigned k = 0; k < n; k++)
 		want[k] = (double)QUANTUM_NS * benches[bench_of(r, (int)(k / VCPUS))].vcpu_pct / 100;
-	r->w_sum += cpu_share(want, got, n, (double)copy_ns) / QUANTUM_NS * 100;
+	r->w_sum += cpu_share(want, got, wait, n, copy_ns) / QUANTUM_NS * 100;
 	for (unsigned k = 0; k < n; k++) {
-		r->g[k / VCPUS].wait_ns += (uint64_t)(want[k] - got[k]);
+		r->g[k / VCPUS].wait_ns += (uint64_t)wait[k];
 		if (bench_of(r, (int)(k / VCPUS)) == BM_CG)
 			r->out->cg_cpu_s += got[k] / 1e9;
 	}
@@ -269,7 +348,8 @@ static void on_switch(void *ctx, const struct dom0_switch_stats *s)
 	r->cur = vm_of(r, s->to);
 	r->switched = true;
 	r->q_ptes = s->ptes_written;
-	cpu_quantum(r, s->ptes_written * COPY_NS);
+	r->timed_ns += s->ns;
+	cpu_quantum(r, r->cost_ns ? (double)s->ptes_written * r->cost_ns : (double)s->ns);
 	meter_steal(r);
 }
 
@@ -412,7 +492,7 @@ static void account(struct run *r, unsigned quantum)
 	if (i < 0 || balloon_cpu_bound(r->w, i))
 		bench_die("balloon: quantum %u ran no GPU-bound VM (%d)", quantum, i + 1);
 	unsigned d = demand(r, i), held = bench_info(&r->b, r->g[i].id).slots;
-	double copy = (double)(r->q_ptes * COPY_NS);
+	double copy = (double)(r->q_ptes * ENGINE_NS);
 	double lost = copy < QUANTUM_NS ? copy : QUANTUM_NS;
 	double fits = held < d ? (double)held / d : 1, work = (1 - lost / QUANTUM_NS) * fits;
 
@@ -457,7 +537,7 @@ static void period_end(struct run *r)
 	fit_all(r);	/* the policy may have taken slots */
 }
 
-static void start(struct run *r, int l, uint64_t alpha_u)
+static void start(struct run *r, int l, const struct balloon_coeffs *co)
 {
 	struct dom0_config cfg = { .slot_size = SLOT_SIZE, .slot_runs = layouts[l].runs };
 	struct gtt_err err = { 0 };
@@ -481,8 +561,10 @@ static void start(struct run *r, int l, uint64_t alpha_u)
 	r->next_ms = dom0_sim_time_ms(r->b.rt) + PERIOD_MS;
 	if (!r->policy)
 		return;
-	struct dom0_policy p = { .alpha_u = alpha_u, .beta_u = BETA_U, .period_ms = PERIOD_MS, .cpus = HOST_CPUS,
-				 .copy_ns_per_pte = COPY_NS };
+	struct dom0_policy p = { .alpha_u = co->alpha_u, .beta_u = co->beta_u, .period_ms = PERIOD_MS, .cpus = HOST_CPUS,
+				 .copy_ps_per_pte = (uint64_t)(co->copy_ns_per_pte * 1000 + 0.5) };
+	if (!p.copy_ps_per_pte)
+		bench_die("balloon: the policy's copy cost %.4f ns per PTE rounds to 0 ps", co->copy_ns_per_pte);
 	if (dom0_policy_set(r->b.rt, &p, dom0_sim_time_ms(r->b.rt), &err))
 		bench_die("balloon: dom0_policy_set: %s", err.msg);
 }
@@ -505,11 +587,21 @@ static void finish(struct run *r, int l, unsigned *slots)
 	out->sim_ms = dom0_sim_time_ms(r->b.rt);
 	out->switches = c->switches;
 	out->ptes_written = c->ptes_written;
-	if (r->policy && c->copy_ns != c->ptes_written * COPY_NS)
-		bench_die("balloon: the runtime charged %llu ns of copies for %llu PTEs at %llu ns",
-			  (unsigned long long)c->copy_ns, (unsigned long long)c->ptes_written, (unsigned long long)COPY_NS);
-	/* the moves' own entry writes are host CPU copies too (the policy does not see them: its meter is the switches') */
-	out->rcopy_pct = (double)((c->ptes_written + out->move_ptes) * COPY_NS) / ((double)out->sim_ms * 1e6 * HOST_CPUS) * 100;
+	if ((c->ptes_written > 0) != (r->timed_ns > 0))
+		bench_die("balloon: %s wrote %llu PTEs in %llu ns of timed copies", layouts[l].name,
+			  (unsigned long long)c->ptes_written, (unsigned long long)r->timed_ns);
+	out->copy_ns = r->timed_ns;
+	out->copy_ns_per_pte = c->ptes_written ? (double)r->timed_ns / (double)c->ptes_written : 0;
+	/* the runtime charged the policy what the run charges (less under 1 ns a copy: within 0.1%) */
+	double charged = (double)c->ptes_written * r->cost_ns;
+	if (r->policy && ((double)c->copy_ns > charged + 1 || (double)c->copy_ns < charged * 0.999 - 1))
+		bench_die("balloon: %s: the runtime charged %llu ns of copies for %llu PTEs at %.3f ns", layouts[l].name,
+			  (unsigned long long)c->copy_ns, (unsigned long long)c->ptes_written, r->cost_ns);
+	if (!r->cost_ns)
+		charged = (double)c->copy_ns;
+	/* the moves' own entry writes are host CPU copies too, at the same cost (the policy's meter is the switches') */
+	out->rcopy_pct = (charged + (double)out->move_ptes * (r->cost_ns ? r->cost_ns : out->copy_ns_per_pte)) /
+			 ((double)out->sim_ms * 1e6 * HOST_CPUS) * 100;
 	out->w_pct = r->w_sum / (double)r->quantum;
 	out->ptes_per_sim_s = (double)c->ptes_written / ((double)out->sim_ms / 1000);
 	out->shared_slots_mean = (double)r->shared_sum / (double)r->samples;
@@ -543,10 +635,11 @@ static void next_scene(struct run *r, unsigned q)
 	fit_all(r);
 }
 
-void balloon_run(const struct balloon_workload *w, int l, uint64_t alpha_u, struct bench_balloon_layout *out,
-		 unsigned *slots)
+void balloon_run(const struct balloon_workload *w, int l, const struct balloon_coeffs *k,
+		 struct bench_balloon_layout *out, unsigned *slots)
 {
-	struct run r = { .w = w, .policy = layouts[l].policy, .move = layouts[l].move, .out = out, .cur = -1 };
+	struct run r = { .w = w, .policy = layouts[l].policy, .move = layouts[l].move, .out = out, .cur = -1,
+			 .cost_ns = k->copy_ns_per_pte };
 	struct gtt_err err = { 0 };
 	unsigned quanta = w->phases * BENCH_BALLOON_SCENES * w->scene_quanta;
 
@@ -554,7 +647,9 @@ void balloon_run(const struct balloon_workload *w, int l, uint64_t alpha_u, stru
 	if (!w->vms || w->vms > BALLOON_VMS || !w->phases || w->phases > BALLOON_PHASES || !w->scene_quanta)
 		bench_die("balloon: a workload of %u VMs, %u phases, %u quanta a scene", w->vms, w->phases,
 			  w->scene_quanta);
-	start(&r, l, alpha_u);
+	if (r.policy && !(k->copy_ns_per_pte > 0))
+		bench_die("balloon: %s runs the policy without a measured copy cost", layouts[l].name);
+	start(&r, l, k);
 	for (unsigned q = 0; q < quanta; q++) {
 		next_scene(&r, q);
 		r.switched = false;
@@ -571,4 +666,67 @@ void balloon_run(const struct balloon_workload *w, int l, uint64_t alpha_u, stru
 	}
 	next_scene(&r, quanta);
 	finish(&r, l, slots);
+}
+
+void balloon_rcopy_max(unsigned scene_quanta, unsigned passes, struct bench_balloon_layout *out, double *pct,
+		       double *ns_per_pte)
+{
+	struct balloon_workload w = { .vms = BALLOON_VMS, .phases = 1, .scene_quanta = scene_quanta };
+	const struct balloon_coeffs timed = { 0 };
+	double per_pte[BALLOON_CAL_PASSES];
+	unsigned slots, held = layouts[BALLOON_1024].slots;
+
+	if (!passes || passes > BALLOON_CAL_PASSES)
+		bench_die("balloon: R_copy's calibration in %u passes (1 to %u)", passes, BALLOON_CAL_PASSES);
+	for (unsigned i = 0; i < w.vms; i++)
+		w.bm[i][0] = BM_FILL;
+	for (unsigned p = 0; p < passes; p++) {
+		balloon_run(&w, BALLOON_1024, &timed, out, &slots);
+		/* every switch writes at most the incoming VM's low range and 16 slots: more is a miscount */
+		uint64_t most = out->switches * (LOW_SIZE + held * SLOT_SIZE) / 4096;
+		if (!out->ptes_written || out->ptes_written > most || out->fit_mean < 1)
+			bench_die("balloon: R_copy's calibration wrote %llu PTEs in %llu switches (at most %llu), fit %.3f",
+				  (unsigned long long)out->ptes_written, (unsigned long long)out->switches,
+				  (unsigned long long)most, out->fit_mean);
+		per_pte[p] = out->copy_ns_per_pte;
+	}
+	/* the passes write the same PTEs: their median cost, and R_copy at that cost */
+	*ns_per_pte = (double)(uint64_t)(bench_median(per_pte, passes) * 1000 + 0.5) / 1000;	/* whole ps, as the policy charges */
+	*pct = (double)out->ptes_written * *ns_per_pte / ((double)out->sim_ms * 1e6 * HOST_CPUS) * 100;
+	snprintf(out->name, sizeof(out->name), "rcopy-max");
+}
+
+int balloon_cpu_model_self_test(void)
+{
+	/* waits worked by hand from processor sharing, in % of a 16 ms quantum */
+	static const struct {
+		unsigned cpus, n;
+		double want[30], wait_total;
+		const char *why;
+	} cases[] = {
+		/* 6 runnable at 1/3 each: the quarters run 4 ms in 12, waiting 8; cg waits as long, then runs alone */
+		{ 2, 6, { 100, 100, 25, 25, 25, 25 }, 300, "two wanting all, four a quarter, on 2 CPUs" },
+		{ 2, 3, { 100, 100, 100 }, 100, "three wanting all on 2 CPUs: n - N CPUs of waiting" },
+		{ 4, 2, { 25, 25 }, 0, "two quarters on 4 CPUs: nobody waits" },
+		/* 30 at 8/30 each: 4 ms takes 15, waiting 11 = 68.75% each */
+		{ 8, 30, { 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25,
+			   25, 25, 25, 25, 25 }, 2062.5, "§4.2: thirty quarters on 8 CPUs" },
+	};
+	int bad = 0;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		double wait[BALLOON_MODEL_VCPUS] = { 0 }, sum = 0;
+		balloon_cpu_model(cases[i].want, wait, cases[i].n, cases[i].cpus);
+		for (unsigned k = 0; k < cases[i].n; k++)
+			sum += wait[k];
+		if (sum < cases[i].wait_total - 0.01 || sum > cases[i].wait_total + 0.01) {
+			printf("balloon self-test: %s: the CPU model's W is %.2f%%, by hand %.2f%%\n", cases[i].why, sum,
+			       cases[i].wait_total);
+			bad++;
+		}
+	}
+	if (!bad)
+		printf("balloon self-test: the CPU model's W (time runnable and not running) matches %zu cases worked by hand\n",
+		       sizeof(cases) / sizeof(cases[0]));
+	return bad ? 1 : 0;
 }

@@ -24,7 +24,9 @@ struct bench_balloon_layout {
 	char name[16];			/* gVirt-384, gVirt-1024, gBalloon */
 	uint64_t sim_ms;		/* simulated time of the trace */
 	uint64_t switches, ptes_written;
-	double rcopy_pct;		/* eq. 1 over the run: PTEs written x the fixed cost / (t x N) */
+	uint64_t copy_ns;		/* the switches' copy time, as the runtime measured it */
+	double copy_ns_per_pte;		/* that time per PTE written */
+	double rcopy_pct;		/* eq. 1 over the run: the measured copy time / (t x N) */
 	double w_pct;			/* eq. 2, mean over the quanta, from the vCPUs' waiting in the CPU model */
 	double ptes_per_sim_s;
 	double shared_slots_mean;	/* slots held by two or more vGPUs, mean over the periods */
@@ -40,7 +42,7 @@ struct bench_balloon_layout {
 	double copy_free_mean;		/* 1 - copy time / 16 ms, mean over the GPU-bound quanta */
 	uint64_t short_quanta;		/* GPU-bound quanta run with fewer slots than the demand */
 	uint64_t evicted;		/* objects the guests evicted for it (one per missing slot per such quantum) */
-	double gpu_copy_pct;		/* copy time over the GPU-bound quanta (gScale Figure 15's share) */
+	double gpu_copy_pct;		/* the engine's wait for copies over the GPU-bound quanta (gScale Figure 15's share) */
 	double gpu_slots_mean;		/* slots a GPU-bound VM held, mean over its quanta */
 	double excess_mean;		/* slots held beyond the working set, mean over the GPU-bound quanta */
 	double f_mean;			/* the policy's f (eq. 3), mean over its periods (gBalloon only) */
@@ -57,17 +59,32 @@ struct bench_balloon_exp {
 	double w_max_pct;		/* that maximum: every vCPU runnable and one CPU copying */
 };
 
+/* W of eq. 2 on this host: real threads as §4.3's vCPUs, metered from schedstat, against the CPU model. */
+struct bench_balloon_steal {
+	unsigned cpus;			/* the CPUs the threads ran on */
+	unsigned cg, gpu;		/* threads wanting every quantum, and a quarter of it */
+	unsigned ms;			/* the metered time */
+	double w_pct, w_cg_pct, w_gpu_pct;		/* measured: all, the cg threads', the GPU-bound ones' */
+	double model_pct, model_cg_pct, model_gpu_pct;	/* the CPU model's, for the same wants on the same CPUs */
+	double idle_cores;		/* idle cores on the machine meanwhile (-1: unknown) */
+};
+
 struct bench_balloon {
 	struct bench_balloon_exp fig8;		/* §4.3: 8 VMs valley, 7 cg */
 	struct bench_balloon_exp fig7;		/* §4.2: Table 2's sequence on 15 VMs */
 	struct bench_balloon_exp fig5[BENCH_BALLOON_FIG5];	/* §4.1: 3 to 15 VMs, all valley */
 	struct bench_balloon_exp fig10;		/* §4.4: one VM, gVirt-1024 against gBalloon from 384 MiB */
 	unsigned slots;				/* slots of the platform's layout */
-	uint64_t copy_ns_per_pte;		/* the fixed cost R_copy is charged per PTE written */
+	double copy_ns_per_pte;			/* the CPU's copy time per PTE written, measured in R_copy's calibration */
+	uint64_t engine_ns_per_pte;		/* the engine's wait per PTE copied: the paper's platform (gScale Fig. 15) */
+	struct bench_balloon_layout rcopy_cal;	/* R_copy's calibration: 15 VMs each mapping gVirt-1024's 16 slots */
+	double rcopy_max_pct;			/* R_copy's maximum: the calibration's R_copy */
+	unsigned cal_passes;			/* the calibration's passes (the cost is their median) */
 	unsigned cpus;				/* N of eq. 1 */
 	unsigned gpu_vcpu_pct;			/* what a GPU-bound VM's vCPU wants of its quantum, % */
 	uint64_t scene_ms;			/* simulated time of one valley scene */
-	uint64_t beta_u;			/* 1 / R_copy's maximum (100% / N) */
+	uint64_t beta_u;			/* 1 / rcopy_max_pct, millionths per percent */
+	struct bench_balloon_steal steal;	/* W's meter against the CPU model, on this host */
 };
 
 void bench_balloon_table(const struct bench_opts *o, const struct bench_balloon *b);

@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench/balloon_model.h"
 #include "bench/bench.h"
 #include "bench/papers.h"
 
@@ -130,7 +131,7 @@ int main(int argc, char **argv)
 
 	/* the papers' judge against verdicts known by construction (make test runs it) */
 	if (argc == 2 && !strcmp(argv[1], "--self-test"))
-		return bench_claims_self_test();
+		return bench_claims_self_test() | balloon_cpu_model_self_test();
 	for (int i = 1; i < argc; i++) {
 		const char **val = NULL;
 		if (!strcmp(argv[i], "--quick")) {

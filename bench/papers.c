@@ -109,7 +109,7 @@ void bench_claim_judge(struct bench_claim *c)
 	if (!held && !failed)
 		add(c, "the claim names no check");
 	c->verdict = !failed && held ? VERDICT_REPRODUCED : !sign_ok || !held ? VERDICT_NOT_REPRODUCED : VERDICT_PARTLY;
-	if (c->verdict == VERDICT_NOT_REPRODUCED && c->why[0])
+	if (c->verdict != VERDICT_REPRODUCED && c->why[0])
 		add(c, "measured why: %s", c->why);
 }
 
@@ -195,6 +195,9 @@ int bench_claims_self_test(void)
 		    .checked = CLAIM_SIGN | CLAIM_SIZE, .band = 2, .why = "f stayed low" }, VERDICT_NOT_REPRODUCED, "sign:" },
 		{ { .paper = "t", .figure = "3", .claim = "a gain 30x the paper's", .paper_value = 2, .value = 63.2,
 		    .checked = CLAIM_SIGN | CLAIM_SIZE, .band = 2 }, VERDICT_PARTLY, "size:" },
+		{ { .paper = "t", .figure = "3b", .claim = "a loss a tenth of the paper's, with its reason", .paper_value = -19,
+		    .value = -0.4, .checked = CLAIM_SIGN | CLAIM_SIZE, .band = 2, .why = "the copies took little" },
+		  VERDICT_PARTLY, "size: measured -0.4% is 0.021x the paper's -19.0%, outside 2x either way; measured why: the copies took little" },
 		{ { .paper = "t", .figure = "4", .claim = "below the other system, measured above", .paper_value = 2,
 		    .value = 3, .checked = CLAIM_SIGN | CLAIM_ORDER, .other = "u", .paper_other = 4, .value_other = 2 },
 		  VERDICT_PARTLY, "order:" },

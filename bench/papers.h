@@ -38,7 +38,7 @@ struct bench_claim {
 	double paper_other, value_other;	/* its effect in the paper and measured */
 	double band;			/* CLAIM_SIZE: e.g. 2 for "within 2x" */
 	double tol;			/* CLAIM_NEAR: e.g. 5 (points of unit) */
-	char why[320];			/* optional: the measured reason, said when not reproduced */
+	char why[320];			/* optional: the measured reason, said when not all of the claim held */
 	/* bench_claim_judge's */
 	enum bench_verdict verdict;
 	char reason[BENCH_CLAIM_REASON];	/* what does not hold, "" when all does */
