@@ -13,7 +13,7 @@ static const char help[] =
 	"usage: gttlab [--device D] dom0 serve --dir DIR [--guests N] [--mem PAGES] [--low MIB]\n"
 	"                 [--high SLOTS] [--fences N] [--wait busy|sleep|hybrid] [--spin-us US]\n"
 	"                 [--switch N] [--migrate N] [--exit-after N] [--group G]\n"
-	"                 [--setup-timeout MS] [--quiet]\n"
+	"                 [--setup-timeout MS] [--policy CPUS] [--quiet]\n"
 	"Run the Dom0 runtime on the device (the model, sim[:PLATFORM], by default sim:skl;\n"
 	"a real GPU is journaled as every command's writes are: gttlab restore)\n"
 	"and serve a vGPU to each QEMU guest that connects an ivshmem-doorbell device to\n"
@@ -29,7 +29,11 @@ static const char help[] =
 	"(0770 with --group G, the sockets 0660 then); an existing DIR must be this\n"
 	"user's and writable by no one else. A second connection to a slot that holds\n"
 	"a guest is refused; a guest that makes no request within --setup-timeout MS of\n"
-	"connecting (120000), or writes to its socket, is dropped. Runs until SIGINT\n"
+	"connecting (120000), or writes to its socket, is dropped. --policy CPUS runs\n"
+	"gBalloon's policy every 500 ms of the wall clock (docs/dom0.md), N = CPUS in\n"
+	"R_copy, on measured inputs: the switches' timed copies, and each guest's W from\n"
+	"its QEMU's vCPU threads' schedstat (name them: -name G,debug-threads=on; else\n"
+	"all its threads; a guest that cannot be metered is said). Runs until SIGINT\n"
 	"or SIGTERM, or until --exit-after N guests came and went; then the device is\n"
 	"restored. Exit 0; 1 when a guest read another's stamped bytes (a leak, named);\n"
 	"2 for bad input or a device serve cannot use; 3 when the restore did not read back.\n"
@@ -128,7 +132,7 @@ static int number_opt(int argc, char **argv, int *i, struct pv_serve_opts *o, bo
 		{ "--guests", 1, PV_SERVE_MAX_GUESTS }, { "--mem", 1, 1u << 18 }, { "--low", 1, 4096 },
 		{ "--high", 0, 1024 }, { "--fences", 0, 16 }, { "--spin-us", 1, 10000000 },
 		{ "--switch", 0, 1u << 30 }, { "--exit-after", 0, 1u << 30 }, { "--migrate", 0, 1u << 30 },
-		{ "--setup-timeout", 1, 86400000 },
+		{ "--setup-timeout", 1, 86400000 }, { "--policy", 1, 65536 },
 	};
 	const char *val;
 	uint64_t v;
@@ -153,7 +157,8 @@ static int number_opt(int argc, char **argv, int *i, struct pv_serve_opts *o, bo
 		case 6: o->switch_every = (unsigned)v; break;
 		case 7: o->exit_after = (unsigned)v; break;
 		case 8: o->migrate = (unsigned)v; break;
-		default: o->setup_timeout_ms = v; break;
+		case 9: o->setup_timeout_ms = v; break;
+		default: o->policy_cpus = (unsigned)v; break;
 		}
 		return EXIT_OK;
 	}
@@ -250,10 +255,15 @@ int cmd_dom0_serve(struct cli *c, int argc, char **argv)
 	}
 	if (rc)
 		return cli_report(&err);
-	printf("dom0 serve: %llu requests (%llu refused), %llu guests came, %llu reclaimed (%llu dropped), %llu connections refused, %llu quanta, %llu sleeps; stamps read: %llu own, %llu another's, %llu forged\n",
+	char pol[128] = "";
+	if (o.policy_cpus)
+		snprintf(pol, sizeof(pol), ", %llu policy periods (a guest's W up to %llu.%03llu%%; %llu guests' W not metered)",
+			 (unsigned long long)st.policy_periods, (unsigned long long)(st.w_peak_mpct / 1000),
+			 (unsigned long long)(st.w_peak_mpct % 1000), (unsigned long long)st.unmetered);
+	printf("dom0 serve: %llu requests (%llu refused), %llu guests came, %llu reclaimed (%llu dropped), %llu connections refused, %llu quanta, %llu sleeps%s; stamps read: %llu own, %llu another's, %llu forged\n",
 	       (unsigned long long)st.requests, (unsigned long long)st.rejected, (unsigned long long)st.connects,
 	       (unsigned long long)st.reclaims, (unsigned long long)st.dropped, (unsigned long long)st.refused,
-	       (unsigned long long)st.quanta, (unsigned long long)st.sleeps, (unsigned long long)st.own_stamps,
+	       (unsigned long long)st.quanta, (unsigned long long)st.sleeps, pol, (unsigned long long)st.own_stamps,
 	       (unsigned long long)st.foreign_stamps, (unsigned long long)st.forged_stamps);
 	return st.foreign_stamps ? EXIT_FAIL : EXIT_OK;
 }

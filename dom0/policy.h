@@ -14,7 +14,8 @@ int dom0_policy_steal(struct dom0_runtime *rt, int id, uint64_t w_mpct, struct g
 /*
  * Advance the policy to `now_ms` of the caller's clock: every whole period
  * elapsed since the last is classified and acted on (dom0_run_quanta calls
- * it with the simulated time). *acted (if given) counts the resizes made.
+ * it with the simulated time, unless the policy's caller_ticks says the
+ * caller does). *acted (if given) counts the resizes made.
  */
 int dom0_policy_tick(struct dom0_runtime *rt, uint64_t now_ms, unsigned *acted, struct gtt_err *err);
 /* Valid non-scratch entries of the vGPU's high range, and the range's entries. */

@@ -26,6 +26,7 @@ struct dom0_policy {
 	uint64_t copy_ps_per_pte;	/* 0: R_copy from the switches' measured time; else PTEs written x this, in ps (exact) */
 	unsigned min_slots;		/* a reduction never leaves a vGPU fewer; 0: 1 */
 	unsigned evict_slots;		/* slots a rising eviction count asks for; 0: 1 */
+	bool caller_ticks;		/* the caller ticks it on its own clock (a host's wall time), not dom0_run_quanta */
 };
 
 struct dom0_policy_state {

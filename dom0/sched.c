@@ -118,7 +118,7 @@ int dom0_run_quanta(struct dom0_runtime *rt, unsigned n,
 			if (rc)
 				return rc;
 		}
-		if (dom0_policy_state(rt)->enabled) {
+		if (dom0_policy_state(rt)->enabled && !dom0_policy_state(rt)->p.caller_ticks) {
 			int rc = dom0_policy_tick(rt, dom0_sim_time_ms(rt), NULL, err);
 			if (rc)
 				return rc;

@@ -15,7 +15,9 @@
 #include "dom0/guest_device.h"
 #include "dom0/host/ivshmem_server.h"
 #include "dom0/host/pv_answer.h"
+#include "dom0/host/steal.h"
 #include "dom0/ops.h"
+#include "dom0/policy.h"
 #include "dom0/runtime.h"
 #include "dom0/sched.h"
 #include "env/fmt.h"
@@ -44,6 +46,7 @@
 #define ACTIVE_NS		(20 * MS)
 #define MUTE_MAX_NS		(64 * MS)	/* a doorbell that keeps ringing for nothing: muted up to this long */
 #define RECONNECT_PAUSE_NS	(100 * MS)	/* a slot whose guest was dropped takes no connection this long */
+#define POLICY_PERIOD_MS	500		/* gBalloon §3.2: f every 0.5 s */
 
 struct slot {
 	struct pv_guest g;		/* k 1-based, as in vgpuK.sock; its vGPU's view while connected (ops) */
@@ -63,6 +66,8 @@ struct slot {
 	uint64_t mute_ns;		/* how long its doorbell is muted next (doubles while it rings for nothing) */
 	uint64_t credit_at_ns;		/* when the credit was last filled */
 	uint64_t closed_until_ns;	/* it dropped a guest: no connection is taken before then */
+	struct dom0_guest_meter meter;	/* --policy: its QEMU's vCPU threads */
+	bool metered;			/* ...while it is connected and its threads could be read */
 };
 
 struct server {
@@ -76,6 +81,8 @@ struct server {
 	uint64_t vtime;			/* the virtual time of the last step served */
 	struct pv_key keys[MAX_KEYS];	/* a ring: every guest's key, kept after it goes (a stamp of it may still be read) */
 	unsigned n_keys, next_key;
+	uint64_t next_period_ns;	/* --policy: the wall time of the next period */
+	int last_class;			/* --policy: the class said last, -1 none: the next period is said */
 };
 
 static void say(struct server *sv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -241,6 +248,79 @@ static void give_key(struct server *sv, struct slot *sl, uint64_t key[2])
 
 /* ---- guests coming and going ---- */
 
+/* --policy: W metered on the vCPU threads of the process at the other end of the guest's socket, or why not. */
+static void say_meter(struct server *sv, struct slot *sl, const struct gtt_err *failed)
+{
+	sv->last_class = -1;	/* the period after a meter changed is said */
+	if (failed) {
+		sv->st->unmetered++;
+		say(sv, "guest %u: W NOT metered, or no longer (the policy reads it as 0): %s", sl->g.k, failed->msg);
+		return;
+	}
+	say(sv, "guest %u: W metered on %u %s of process %d", sl->g.k, sl->meter.n,
+	    sl->meter.named ? "vCPU threads" : "threads (none named 'CPU n/...' yet: QEMU names them with -name ...,debug-threads=on)",
+	    (int)sl->meter.pid);
+}
+
+static void meter_guest(struct server *sv, struct slot *sl)
+{
+	struct gtt_err err = { 0 };
+
+	sl->metered = !dom0_guest_meter_start(&sl->meter, sl->sock, now_ns(sv), &err);
+	say_meter(sv, sl, sl->metered ? NULL : &err);
+}
+
+/* --policy: each metered guest's W, then a period of the policy on the wall clock; said when its class changes or it acts. */
+static int policy_period(struct server *sv, uint64_t now, struct gtt_err *err)
+{
+	unsigned metered = 0, acted = 0;
+	int rc;
+
+	for (unsigned i = 0; i < sv->o->guests; i++) {
+		struct slot *sl = &sv->s[i];
+		struct gtt_err e = { 0 };
+		uint64_t w = 0;
+		if (!sl->g.ops || !sl->metered)
+			continue;
+		bool restarted = false;
+		if (dom0_guest_meter_sample(&sl->meter, now, &w, &restarted, &e) || dom0_policy_steal(sv->rt, sl->g.vgpu, w, &e)) {
+			sl->metered = false;
+			say_meter(sv, sl, &e);
+			continue;
+		}
+		metered++;
+		if (restarted)
+			say_meter(sv, sl, NULL);
+		if (w > sv->st->w_peak_mpct)
+			sv->st->w_peak_mpct = w;
+	}
+	if ((rc = dom0_policy_tick(sv->rt, now / MS, &acted, err)))
+		return rc;
+	const struct dom0_policy_state *ps = dom0_policy_state(sv->rt);
+	sv->st->policy_periods = ps->periods;
+	if ((int)ps->cls != sv->last_class || acted)
+		say(sv, "policy period %llu: W %.3f%% (%u guests metered), R_copy %.3f%%, f %.6f: %s, %u resizes",
+		    (unsigned long long)ps->periods, (double)ps->w_mpct / 1000, metered, (double)ps->rcopy_mpct / 1000,
+		    (double)ps->f_u / 1e6, ps->cls == DOM0_CLASS_LOW ? "low" : ps->cls == DOM0_CLASS_MID ? "mid" : "high", acted);
+	sv->last_class = (int)ps->cls;
+	return GTT_OK;
+}
+
+/* --policy: on, with R_copy measured (copy_ps_per_pte 0) and the wall clock this loop's. */
+static int policy_start(struct server *sv, struct gtt_err *err)
+{
+	struct dom0_policy p = { .period_ms = POLICY_PERIOD_MS, .cpus = sv->o->policy_cpus, .caller_ticks = true };
+	int rc = dom0_policy_set(sv->rt, &p, now_ns(sv) / MS, err);
+
+	if (rc)
+		return rc;
+	sv->last_class = -1;
+	sv->next_period_ns = now_ns(sv) + POLICY_PERIOD_MS * MS;
+	say(sv, "policy on: gBalloon's f every %u ms, N = %u CPUs, W metered from each guest's vCPU threads, R_copy from the switches' timed copies",
+	    POLICY_PERIOD_MS, sv->o->policy_cpus);
+	return GTT_OK;
+}
+
 static void attach(struct server *sv, struct slot *sl)
 {
 	struct dom0_guest_view_params p = { .low_size = sv->o->low_size, .high_slots = sv->o->high_slots,
@@ -285,6 +365,8 @@ static void attach(struct server *sv, struct slot *sl)
 	pv_wr32(sl->g.mb, PV_MB_VGT_ID, (uint32_t)sl->g.vgpu);
 	pv_wr32(sl->g.mb, PV_MB_STATE, PV_GUEST_READY);
 	say(sv, "guest %u connected (ivshmem ID %u): vGPU %d", sl->g.k, id, sl->g.vgpu);
+	if (sv->o->policy_cpus)
+		meter_guest(sv, sl);
 }
 
 static void reclaim(struct server *sv, struct slot *sl, const char *why)
@@ -299,6 +381,7 @@ static void reclaim(struct server *sv, struct slot *sl, const char *why)
 	sl->g.ops = NULL;
 	sl->g.ctx = NULL;
 	sl->g.prog = (struct pv_progress){ 0 };
+	sl->metered = false;
 	ivs_drop(sl->ivs, 1);
 	sl->sock = -1;
 	sv->st->reclaims++;
@@ -462,6 +545,8 @@ int pv_serve(const struct gtt_env *env, struct hw_device *host, const struct pv_
 		return rc;
 	for (unsigned i = 0; i < o->guests && !rc; i++)
 		rc = open_slot(&sv, &sv.s[i], i + 1, err);
+	if (!rc && o->policy_cpus)
+		rc = policy_start(&sv, err);
 	uint64_t last_answer = now_ns(&sv), spin = o->spin_ns ? o->spin_ns : 1000000;
 	while (!rc && !(o->stop && *o->stop) && !(o->exit_after && st->reclaims >= o->exit_after)) {
 		struct pollfd p[3 * PV_SERVE_MAX_GUESTS];
@@ -474,6 +559,11 @@ int pv_serve(const struct gtt_env *env, struct hw_device *host, const struct pv_
 		struct slot *next = next_slot(&sv, now_ns(&sv));
 		any = next && serve_one(&sv, next) != PV_IDLE;
 		uint64_t now = now_ns(&sv);
+		if (o->policy_cpus && now >= sv.next_period_ns) {
+			if ((rc = policy_period(&sv, now, err)))
+				break;
+			sv.next_period_ns = now + POLICY_PERIOD_MS * MS;
+		}
 		if (any)
 			last_answer = now;
 		int timeout = 0;

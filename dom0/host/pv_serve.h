@@ -17,6 +17,13 @@
  * next guest. A second connection to a slot that holds a guest is refused.
  * Everything a guest reads is searched for another guest's stamp: a leak is
  * counted and said, a forged stamp counted apart.
+ *
+ * With policy_cpus, gBalloon's policy (dom0/policy.h) runs every 500 ms of
+ * the wall clock on measured inputs: R_copy from the switches' timed copies,
+ * and each guest's W from its QEMU's vCPU threads (the connecting process,
+ * SO_PEERCRED; its threads named "CPU n/..." with -name ...,debug-threads=on,
+ * else all its threads), read by dom0/host/steal.h's schedstat meter. A guest
+ * whose W cannot be metered is said and counted: the policy reads its W as 0.
  */
 #ifndef DOM0_HOST_PV_SERVE_H
 #define DOM0_HOST_PV_SERVE_H
@@ -43,6 +50,7 @@ struct pv_serve_opts {
 	unsigned migrate;		/* a guest's EPOCH reads between host moves of its high range; 0 never */
 	unsigned exit_after;		/* return once this many guests came and went; 0 never */
 	uint64_t setup_timeout_ms;	/* a guest that makes no request this long after it connects is dropped; 0: 120 s */
+	unsigned policy_cpus;		/* gBalloon's policy every 500 ms of the wall clock, N of eq. 1 this; 0 off */
 	bool grouped;			/* the directory and sockets are the group's too (0770, 0660); else 0700, 0600 */
 	gid_t group;			/* ...that group */
 	volatile sig_atomic_t *stop;	/* set (by a signal handler): return */
@@ -62,6 +70,9 @@ struct pv_serve_stats {
 	uint64_t refused;		/* connections turned away: their slot held a guest */
 	uint64_t dropped;		/* guests dropped: no request in time, or bytes on their socket */
 	uint64_t sleeps;		/* waits on the doorbells */
+	uint64_t policy_periods;	/* the policy's periods ticked (--policy) */
+	uint64_t unmetered;		/* guests whose W could not be metered (their W reads 0 to the policy: said) */
+	uint64_t w_peak_mpct;		/* the largest W one guest's threads were metered at in a period (milli-percent) */
 };
 
 /*

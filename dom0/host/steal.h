@@ -12,6 +12,7 @@
 #ifndef DOM0_HOST_STEAL_H
 #define DOM0_HOST_STEAL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -39,6 +40,39 @@ struct dom0_steal_meter {
  */
 int dom0_steal_meter_init(struct dom0_steal_meter *m, const char *proc_root, pid_t pid, const pid_t *tids, unsigned n,
 			  uint64_t now_ns, struct gtt_err *err);
+/*
+ * The vCPU threads of QEMU process pid under proc_root: the threads whose
+ * name (task/TID/comm) is QEMU's "CPU <n>/<accel>", which QEMU gives only
+ * with -name ...,debug-threads=on. Without such names every thread of the
+ * process is taken (*named false): its I/O threads wait little, and a vCPU
+ * missed would be W lost. At most max; more is an error naming the count,
+ * and so is a process with no task directory (GTT_ENODEV).
+ */
+int dom0_vcpu_threads(const char *proc_root, pid_t pid, pid_t *tids, unsigned max, unsigned *n, bool *named,
+		      struct gtt_err *err);
+/*
+ * W of one QEMU guest: the vCPU threads (dom0_vcpu_threads, under /proc) of
+ * the process at the other end of its unix socket (SO_PEERCRED). QEMU
+ * connects its ivshmem chardev before it makes its vCPU threads, so until
+ * named ones are found they are looked for again at every sample.
+ */
+struct dom0_guest_meter {
+	struct dom0_steal_meter m;
+	int sock;
+	pid_t pid;		/* the peer */
+	unsigned n;		/* threads metered */
+	bool named;		/* they are QEMU's named vCPU threads (else all the process's) */
+};
+
+/* Start metering the process at the other end of sock. */
+int dom0_guest_meter_start(struct dom0_guest_meter *g, int sock, uint64_t now_ns, struct gtt_err *err);
+/*
+ * W since the last sample (dom0_steal_meter_sample). When the vCPU threads
+ * are named only now, the meter starts again on them: *restarted, and W is
+ * the old threads' up to now.
+ */
+int dom0_guest_meter_sample(struct dom0_guest_meter *g, uint64_t now_ns, uint64_t *w_mpct, bool *restarted,
+			    struct gtt_err *err);
 /*
  * W since the last sample, in milli-percent: the sum over the threads of
  * their waiting time grown since then, over the time passed (now_ns - the

@@ -16,10 +16,12 @@
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/socket.h>
 
 #include "dom0/host/serve.h"
 #include "dom0/host/steal.h"
@@ -456,6 +458,106 @@ static void reads_this_kernels_schedstat(void)
 	cr_expect_leq(w, 100000, "one thread cannot wait more than the whole time: %llu", (unsigned long long)w);
 }
 
+/* A thread of process 4242 named comm (its comm file) in a fake /proc. */
+static void thread_named(const char *dir, int tid, const char *comm)
+{
+	char path[256], cmd[300];
+
+	snprintf(path, sizeof(path), "%s/4242/task/%d", dir, tid);
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s", path);
+	cr_assert_eq(system(cmd), 0);
+	strcat(path, "/comm");
+	FILE *f = fopen(path, "w");
+	cr_assert(f && fputs(comm, f) >= 0 && !fclose(f));
+}
+
+/* QEMU's vCPU threads by name ("CPU n/ACCEL", -name ...,debug-threads=on); without names, every thread. */
+static void vcpu_threads_by_name_else_all(void)
+{
+	struct gtt_err err = { 0 };
+	pid_t tids[4];
+	unsigned n = 0;
+	bool named = false;
+	char dir[64], unnamed[64];
+
+	t_tmpdir(dir, sizeof(dir));
+	thread_named(dir, 100, "qemu-system-x86\n");
+	thread_named(dir, 101, "CPU 0/TCG\n");
+	thread_named(dir, 102, "IO mon_iothread\n");
+	thread_named(dir, 103, "CPU 12/KVM\n");
+	thread_named(dir, 104, "CPU x/KVM\n");	/* near misses: not vCPUs */
+	thread_named(dir, 105, "CPU 1\n");
+	cr_assert_eq(dom0_vcpu_threads(dir, 4242, tids, 4, &n, &named, &err), 0, "%s", err.msg);
+	cr_expect(named);
+	cr_assert_eq(n, 2);
+	cr_expect((tids[0] == 101 && tids[1] == 103) || (tids[0] == 103 && tids[1] == 101), "%d %d", tids[0], tids[1]);
+	cr_expect_eq(dom0_vcpu_threads(dir, 4242, tids, 1, &n, &named, &err), GTT_EINVAL, "two vCPUs, room for one");
+	cr_expect(strstr(err.msg, "more than 1 vCPU threads"), "%s", err.msg);
+
+	t_tmpdir(unnamed, sizeof(unnamed));
+	thread_named(unnamed, 200, "qemu-system-x86\n");
+	thread_named(unnamed, 201, "qemu-system-x86\n");
+	cr_assert_eq(dom0_vcpu_threads(unnamed, 4242, tids, 4, &n, &named, &err), 0, "%s", err.msg);
+	cr_expect(!named);
+	cr_expect_eq(n, 2);
+	cr_expect_eq(dom0_vcpu_threads(unnamed, 4242, tids, 1, &n, &named, &err), GTT_EINVAL, "two threads, room for one");
+	cr_expect_eq(dom0_vcpu_threads(unnamed, 4343, tids, 4, &n, &named, &err), GTT_ENODEV, "no such process");
+}
+
+static _Atomic bool vcpu_stop;
+
+static void *vcpu_idle(void *arg)
+{
+	(void)arg;
+	while (!atomic_load(&vcpu_stop))
+		pause_us(1000);
+	return NULL;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/*
+ * A guest's meter: the peer of its socket (here this process, through a
+ * socketpair) and, once a thread is named as QEMU names vCPUs, that thread
+ * alone; until then all the process's threads.
+ */
+static void guest_meter_moves_to_the_vcpu_threads_once_named(void)
+{
+	struct dom0_guest_meter g;
+	struct gtt_err err = { 0 };
+	uint64_t w = 0;
+	bool restarted = true;
+	pthread_t t;
+	int sv[2];
+
+	cr_assert_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	cr_assert_eq(dom0_guest_meter_start(&g, sv[0], mono_ns(), &err), 0, "%s", err.msg);
+	cr_expect_eq(g.pid, getpid());
+	cr_expect(!g.named && g.n >= 1, "named %d, %u threads", g.named, g.n);
+	pause_us(2000);
+	cr_assert_eq(dom0_guest_meter_sample(&g, mono_ns(), &w, &restarted, &err), 0, "%s", err.msg);
+	cr_expect(!restarted, "nothing named a vCPU yet");
+	atomic_store(&vcpu_stop, false);
+	cr_assert_eq(pthread_create(&t, NULL, vcpu_idle, NULL), 0);
+	cr_assert_eq(pthread_setname_np(t, "CPU 0/TCG"), 0);
+	pause_us(2000);
+	cr_assert_eq(dom0_guest_meter_sample(&g, mono_ns(), &w, &restarted, &err), 0, "%s", err.msg);
+	cr_expect(restarted && g.named && g.n == 1, "restarted %d, named %d, %u threads", restarted, g.named, g.n);
+	pause_us(2000);
+	cr_assert_eq(dom0_guest_meter_sample(&g, mono_ns(), &w, &restarted, &err), 0, "%s", err.msg);
+	cr_expect(!restarted, "named: it stays on its threads");
+	atomic_store(&vcpu_stop, true);
+	pthread_join(t, NULL);
+	close(sv[0]);
+	close(sv[1]);
+}
+
 /* ---- every test once: Criterion's wrappers and the TSan runner's table are both made from this list ---- */
 
 #define SERVE_TESTS(X)                                                                             \
@@ -467,7 +569,9 @@ static void reads_this_kernels_schedstat(void)
 	X(dom0_serve, hostile_guests_on_threads_leave_pvinfo_consistent_and_the_device_as_found, 120) \
 	X(dom0_steal, rate_is_the_sum_of_waiting_over_time, 0)                                     \
 	X(dom0_steal, bad_files_and_counters_going_back_are_refused, 0)                            \
-	X(dom0_steal, reads_this_kernels_schedstat, 0)
+	X(dom0_steal, reads_this_kernels_schedstat, 0)                                             \
+	X(dom0_steal, vcpu_threads_by_name_else_all, 0)                                            \
+	X(dom0_steal, guest_meter_moves_to_the_vcpu_threads_once_named, 0)
 
 #define SERVE_TABLE_ENTRY(suite, name, timeout) { #suite, #name, name, timeout },
 const struct serve_test serve_tests[] = { SERVE_TESTS(SERVE_TABLE_ENTRY) };

@@ -8,11 +8,15 @@
  * (an abort, never a pass); malformed requests by the thousand are refused
  * and change nothing another guest sees; and the leak search is shown to
  * bite on a mediator bug that lets one guest's page into another's range.
+ * With --policy, a guest's W is metered from the threads of the process that
+ * connected, and reads their contention.
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -169,6 +173,54 @@ Test(pv_serve, two_guests_pass_the_guest_suite_at_once, .timeout = 120)
 	const char *p = strstr(out, "stamps read: ");
 	cr_assert(p && sscanf(p, "stamps read: %llu own", &own) == 1, "%s", out);
 	cr_expect_gt(own, 0, "%s", out);
+}
+
+static _Atomic bool spinning;
+
+static void *spin(void *arg)
+{
+	(void)arg;
+	while (atomic_load(&spinning))
+		;
+	return NULL;
+}
+
+/*
+ * --policy: the guest's process is this one; twice as many spinning threads
+ * as the machine has cores each wait at least half the time, so its metered
+ * W is well above 50% (a meter that read nothing, or the wrong process's
+ * sleeping threads, reads near 0).
+ */
+Test(pv_serve, the_policy_meters_w_on_the_guests_own_threads, .timeout = 60)
+{
+	static const char *const more[] = { "--policy", "2", "--exit-after", "1", NULL };
+	static char out[1 << 16];
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned n = cores > 0 && cores < 16 ? 2 * (unsigned)cores : 32;
+	pthread_t t[32];
+	struct served s;
+
+	serve(&s, 1, more);
+	atomic_store(&spinning, true);
+	for (unsigned i = 0; i < n; i++)
+		cr_assert_eq(pthread_create(&t[i], NULL, spin, NULL), 0);
+	struct hw_device *dev = client(&s, 1, NULL);
+	cr_assert(log_says(s.log, "guest 1: W metered on"), "no meter");
+	nap_ms(1600);	/* three periods of 500 ms */
+	atomic_store(&spinning, false);
+	for (unsigned i = 0; i < n; i++)
+		pthread_join(t[i], NULL);
+	hw_close(dev);
+	cr_expect_eq(wait_exit(s.pid), 0);
+	slurp(s.log, out, sizeof(out));
+	cr_expect(strstr(out, "policy on: gBalloon's f every 500 ms, N = 2 CPUs"), "%s", out);
+	unsigned long long periods = 0, w = 0, w_frac = 0, unmetered = 1;
+	const char *p = strstr(out, " sleeps, ");
+	cr_assert(p && sscanf(p, " sleeps, %llu policy periods (a guest's W up to %llu.%llu%%; %llu", &periods, &w, &w_frac,
+			      &unmetered) == 4, "%s", out);
+	cr_expect_geq(periods, 2, "%s", out);
+	cr_expect_eq(unmetered, 0, "%s", out);
+	cr_expect_gt(w, 50, "%u spinning threads on %ld cores: W %llu%% metered\n%s", n, cores, w, out);
 }
 
 Test(pv_serve, a_killed_guest_is_reclaimed_and_its_slot_serves_the_next, .timeout = 120)

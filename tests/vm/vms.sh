@@ -12,7 +12,9 @@
 #    depends on the machine's load and is said, not asserted (tests/dom0/test_pv_serve.c asserts
 #    it without a VM).
 # 2. The host killed (SIGKILL) while a guest runs: the guest must end with no pass (the device is
-#    lost: abort), within the transport's timeout, saying so.
+#    lost: abort), within the transport's timeout, saying so. This host runs gBalloon's policy
+#    (--policy): it must have metered the guest's W on QEMU's one vCPU thread ("CPU 0/TCG": the
+#    guests run with -name ...,debug-threads=on) and ticked a period on it before it was killed.
 # Exit 0 only when all of that held.
 set -u
 build=${1:?usage: tests/vm/vms.sh BUILD_DIR}
@@ -47,7 +49,7 @@ guest() {
 	local name=$1 sock=$2
 	cp "$OVMF_VARS" "$work/$name.vars"
 	(
-		exec timeout "$timeout_s" qemu-system-x86_64 -machine q35,accel=tcg -m 1024 -smp 1 \
+		exec timeout "$timeout_s" qemu-system-x86_64 -machine q35,accel=tcg -m 1024 -smp 1 -name "$name",debug-threads=on \
 			-drive if=pflash,format=raw,unit=0,readonly=on,file="$OVMF_CODE" \
 			-drive if=pflash,format=raw,unit=1,file="$work/$name.vars" \
 			-drive format=raw,file="$work/$name.img" \
@@ -147,7 +149,7 @@ own=$(sed -n 's/.*stamps read: \([0-9]*\) own.*/\1/p' "$work/serve.log")
 
 # ---- 2. the host killed mid-run ----
 mkdir -p "$work/lost"
-"$gttlab" dom0 serve --dir "$work/lost" --guests 1 > "$work/lost/serve.log" 2>&1 &
+"$gttlab" dom0 serve --dir "$work/lost" --guests 1 --policy 2 > "$work/lost/serve.log" 2>&1 &
 serve=$!
 wait_log "$work/lost/serve.log" "guest 1: listening" 10 || fail "the second dom0 serve did not start"
 esp g4 "--device pv --debug-exit" || fail "cannot build g4's image"
@@ -163,6 +165,10 @@ wait "$p4"; s4=$?
 echo "vms: g4 (its host killed mid-run): $(verdict_of "$s4")"
 [ "$s4" = 39 ] || fail "g4: $(verdict_of "$s4"), expected abort: a lost device is no pass; serial log: $work/g4.serial"
 grep -q "device lost" "$work/g4.serial" || fail "g4 does not say its device was lost: $(tail -3 "$work/g4.serial")"
+grep -q "guest 1: W metered on 1 vCPU threads of process" "$work/lost/serve.log" ||
+	fail "the policy did not meter g4's W on its QEMU's vCPU thread: $(grep -i "W \|policy" "$work/lost/serve.log")"
+sed -n '/W metered on 1 vCPU threads/,$p' "$work/lost/serve.log" | grep -q "policy period [0-9]*: W [0-9.]*% (1 guests metered)" ||
+	fail "the policy ticked no period on g4's vCPU thread's W: $(grep -i policy "$work/lost/serve.log")"
 
 if [ "$failures" -gt 0 ]; then
 	echo "vms: $failures failure(s)"
