@@ -12,7 +12,13 @@
 struct bench_json;
 struct bench_opts;
 
-#define BENCH_ADMIT_POLICIES 6		/* fifo, bf, ru, rand; fifo with compaction (fifo+c), with non-contiguous slots (fifo+r) */
+/*
+ * fifo, bf, ru, rand (a request waits whole for its run of slots); fifo with
+ * compaction (fifo+c); the four again with ConVGPU's allocation (fifo+r ..
+ * rand+r: a vGPU's slots in up to 8 runs, so a paused request holds each
+ * slot as it frees, its Figure 3)
+ */
+#define BENCH_ADMIT_POLICIES 9
 #define BENCH_ADMIT_MAX_COUNTS 18	/* 4, 6, ..., 38 requests */
 
 struct bench_admit_cell {
@@ -22,7 +28,7 @@ struct bench_admit_cell {
 	uint64_t paused, admitted;	/* the runtime's counters, summed over the seeds */
 	uint64_t moves, slots_moved;	/* compaction's slot migrations, summed over the seeds (fifo+c) */
 	uint64_t attempts, fragmented;	/* waits of FIFO's head it was tried at; of them, with enough slots free */
-	uint64_t split;			/* requests that ran in two or more runs of slots, summed over the seeds (fifo+r) */
+	uint64_t split;			/* requests that ran in two or more runs of slots, summed over the seeds (+r) */
 };
 
 struct bench_admission {
