@@ -261,8 +261,13 @@ static void fig10(const struct bench_balloon *b)
 	for (int s = 0; s < BENCH_BALLOON_SCENES; s++)
 		printf("  %5d %11u %15u %16.3f\n", s + 1, balloon_valley_slots((unsigned)s), g->scene_slots[s],
 		       v->scene_work[s] > 0 ? g->scene_work[s] / v->scene_work[s] : 0);
-	printf("  paper: up to 13 slots (832 MiB); model: up to %u slots; eviction reports granted %llu\n", g->scene_slots[17],
-	       (unsigned long long)g->granted);
+	unsigned behind = 0;
+	for (int s = 0; s < BENCH_BALLOON_SCENES; s++)
+		behind += g->scene_slots[s] < balloon_valley_slots((unsigned)s);
+	printf("  paper: up to 13 slots (832 MiB); model: up to %u slots; eviction reports granted %llu\n"
+	       "  (not a check: the working set is Figure 9's own curve, the paper's only account of valley's memory,\n"
+	       "  so reaching 13 holds by construction; measured: gBalloon ended %u of the %d scenes short of it)\n",
+	       g->scene_slots[17], (unsigned long long)g->granted, behind, BENCH_BALLOON_SCENES);
 	struct bench_claim c[1];
 	print_claims(c, fig10_claims(b, c));
 }
