@@ -463,8 +463,9 @@ asan: asan-build $(UNIT)
 	@echo "asan: the Criterion suite, the CLI and the IGT binaries ran with no sanitizer report"
 
 # make test: build everything (-j2), then two lanes at once (these machines have two cores and QEMU
-# and the mutants' rebuilds use one each): the mutants, then the sanitizer run, beside the QEMU, LAVA
-# and front-end lane, then the fuzzers (each lane waits at times: the other takes the core then).
+# and the mutants' rebuilds use one each): the structure checks, the mutants, then the sanitizer run,
+# beside the QEMU, LAVA and front-end lane, then the fuzzers and the quick bench (each lane waits at
+# times: the other takes the core then; the lanes are of about equal length, 25-27 minutes).
 # The plain Criterion suite runs whole, once, as the mutants' first step (it must pass before any
 # mutant can prove anything); asan runs it again under the sanitizers.
 # Then, one after another, kill-restore, whose 'gttlab restore' with no journal named takes every
@@ -474,7 +475,6 @@ asan: asan-build $(UNIT)
 # every line and prints each phase's time.
 PHASE := tests/lib/phase.sh
 test: deps
-	$(PHASE) host $(MAKE) --no-print-directory structure
 	$(MAKE) --no-print-directory -j2 all check-freestanding $(EFI_APP) $(FAULTS_EFI_APP)
 	$(PHASE) host $(MAKE) --no-print-directory docs-check
 	$(PHASE) host tests/host/shipped-has-no-faults.sh $(BUILD)
@@ -486,12 +486,12 @@ test: deps
 	$(PHASE) host tests/host/bench-part-failure.sh $(BUILD)
 	$(PHASE) host $(BENCH) --self-test
 	$(MAKE) --no-print-directory -j2 test-lane-mutants test-lane-vm
-	$(PHASE) host tests/host/kill-restore.sh $(BUILD) 100
+	$(PHASE) host tests/host/kill-restore.sh $(BUILD) 64
 	$(PHASE) host tests/host/serve-kill-restore.sh $(BUILD) 8
 	$(PHASE) host $(MAKE) --no-print-directory tsan
-	$(PHASE) host $(MAKE) --no-print-directory bench QUICK=1
 
 test-lane-mutants:
+	$(PHASE) mutants $(MAKE) --no-print-directory structure
 	$(PHASE) mutants $(MAKE) --no-print-directory mutants
 	$(PHASE) mutants $(MAKE) --no-print-directory asan
 
@@ -513,7 +513,8 @@ test-lane-vm:
 	$(PHASE) vm $(MAKE) --no-print-directory lava-lab
 	$(PHASE) vm $(MAKE) --no-print-directory deb
 	$(PHASE) vm tests/vm/bad-input.sh $(BUILD)
-	$(PHASE) vm $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=30
+	$(PHASE) vm $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=25
+	$(PHASE) vm $(MAKE) --no-print-directory bench QUICK=1
 
 # ---- fuzzing (libFuzzer) ----
 # make fuzz: the harnesses of fuzz/ built with clang's libFuzzer, AddressSanitizer and
