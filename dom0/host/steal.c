@@ -135,7 +135,12 @@ int dom0_vcpu_threads(const char *proc_root, pid_t pid, pid_t *tids, unsigned ma
 		long tid = strtol(e->d_name, &end, 10);
 		if (e->d_name[0] < '0' || e->d_name[0] > '9' || *end || tid <= 0)
 			continue;
-		seen++;
+		if (++seen > DOM0_VCPU_SCAN_MAX) {
+			/* a peer decides how many threads it has: the look at them is bounded, not its cost */
+			closedir(d);
+			return gtt_err_set(err, GTT_EINVAL, "process %d has more than %d threads: not looked through",
+					   (int)pid, DOM0_VCPU_SCAN_MAX);
+		}
 		if (n_all < sizeof(all) / sizeof(all[0]))
 			all[n_all++] = (pid_t)tid;
 		snprintf(path, sizeof(path), "%s/%d/task/%ld/comm", proc_root, (int)pid, tid);

@@ -19,6 +19,7 @@
 #include "env/err.h"
 
 #define DOM0_STEAL_MAX_THREADS 64
+#define DOM0_VCPU_SCAN_MAX	1024	/* threads of a peer looked through for its vCPUs, at most */
 
 struct dom0_schedstat {
 	uint64_t run_ns, wait_ns, slices;
@@ -46,7 +47,9 @@ int dom0_steal_meter_init(struct dom0_steal_meter *m, const char *proc_root, pid
  * with -name ...,debug-threads=on. Without such names every thread of the
  * process is taken (*named false): its I/O threads wait little, and a vCPU
  * missed would be W lost. At most max; more is an error naming the count,
- * and so is a process with no task directory (GTT_ENODEV).
+ * and so is a process of more than DOM0_VCPU_SCAN_MAX threads (the peer
+ * chooses how many: the look is bounded) or with no task directory
+ * (GTT_ENODEV).
  */
 int dom0_vcpu_threads(const char *proc_root, pid_t pid, pid_t *tids, unsigned max, unsigned *n, bool *named,
 		      struct gtt_err *err);

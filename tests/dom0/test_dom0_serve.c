@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 
 #include "dom0/host/serve.h"
 #include "dom0/host/steal.h"
@@ -504,6 +505,28 @@ static void vcpu_threads_by_name_else_all(void)
 	cr_expect_eq(dom0_vcpu_threads(unnamed, 4343, tids, 4, &n, &named, &err), GTT_ENODEV, "no such process");
 }
 
+/* A peer of more threads than the look goes through is refused, not looked through at its pace. */
+static void a_peer_of_too_many_threads_is_not_looked_through(void)
+{
+	struct gtt_err err = { 0 };
+	pid_t tids[4];
+	unsigned n = 0;
+	bool named = false;
+	char dir[64], path[160];
+
+	t_tmpdir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/4242", dir);
+	cr_assert_eq(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/4242/task", dir);
+	cr_assert_eq(mkdir(path, 0700), 0);
+	for (int t = 1; t <= DOM0_VCPU_SCAN_MAX + 1; t++) {
+		snprintf(path, sizeof(path), "%s/4242/task/%d", dir, t);
+		cr_assert_eq(mkdir(path, 0700), 0);
+	}
+	cr_expect_eq(dom0_vcpu_threads(dir, 4242, tids, 4, &n, &named, &err), GTT_EINVAL);
+	cr_expect(strstr(err.msg, "more than 1024 threads"), "%s", err.msg);
+}
+
 static _Atomic bool vcpu_stop;
 
 static void *vcpu_idle(void *arg)
@@ -571,6 +594,7 @@ static void guest_meter_moves_to_the_vcpu_threads_once_named(void)
 	X(dom0_steal, bad_files_and_counters_going_back_are_refused, 0)                            \
 	X(dom0_steal, reads_this_kernels_schedstat, 0)                                             \
 	X(dom0_steal, vcpu_threads_by_name_else_all, 0)                                            \
+	X(dom0_steal, a_peer_of_too_many_threads_is_not_looked_through, 0)                         \
 	X(dom0_steal, guest_meter_moves_to_the_vcpu_threads_once_named, 0)
 
 #define SERVE_TABLE_ENTRY(suite, name, timeout) { #suite, #name, name, timeout },
