@@ -56,7 +56,7 @@ DEB_PACKAGES := libcriterion-dev libpci-dev pciutils gnu-efi qemu-system-x86 ipx
 CORE_SRCS := env/fmt.c env/err.c env/num.c env/siphash.c env/version.c env/arena.c regs/platform.c regs/reg_names.c \
 	hw/raw_access.c hw/restore_failures.c hw/pte.c \
 	hw/journal_format.c hw/journal_write.c hw/journal_scan.c hw/journal_replay.c hw/undo.c hw/write_path.c \
-	hw/ggtt.c hw/fence.c hw/aperture.c hw/guc_mmio.c hw/vf_bootstrap.c hw/scanout.c hw/detect_decode.c hw/detect_pvinfo.c hw/detect.c hw/device_spec.c hw/device.c \
+	hw/ggtt.c hw/fence.c hw/aperture.c hw/guc_mmio.c hw/vf_bootstrap.c hw/vf_mbox.c hw/scanout.c hw/detect_decode.c hw/detect_pvinfo.c hw/detect_vf.c hw/detect.c hw/device_spec.c hw/device.c \
 	hw/backend_sim.c \
 	hw/sim/sim_device.c hw/sim/sim_config.c hw/sim/sim_mmio.c hw/sim/sim_translate.c \
 	hw/sim/sim_access.c hw/sim/sim_memory.c hw/sim/sim_trace.c hw/sim/sim_snapshot.c hw/sim/sim_format.c \

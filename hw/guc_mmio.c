@@ -43,14 +43,20 @@ static bool wait_for(const struct hw_guc_mbox *mb, uint64_t limit_ms, bool (*don
 	return false;
 }
 
-/* The request's dwords into the flags, a posting read, the doorbell. */
-static void send(const struct hw_guc_mbox *mb, const uint32_t *req, unsigned n, struct hw_guc_mmio_stats *st)
+/* The request's dwords into the flags, a posting read, the doorbell; a refused write stops it, named. */
+static int send(const struct hw_guc_mbox *mb, const uint32_t *req, unsigned n, struct hw_guc_mmio_stats *st,
+		struct gtt_err *err)
 {
 	for (unsigned i = 0; i < n; i++)
-		mb->write32(mb->ctx, mb->flag0 + 4 * i, req[i]);
+		if (mb->write32(mb->ctx, mb->flag0 + 4 * i, req[i]))
+			return gtt_err_set(err, GTT_EIO, "GuC action 0x%04x: the write of flag %u (0x%x) was refused",
+					   req[0] & GUC_HXG_REQUEST_ACTION_MASK, i, mb->flag0 + 4 * i);
 	(void)mb->read32(mb->ctx, mb->flag0 + 4 * (GUC_MMIO_MSG_LEN - 1));
-	mb->write32(mb->ctx, mb->doorbell, 0);
+	if (mb->write32(mb->ctx, mb->doorbell, 0))
+		return gtt_err_set(err, GTT_EIO, "GuC action 0x%04x: the doorbell write (0x%x) was refused",
+				   req[0] & GUC_HXG_REQUEST_ACTION_MASK, mb->doorbell);
 	st->sends++;
+	return GTT_OK;
 }
 
 uint32_t hw_guc_request(uint32_t action, uint32_t data0)
@@ -85,13 +91,15 @@ int hw_guc_mmio_send_recv(const struct hw_guc_mbox *mb, const uint32_t *req, uns
 	if (from_guc(req[0]) || type_of(req[0]) != GUC_HXG_TYPE_REQUEST)
 		return gtt_err_set(err, GTT_EINVAL, "GuC MMIO request header 0x%08x: not a host REQUEST (bits 31:28 zero)",
 				   req[0]);
-	send(mb, req, n, &st);
+	if ((rc = send(mb, req, n, &st, err)))
+		goto out;
 	for (;;) {
 		if (!wait_for(mb, HW_GUC_MMIO_TIMEOUT_MS, from_guc, &hdr, &st)) {
 			if (hdr == 0 && !resent_lost) {
 				/* a function reset clears the scratch registers: the request may be lost, not refused */
 				resent_lost = true;
-				send(mb, req, n, &st);
+				if ((rc = send(mb, req, n, &st, err)))
+					break;
 				continue;
 			}
 			rc = gtt_err_set(err, GTT_EIO, "GuC action 0x%04x: no reply within %d ms (VF_SW_FLAG0 reads 0x%08x)",
@@ -119,7 +127,8 @@ int hw_guc_mmio_send_recv(const struct hw_guc_mbox *mb, const uint32_t *req, uns
 				break;
 			}
 			st.retries++;
-			send(mb, req, n, &st);
+			if ((rc = send(mb, req, n, &st, err)))
+				break;
 			continue;
 		}
 		if (type == GUC_HXG_TYPE_RESPONSE_FAILURE)
@@ -133,6 +142,7 @@ int hw_guc_mmio_send_recv(const struct hw_guc_mbox *mb, const uint32_t *req, uns
 					 action, hdr, type);
 		break;
 	}
+out:
 	if (stats)
 		*stats = st;
 	return rc;

@@ -41,7 +41,8 @@
 /* One GT's mailbox: where its flags and doorbell are, and how to reach them. */
 struct hw_guc_mbox {
 	uint32_t (*read32)(void *ctx, uint32_t off);
-	void (*write32)(void *ctx, uint32_t off, uint32_t val);
+	/* a scratch flag or the doorbell; non-zero: the write was refused and did not reach the device */
+	int (*write32)(void *ctx, uint32_t off, uint32_t val);
 	void *ctx;
 	const struct gtt_env *env;	/* the clock */
 	uint32_t flag0;			/* VF_SW_FLAG(0), or MED_VF_SW_FLAG(0) on the media GT */

@@ -9,6 +9,7 @@
  * within the bounds and succeed only on a success.
  */
 #include <criterion/criterion.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "hw/guc_mmio.h"
@@ -44,7 +45,7 @@ struct guc {
 	struct hw_guc_mbox mb;
 	/* a responder by action instead of a script (the bootstrap tests) */
 	void (*by_action)(struct guc *g);
-	unsigned resets_silent;
+	bool refuse_writes;		/* the write path refuses (its journal could not keep the old value) */
 };
 
 static uint64_t clock_now(const struct gtt_env *env)
@@ -90,17 +91,19 @@ static void answer(struct guc *g, const struct step *s)
 	}
 }
 
-static void wr(void *ctx, uint32_t off, uint32_t val)
+static int wr(void *ctx, uint32_t off, uint32_t val)
 {
 	struct guc *g = ctx;
 
+	if (g->refuse_writes)
+		return -1;
 	if (off >= VF_SW_FLAG(0) && off <= VF_SW_FLAG(3)) {
 		g->flag[(off - VF_SW_FLAG(0)) / 4] = val;
-		return;
+		return 0;
 	}
 	if (off != GUC_HOST_INTERRUPT || val != 0) {
 		g->bad_offsets++;
-		return;
+		return 0;
 	}
 	memcpy(g->req, g->flag, sizeof(g->req));
 	g->polls_left = 0;
@@ -111,6 +114,7 @@ static void wr(void *ctx, uint32_t off, uint32_t val)
 		answer(g, &g->script[g->rings]);
 	}
 	g->rings++;
+	return 0;
 }
 
 static void guc_init(struct guc *g)
@@ -290,6 +294,21 @@ Test(guc_mmio, a_bad_request_rings_nothing)
 	cr_expect_eq(hw_guc_mmio_send_recv(&g.mb, req, 1, &data0, NULL, NULL, &err), GTT_EINVAL);
 	cr_expect_eq(g.rings, 0);
 	cr_expect(!g.flag[0] && !g.flag[1], "nothing written");
+}
+
+/* A write the write path refuses stops the exchange, named, and rings nothing. */
+Test(guc_mmio, a_refused_write_stops_it)
+{
+	struct guc g;
+	struct gtt_err err = { 0 };
+	uint32_t data0 = 0;
+
+	guc_init(&g);
+	g.refuse_writes = true;
+	script(&g, (struct step[]){ { .act = ANSWER, .hdr = OK(0) } }, 1);
+	cr_assert_eq(xchg(&g, &data0, NULL, NULL, &err), GTT_EIO);
+	cr_expect(strstr(err.msg, "the write of flag 0 (0x190240) was refused"), "%s", err.msg);
+	cr_expect_eq(g.rings, 0);
 }
 
 /* A clock that stands still: the count of reads ends the wait. */
