@@ -25,7 +25,7 @@ struct bench_balloon_layout {
 	uint64_t sim_ms;		/* simulated time of the trace */
 	uint64_t switches, ptes_written;
 	uint64_t copy_ns;		/* the switches' copy time, as the runtime measured it */
-	double copy_ns_per_pte;		/* that time per PTE written */
+	double copy_ns_per_pte;		/* that time per PTE the switches wrote */
 	double rcopy_pct;		/* eq. 1 over the run: the measured copy time / (t x N) */
 	double w_pct;			/* eq. 2, mean over the quanta, from the vCPUs' waiting in the CPU model */
 	double ptes_per_sim_s;
