@@ -165,6 +165,14 @@ mutants=(
 "env/arena.c~s/	if (e->next \&\& b + size == (uint8_t \*)e->next) {/	if (0) {/~EFI memory: a freed extent never merges with the free one after it~arena/large_blocks_merge_back_into_one_region"
 "env/arena.c~s/			rest->size = e->size - \*total;/			rest->size = e->size;/~EFI memory: the rest of a split extent keeps the whole size, so blocks overlap~arena/random_allocations_and_frees_against_an_oracle"
 "env/arena.c~s/	if (h->check != (LIVE_MAGIC ^ size) || (!small \&\& !large)/	if ((!small \&\& !large)/~EFI memory: a second free is taken, the block handed out twice~arena/random_allocations_and_frees_against_an_oracle"
+"hw/guc_mmio.c~s/			if (st.retries == HW_GUC_MMIO_RETRIES) {/			if (0) {/~VF: GuC's RETRY taken for ever~guc_mmio/retry_sends_again_and_is_bounded"
+"hw/guc_mmio.c~s/			if (hdr == 0 \&\& !resent_lost) {/			if (hdr == 0 \&\& (resent_lost || 1)) {/~VF: a lost request sent again for ever~guc_mmio/a_lost_request_is_sent_once_more"
+"hw/vf_bootstrap.c~s/	if (data0 \& GUC_KLV_REPLY_MBZ_MASK)/	if (0)/~VF: a KLV reply's must-be-zero bits not checked~vf_bootstrap/klv_replies_are_checked_field_by_field"
+"hw/vf_bootstrap.c~s/	if (start > GUC_GGTT_TOP || size > GUC_GGTT_TOP - start)/	if (start > GUC_GGTT_TOP)/~VF: a range that ends past GUC_GGTT_TOP taken~vf_bootstrap/the_range_rules_at_their_edges"
+"hw/detect_vf.c~s/	if (v \& .VF_CAP)/	if (0)/~VF: an all-ones VF_CAP_REG read as a VF~vf_detect/vf_cap_reg_bit_0_and_nothing_else"
+"hw/vf_mbox.c~s/	if (off == GUC_HOST_INTERRUPT || off == MED_GUC_HOST_INTERRUPT) {/	if (0) {/~VF: the doorbell put back at close, ringing GuC again~vf_mbox/flags_are_put_back_the_doorbell_never"
+"dom0/host/steal.c~s/		if (++seen > DOM0_VCPU_SCAN_MAX) {/		if (++seen > 100000) {/~serve: a peer's threads looked through however many it has~dom0_steal/a_peer_of_too_many_threads_is_not_looked_through"
+"dom0/pf_ggtt.c~s/	if (spare < DOM0_PF_SPARE_MIN)/	if (0)/~PF: a spare below 64 MiB kept~pf_ggtt/the_fair_share_worked_by_hand"
 )
 
 # the sources and the plain build only (the sanitizer, fuzzing, QEMU and LAVA outputs are not needed,
