@@ -9,6 +9,7 @@
 #include "hw/scanout.h"
 #include "regs/pci_config.h"
 #include "regs/pvinfo.h"
+#include "regs/sriov.h"
 
 static const char help[] =
 	"usage: gttlab info [--device D] [--json]\n"
@@ -20,6 +21,9 @@ static const char help[] =
 	"On a GVT-g guest (a PVINFO page in BAR0) it says 'guest mode' and shows the\n"
 	"page: vgt_id, version, caps, the mappable and non-mappable ranges, fence_num\n"
 	"and whether gttlab's request channel is offered; --json: \"pvinfo\".\n"
+	"On an SR-IOV virtual function (gen12, VF_CAP_REG bit 0) it says 'VF mode' and\n"
+	"shows what GuC gave at open over the MMIO mailbox: the VF interface version and\n"
+	"the GGTT range, or why the bootstrap failed; --json: \"vf\".\n"
 	"--platforms: the platforms this build knows (name, codename, generation, its\n"
 	"simulated device or '-', the device ids it takes), without opening any device.\n";
 
@@ -102,6 +106,29 @@ static void pvinfo_json(struct json *j, const struct hw_pvinfo *pv)
 	json_object_end(j);
 }
 
+/* "vf": an SR-IOV VF's view; on any other device only {"active":false}. */
+static void vf_json(struct json *j, const struct hw_vf *vf)
+{
+	char v[32];
+
+	json_object_begin(j, "vf");
+	json_bool(j, "active", vf->active);
+	if (vf->active) {
+		json_bool(j, "bootstrap_ok", !vf->boot_rc);
+		if (vf->boot_rc) {
+			json_str(j, "bootstrap_error", vf->boot_why);
+		} else {
+			snprintf(v, sizeof(v), "%u.%u.%u", vf->abi_major, vf->abi_minor, vf->abi_patch);
+			json_str(j, "abi", v);
+			json_u64(j, "reset_tries", vf->reset_tries);
+			json_hex(j, "ggtt_start", vf->ggtt_start, 8);
+			json_u64(j, "ggtt_size", vf->ggtt_size);
+		}
+		json_u64(j, "wopcm", vf->wopcm);
+	}
+	json_object_end(j);
+}
+
 /* gttlab info --json: one object */
 static void info_json(const struct hw_device *dev)
 {
@@ -143,8 +170,26 @@ static void info_json(const struct hw_device *dev)
 	json_u64(&j, "num_fences", in->num_fences);
 	json_bool(&j, "gvt", p->gvt);
 	pvinfo_json(&j, &in->pvinfo);
+	vf_json(&j, &in->vf);
 	json_object_end(&j);
 	json_finish(&j);
+}
+
+static void vf_text(const struct hw_vf *vf)
+{
+	char a[32];
+
+	printf("VF mode       SR-IOV virtual function (VF_CAP_REG 0x%x bit 0): gttlab claims only the GGTT range GuC gave;\n"
+	       "              no aperture, no fences, and the checks that need the whole GPU skip\n", VF_CAP_REG);
+	if (vf->boot_rc) {
+		printf("bootstrap     FAILED: %s\n", vf->boot_why);
+		return;
+	}
+	printf("VF interface  %u.%u.%u (VF_RESET sent %u time%s)\n", vf->abi_major, vf->abi_minor, vf->abi_patch,
+	       vf->reset_tries, vf->reset_tries == 1 ? "" : "s");
+	printf("GGTT range    0x%08" PRIx64 "-0x%08" PRIx64 " (%s, PTEs %" PRIu64 "-%" PRIu64 "; WOPCM below 0x%" PRIx64 ")\n",
+	       vf->ggtt_start, vf->ggtt_start + vf->ggtt_size - 1, cli_size(vf->ggtt_size, a, sizeof(a)),
+	       vf->ggtt_start / 4096, (vf->ggtt_start + vf->ggtt_size) / 4096 - 1, vf->wopcm);
 }
 
 /* One GM range of the guest: first-last byte and size, or none. */
@@ -233,6 +278,8 @@ static void info_text(const struct hw_device *dev)
 	printf("fences        %u\n", in->num_fences);
 	if (in->pvinfo.active)
 		pvinfo_text(in);
+	if (in->vf.active)
+		vf_text(&in->vf);
 }
 
 int cmd_info(struct cli *c, int argc, char **argv)

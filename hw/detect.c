@@ -2,10 +2,12 @@
 /*
  * Platform detection: identity from config space, the GMCH control word and
  * stolen base, the BARs (from the OS or sized in config space), the sizes
- * checked against each other, eDRAM, and guest mode (PVINFO).
+ * checked against each other, eDRAM, and guest mode (PVINFO) or an SR-IOV
+ * virtual function (VF_CAP_REG, then its bootstrap with GuC).
  */
 #include "hw/detect.h"
 #include "hw/detect_pvinfo.h"
+#include "hw/detect_vf.h"
 #include "hw/journal_write.h"
 #include "hw/raw_access.h"
 #include "hw/write_path.h"
@@ -180,11 +182,18 @@ int hw_detect(struct hw_device *dev, struct gtt_err *err)
 	if ((rc = detect_identity(dev, err)))
 		return rc;
 	detect_gmch(dev, dev->info.plat);
-	if ((rc = detect_bars(dev, err)) || (rc = check_sizes(dev, dev->info.plat, err)))
+	if ((rc = detect_bars(dev, err)) || (rc = hw_detect_vf(dev, &dev->info.vf.active, err)))
+		return rc;
+	/* a VF's config space says nothing of its GGTT: its layout is fixed (hw/detect_vf.h) */
+	if (dev->info.vf.active)
+		hw_vf_layout(&dev->info);
+	if ((rc = check_sizes(dev, dev->info.plat, err)))
 		return rc;
 	detect_edram(dev, dev->info.plat);
 	if (dev->ops->stamp_key)
 		dev->ops->stamp_key(dev->ctx, dev->info.stamp_key);
-	/* last: a guest's ranges and fence_num are judged against the aperture, GGTT and fences found above */
+	/* last: a VF's range comes from GuC; a guest's ranges and fence_num are judged against what was found above */
+	if (dev->info.vf.active)
+		return hw_detect_vf_boot(dev, err);
 	return hw_detect_pvinfo(dev, &dev->info.pvinfo, err);
 }

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Whether a gen12+ device is an SR-IOV virtual function (docs/hardware.md
- * §10.1): VF_CAP_REG bit 0. A floor-4 step beside hw/detect_pvinfo.c (not
- * yet one of hw_detect's); it only reads, through the counted backend reads
- * of hw/raw_access.h.
+ * SR-IOV virtual functions at open (docs/hardware.md §10): whether a gen12+
+ * device is a VF (VF_CAP_REG bit 0), the VF's layout (a 4 GiB GGTT whose
+ * 8 MiB of PTEs sit at BAR0 + 8 MiB, no aperture, no fences, no stolen
+ * memory), and its bootstrap with GuC over the MMIO mailbox
+ * (hw/vf_bootstrap.h) into hw_info.vf. Floor 4, steps of hw_detect: the
+ * first two only read; the bootstrap writes the mailbox's scratch flags on
+ * the write path (journaled, put back at close) and rings the doorbell.
  */
 #ifndef HW_DETECT_VF_H
 #define HW_DETECT_VF_H
@@ -20,5 +23,20 @@
  * value, and *is_vf untouched.
  */
 int hw_detect_vf(struct hw_device *dev, bool *is_vf, struct gtt_err *err);
+
+/*
+ * A VF's layout in *in over what the PF's config space would say: GSM
+ * VF_GSM_SIZE at the platform's offset, no aperture (i915's gen12vf probe
+ * maps none whatever BAR2 says), no fences, no stolen memory, no GMCH word.
+ */
+void hw_vf_layout(struct hw_info *in);
+
+/*
+ * The bootstrap with GuC on the primary GT's mailbox, into dev->info.vf:
+ * the agreed interface and the GGTT range, or boot_rc and boot_why when
+ * GuC did not give them (a fault the vf suite reports; the open still
+ * succeeds). GTT_OK always: nothing here stops the open.
+ */
+int hw_detect_vf_boot(struct hw_device *dev, struct gtt_err *err);
 
 #endif

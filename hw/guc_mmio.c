@@ -112,8 +112,8 @@ int hw_guc_mmio_send_recv(const struct hw_guc_mbox *mb, const uint32_t *req, uns
 			st.busy++;
 			if (!wait_for(mb, HW_GUC_MMIO_BUSY_MS, final, &hdr, &st)) {
 				rc = type_of(hdr) == GUC_HXG_TYPE_NO_RESPONSE_BUSY && from_guc(hdr)
-					     ? gtt_err_set(err, GTT_EIO, "GuC action 0x%04x: busy for %d ms (counter %u), no answer",
-							   action, HW_GUC_MMIO_BUSY_MS, hdr & GUC_HXG_DATA0_MASK)
+					     ? gtt_err_set(err, GTT_EIO, "GuC action 0x%04x: still busy (counter %u) after %u reads, no answer within %d ms",
+							   action, hdr & GUC_HXG_DATA0_MASK, st.polls, HW_GUC_MMIO_BUSY_MS)
 					     : gtt_err_set(err, GTT_EIO, "GuC action 0x%04x: answered 0x%08x after BUSY: not a "
 							   "failure or a success", action, hdr);
 				break;

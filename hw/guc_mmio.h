@@ -9,7 +9,7 @@
  *   no answer within 50 ms   sent once more if the flag still reads 0 (a
  *                            function reset clears the scratch registers),
  *                            else an error;
- *   BUSY                     GuC is working: polled up to 1 s more for a
+ *   BUSY                     GuC is working: polled up to 2 s more for a
  *                            failure or a success (anything else then is an
  *                            error, as in xe);
  *   RETRY                    sent again, at most HW_GUC_MMIO_RETRIES times
@@ -34,7 +34,7 @@
 #include "env/err.h"
 
 #define HW_GUC_MMIO_TIMEOUT_MS	50	/* a first answer */
-#define HW_GUC_MMIO_BUSY_MS	1000	/* a final answer after BUSY */
+#define HW_GUC_MMIO_BUSY_MS	2000	/* a final answer after BUSY (xe: 1 s to Linux 6.18, 2 s since) */
 #define HW_GUC_MMIO_RETRIES	8	/* RETRY answers taken before giving up */
 #define HW_GUC_MMIO_MAX_POLLS	(1u << 24)	/* reads of the flag in one wait, whatever the clock says */
 

@@ -46,6 +46,24 @@ struct hw_pvinfo {
 	} run[GTTLAB_GM_MAX_RUNS];
 };
 
+/*
+ * An SR-IOV virtual function's view (docs/hardware.md §10), found at open
+ * by hw/detect_vf.c: VF_CAP_REG said VF, and the bootstrap with GuC over
+ * the MMIO mailbox gave (or failed to give) the GGTT range this VF may
+ * claim. A VF has no aperture and no fences; a bootstrap that failed is
+ * kept here, not turned into a failed open, so that the vf suite can name
+ * it as its verdict.
+ */
+struct hw_vf {
+	bool active;			/* VF_CAP_REG bit 0 */
+	int boot_rc;			/* GTT_OK, or the bootstrap's error (boot_why) */
+	char boot_why[240];		/* the bootstrap's error message (GTT_ERR_MSG_MAX) */
+	unsigned abi_major, abi_minor, abi_patch;	/* the VF interface GuC agreed to */
+	unsigned reset_tries;		/* VF_RESET sent this many times */
+	uint64_t wopcm;			/* the WOPCM size the range was judged against */
+	uint64_t ggtt_start, ggtt_size;	/* the range GuC gave (GGTT_START, GGTT_SIZE); 0, 0 when boot_rc */
+};
+
 struct hw_info {
 	const struct gtt_platform *plat;
 	uint16_t vendor, devid;
@@ -66,6 +84,7 @@ struct hw_info {
 	uint32_t edram_cap;		/* HSW_EDRAM_CAP as read at detection; 0 where i915 does not read it */
 	unsigned edram_mb;		/* eDRAM i915 would find (intel_dram_edram_detect); 0: none */
 	struct hw_pvinfo pvinfo;	/* guest mode when pvinfo.active */
+	struct hw_vf vf;		/* SR-IOV VF mode when vf.active */
 	uint64_t stamp_key[2];		/* the key of this guest's stamps (hw_backend_ops.stamp_key); zeros: none given */
 };
 

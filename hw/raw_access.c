@@ -114,6 +114,14 @@ void hw_raw_mmio_put(struct hw_device *dev, uint32_t off, unsigned width, uint64
 
 void hw_ggtt_invalidate_unlogged(struct hw_device *dev)
 {
+	/*
+	 * A VF has no GGTT invalidate of its own: xe and the i915 SR-IOV driver
+	 * send GuC's TLB_INVALIDATION over the CT buffer, and GFX_FLSH_CNTL is
+	 * not a register a VF reaches (docs/hardware.md §10.1). gttlab opens
+	 * no CT buffer: nothing is written, and the TLB may hold old entries.
+	 */
+	if (dev->info.vf.active)
+		return;
 	dev->ops->mmio_write32(dev->ctx, GFX_FLSH_CNTL_GEN6, GFX_FLSH_CNTL_EN);
 	(void)dev->ops->mmio_read32(dev->ctx, GFX_FLSH_CNTL_GEN6);	/* posting read */
 	dev->counters.mmio_writes++;

@@ -40,6 +40,12 @@
 #define GUC_HXG_FAILURE_ERROR_MASK	0xffffu		/* bits 15:0 */
 #define GUC_HXG_DATA0_MASK		0x0fffffffu	/* bits 27:0 of a success, a busy's counter, a retry's reason */
 
+/* GuC's error codes in a FAILURE's bits 15:0 (xe abi/guc_errors_abi.h, enum xe_guc_response; a few of them) */
+#define GUC_ERROR_PROTOCOL		0x04
+#define GUC_ERROR_UNSUPPORTED_VERSION	0x0b
+#define GUC_ERROR_UNKNOWN_ACTION	0x30
+#define GUC_ERROR_INVALID_KLV_KEY	0x105
+
 /* VF2GUC actions (request dword 0's ACTION) */
 #define VF2GUC_MATCH_VERSION		0x5500
 #define VF2GUC_VF_RESET			0x5507
@@ -60,6 +66,20 @@
 #define GUC_KLV_VF_CFG_GGTT_START	0x0001
 #define GUC_KLV_VF_CFG_GGTT_SIZE	0x0002
 #define GUC_KLV_VF_CFG_GGTT_LEN		2	/* a 64-bit value: dword 2 << 32 | dword 1 */
+
+/*
+ * A GGTT PTE's VF id, the PF's tag of who owns it (xe regs/xe_gtt_defs.h
+ * GGTT_PTE_VFID; IGT's scan for the field before 12.50): bits 11:2 from
+ * graphics IP 12.50, bits 4:2 before it. A VF reads its own PTEs with the
+ * field 0 and cannot change it or PRESENT (bit 0).
+ */
+#define GGTT_PTE_VFID_SHIFT		2
+#define GGTT_PTE_VFID_MASK		(0x3ffull << 2)	/* graphics IP 12.50 on */
+#define GGTT_PTE_VFID_MASK_PRE_1250	(0x7ull << 2)	/* before 12.50: VF ids 1-7 */
+#define GGTT_PTE_PRESENT		(1ull << 0)
+
+/* A VF's GSM: 8 MiB of PTEs at BAR0 + 8 MiB, a 4 GiB GGTT (xe_ggtt_init_early) */
+#define VF_GSM_SIZE			(8ull << 20)
 
 /* The GGTT a VF may be given: above WOPCM, below the top GuC can address */
 #define GUC_GGTT_TOP			0xfee00000ull

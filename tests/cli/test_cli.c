@@ -433,7 +433,7 @@ Test(cli, info_shows_guest_mode)
 	char dir[64], cmd[1024], args[256], out[8192];
 
 	cr_assert_eq(run("--json info --device sim:skl", out, sizeof(out)), 0, "%s", out);
-	cr_expect(strstr(out, ",\"gvt\":true,\"pvinfo\":{\"active\":false}}\n"), "%s", out);
+	cr_expect(strstr(out, ",\"gvt\":true,\"pvinfo\":{\"active\":false},\"vf\":{\"active\":false}}\n"), "%s", out);
 	cr_assert_eq(run("info --device sim:skl", out, sizeof(out)), 0, "%s", out);
 	cr_expect(!strstr(out, "guest mode"), "%s", out);
 	t_tmpdir(dir, sizeof(dir));
@@ -454,7 +454,7 @@ Test(cli, info_shows_guest_mode)
 	cr_expect(strstr(out, ",\"pvinfo\":{\"active\":true,\"version\":\"1.0\",\"vgt_id\":1,\"caps\":\"0x0000001c\","
 			      "\"caps_names\":[\"FULL_PPGTT\",\"HWSP_EMULATION\",\"HUGE_GTT\"],\"mappable_base\":\"0x04000000\","
 			      "\"mappable_size\":67108864,\"nonmappable_base\":\"0x40000000\",\"nonmappable_size\":536870912,"
-			      "\"fence_num\":4,\"gm_channel\":false}}\n"), "%s", out);
+			      "\"fence_num\":4,\"gm_channel\":false},\"vf\":{\"active\":false}}\n"), "%s", out);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	cr_expect_neq(system(cmd), -1, "%s", cmd);
 }

@@ -3,8 +3,10 @@
  * A device as an SR-IOV VF on the model's register file (hw/detect_vf.h,
  * hw/vf_mbox.h): VF_CAP_REG judged as docs/hardware.md §10.1 says, and the
  * mailbox's writes: the scratch flags put back by the undo log, the doorbell
- * never (putting it back would ring GuC again). The model has no GuC yet,
- * so a bootstrap on it must end in its "no reply" error, in bounded time.
+ * never (putting it back would ring GuC again). The model as a PF (no ,vf)
+ * has no GuC behind the VF's mailbox, so a bootstrap on it must end in its
+ * "no reply" error, in bounded time; the model as a VF is
+ * tests/hw/test_vf_model.c's.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -13,6 +15,7 @@
 #include "env/env_posix.h"
 #include "hosted/backends.h"
 #include "hw/detect_vf.h"
+#include "hw/backend_sim.h"
 #include "hw/device.h"
 #include "hw/raw_access.h"
 #include "hw/undo.h"
@@ -38,25 +41,26 @@ Test(vf_detect, vf_cap_reg_bit_0_and_nothing_else)
 
 	cr_assert_eq(hw_detect_vf(dev, &vf, &err), 0, "%s", err.msg);
 	cr_expect(!vf, "the model's TGL is a physical function");
-	hw_raw_mmio_put(dev, VF_CAP_REG, 4, 1);
+	/* VF_CAP_REG is a read-only capability of the model: its value is set as a stuck register */
+	sim_fault_stick(hw_sim_model(dev), VF_CAP_REG, 1);
 	cr_assert_eq(hw_detect_vf(dev, &vf, &err), 0, "%s", err.msg);
 	cr_expect(vf);
 	static const uint32_t bad[] = { 0xffffffff, 0x3, 0x80000001 };
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		char want[64];
 		vf = false;
-		hw_raw_mmio_put(dev, VF_CAP_REG, 4, bad[i]);
+		sim_fault_stick(hw_sim_model(dev), VF_CAP_REG, bad[i]);
 		cr_expect_eq(hw_detect_vf(dev, &vf, &err), GTT_EIO, "0x%08x", bad[i]);
 		snprintf(want, sizeof(want), "reads 0x%08x: bits beyond bit 0", bad[i]);
 		cr_expect(strstr(err.msg, want), "%s", err.msg);
 		cr_expect(!vf, "untouched");
 	}
-	hw_raw_mmio_put(dev, VF_CAP_REG, 4, 0);
+	sim_fault_clear(hw_sim_model(dev));
 	hw_close(dev);
 
 	dev = open_sim("sim:skl");
 	vf = true;
-	hw_raw_mmio_put(dev, VF_CAP_REG, 4, 1);	/* a gen9 part has no such register: not even read */
+	sim_fault_stick(hw_sim_model(dev), VF_CAP_REG, 1);	/* a gen9 part has no such register: not even read */
 	cr_assert_eq(hw_detect_vf(dev, &vf, &err), 0, "%s", err.msg);
 	cr_expect(!vf);
 	hw_close(dev);
