@@ -59,7 +59,7 @@ CORE_SRCS := env/fmt.c env/err.c env/num.c env/siphash.c env/version.c env/arena
 	hw/ggtt.c hw/fence.c hw/aperture.c hw/guc_mmio.c hw/vf_bootstrap.c hw/vf_mbox.c hw/scanout.c hw/detect_decode.c hw/detect_pvinfo.c hw/detect_vf.c hw/detect.c hw/device_spec.c hw/device.c \
 	hw/backend_sim.c \
 	hw/sim/sim_device.c hw/sim/sim_config.c hw/sim/sim_mmio.c hw/sim/sim_translate.c \
-	hw/sim/sim_access.c hw/sim/sim_memory.c hw/sim/sim_trace.c hw/sim/sim_snapshot.c hw/sim/sim_format.c \
+	hw/sim/sim_access.c hw/sim/sim_memory.c hw/sim/sim_trace.c hw/sim/sim_snapshot.c hw/sim/sim_format.c hw/sim/sim_vf.c \
 	dom0/runtime.c dom0/state.c dom0/phys.c dom0/vgpu.c dom0/guest_gtt.c dom0/switch.c dom0/ladder.c dom0/fence_pool.c \
 	dom0/slots.c dom0/slots_select.c dom0/slots_pick.c dom0/slots_runs.c dom0/sched.c dom0/pvinfo.c dom0/gm_request.c dom0/policy.c dom0/admission.c dom0/ops.c dom0/migrate.c dom0/migrate_queue.c dom0/migrate_forward.c dom0/rebalance.c dom0/compact.c dom0/vgpu_info.c dom0/pf_ggtt.c \
 	dom0/guest_device.c dom0/guest_device_mmio.c dom0/guest_device_host.c dom0/guest_device_audit.c \

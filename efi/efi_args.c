@@ -11,7 +11,7 @@
 #include "env/num.h"
 
 static const char usage[] =
-	"usage: gttlab.efi [--device sim[:PLATFORM[,edram]]|pci:SSSS:BB:DD.F|auto|vgpu:sim[:PLATFORM][,KEY=VALUE...]\n"
+	"usage: gttlab.efi [--device sim[:PLATFORM[,edram][,vf[,fault=NAME]]]|pci:SSSS:BB:DD.F|auto|vgpu:sim[:PLATFORM][,KEY=VALUE...]\n"
 	"                           |pv[:N[,wait=poll|pause]]]\n"
 	"                  [--run PATTERNS] [--seed N] [--debug-exit] [--no-shutdown] [--ivshmem-check]\n"
 	"                  [--volume LABEL | --no-journal]\n"

@@ -166,13 +166,13 @@ static int resolve(struct efi_run *r, struct gtt_err *err)
 		return gtt_err_set(err, GTT_ENODEV, "device auto: no Intel GPU here (vendor 0x8086, display class, among %zu PCI "
 				   "functions): nothing was run; --device sim[:PLATFORM] runs on the model", k);
 	} else if (!is_scheme(d, "sim")) {
-		return gtt_err_set(err, GTT_EINVAL, "unknown device '%s': sim[:PLATFORM[,edram]], pci:SSSS:BB:DD.F, auto, vgpu:sim[:PLATFORM][,KEY=VALUE...] or pv[:N[,wait=poll|pause]]",
+		return gtt_err_set(err, GTT_EINVAL, "unknown device '%s': sim[:PLATFORM[,edram][,vf[,fault=NAME]]], pci:SSSS:BB:DD.F, auto, vgpu:sim[:PLATFORM][,KEY=VALUE...] or pv[:N[,wait=poll|pause]]",
 				   d->text);
 	}
-	/* the model, as the grammar read it (sim:PLATFORM[,edram]), installed as a PCI function */
-	struct sim_params sp = { .edram = d->edram };
+	/* the model, as the grammar read it (sim:PLATFORM[,edram][,vf[,fault=NAME]]), installed as a PCI function */
+	struct sim_params sp;
 	EFI_HANDLE h;
-	if ((rc = pciio_sim_install(r->env, d->plat, &sp, &h, err)))
+	if ((rc = hw_sim_params_of(d, &sp, err)) || (rc = pciio_sim_install(r->env, d->plat, &sp, &h, err)))
 		return rc;
 	r->model = true;
 	return efi_function(&r->open, PCIIO_SIM_SEGMENT, 0, 2, 0, err);

@@ -115,21 +115,52 @@ static const struct hw_backend_ops sim_ops = {
 	.close = s_close,
 };
 
+int hw_sim_params_of(const struct hw_device_spec *spec, struct sim_params *out, struct gtt_err *err)
+{
+	static const char *const keys[] = { "fault", NULL };
+	const char *fault = hw_spec_opt(spec, "fault");
+	const struct gtt_platform *p = spec->plat;
+	int rc;
+
+	*out = (struct sim_params){ .edram = spec->edram, .vf = spec->vf ? 1 : 0 };
+	if ((rc = hw_spec_opts_only(spec, keys, "sim:PLATFORM,vf takes fault=NAME", err)))
+		return rc;
+	if (fault && !spec->vf)
+		return gtt_err_set(err, GTT_EINVAL, "device '%s': fault=%s is a VF's fault: add vf (sim:PLATFORM,vf,fault=NAME)",
+				   spec->text, fault);
+	if (spec->vf && p && p->gen < 120)
+		return gtt_err_set(err, GTT_EINVAL, "device '%s': %s is gen %u.%u; SR-IOV VFs are gen12's (tgl, adlp, ...)",
+				   spec->text, p->name, p->gen / 10, p->gen % 10);
+	if (fault && sim_vf_fault_by_name(fault, &out->vf_fault)) {
+		char names[160] = "";
+		size_t at = 0;
+		for (unsigned f = 1; f < SIM_VF_FAULTS; f++)
+			at += (size_t)gtt_snprintf(names + at, sizeof(names) - at, "%s%s", f > 1 ? ", " : "",
+						   sim_vf_fault_name((enum sim_vf_fault)f));
+		return gtt_err_set(err, GTT_EINVAL, "device '%s': fault=%s is not a VF fault of the model: one of %s",
+				   spec->text, fault, names);
+	}
+	return GTT_OK;
+}
+
 /*
  * sim[:PLATFORM[,edram]], parsed and judged by the grammar
  * (hw/device_spec.h): the platform has a model; edram gives the model an
- * eDRAM part's HSW_EDRAM_CAP, the one fact i915 tells such a part by.
+ * eDRAM part's HSW_EDRAM_CAP, the one fact i915 tells such a part by; vf
+ * makes it VF 1 of its PF (hw/sim/sim_vf.c), fault=NAME one of its faults.
  */
 static int sim_open(const struct gtt_env *env, const struct hw_device_spec *spec, const struct hw_open_opts *opts,
 		    const struct hw_backend_ops **ops, void **ctx, struct gtt_err *err)
 {
-	struct sim_params params = { .edram = spec->edram };
+	struct sim_params params;
 	const struct gtt_platform *p = spec->plat;
 	struct sim_device *sim;
 	int rc;
 
 	if (!p)
 		return gtt_err_set(err, GTT_EINVAL, "device '%s' is not the model", spec->text);
+	if ((rc = hw_sim_params_of(spec, &params, err)))
+		return rc;
 	if ((rc = sim_create(env, p, &params, &sim, err)))
 		return rc;
 	if (opts->sim_mmio_seed && (rc = sim_snapshot_load(sim, opts->sim_mmio_seed, opts->sim_mmio_seed_len, err))) {
@@ -143,7 +174,7 @@ static int sim_open(const struct gtt_env *env, const struct hw_device_spec *spec
 
 const struct hw_backend_factory hw_sim_backend = {
 	.scheme = "sim",
-	.usage = "sim[:PLATFORM[,edram]]",
+	.usage = "sim[:PLATFORM[,edram]][,vf[,fault=NAME]]",
 	.open = sim_open,
 };
 

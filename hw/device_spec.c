@@ -63,15 +63,17 @@ static int model_platform(struct hw_device_spec *spec, const char *name, struct 
 	return gtt_err_set(err, GTT_EINVAL, "device '%s': unknown platform '%s': one of %s", spec->text, name, names);
 }
 
-/* A flag of the model: edram, once. */
-static int model_flag(struct hw_device_spec *spec, const char *tok, struct gtt_err *err)
+/* A flag of the model: edram, or (sim: only) vf, each once. */
+static int model_flag(struct hw_device_spec *spec, const char *tok, bool vf_ok, struct gtt_err *err)
 {
-	if (gtt_strcmp(tok, "edram"))
-		return gtt_err_set(err, GTT_EINVAL, "device '%s': '%s' is not an option of the model (sim:PLATFORM[,edram])",
-				   spec->text, tok);
-	if (spec->edram)
-		return gtt_err_set(err, GTT_EINVAL, "device '%s': edram is given twice", spec->text);
-	spec->edram = true;
+	bool *flag = !gtt_strcmp(tok, "edram") ? &spec->edram : vf_ok && !gtt_strcmp(tok, "vf") ? &spec->vf : NULL;
+
+	if (!flag)
+		return gtt_err_set(err, GTT_EINVAL, "device '%s': '%s' is not an option of the model (%s)", spec->text, tok,
+				   vf_ok ? "sim:PLATFORM[,edram][,vf[,fault=NAME]]" : "the host takes edram");
+	if (*flag)
+		return gtt_err_set(err, GTT_EINVAL, "device '%s': %s is given twice", spec->text, tok);
+	*flag = true;
 	return GTT_OK;
 }
 
@@ -102,7 +104,7 @@ static int option(struct hw_device_spec *spec, const char *tok, struct gtt_err *
 	return GTT_OK;
 }
 
-/* sim's argument: [PLATFORM][,edram] (no argument at all: the default platform). */
+/* sim's argument: [PLATFORM][,edram][,vf][,KEY=VALUE...] (no argument at all: the default platform). */
 static int parse_sim(struct hw_device_spec *spec, const char *arg, struct gtt_err *err)
 {
 	char tok[HW_SPEC_MAX];
@@ -113,8 +115,10 @@ static int parse_sim(struct hw_device_spec *spec, const char *arg, struct gtt_er
 	if ((rc = model_platform(spec, tok, err)))
 		return rc;
 	while (*arg) {
-		if (next_token(&arg, tok, sizeof(tok)) < 0 || (rc = model_flag(spec, tok, err)))
-			return rc ? rc : gtt_err_set(err, GTT_EINVAL, "device '%s' is too long", spec->text);
+		if (next_token(&arg, tok, sizeof(tok)) < 0)
+			return gtt_err_set(err, GTT_EINVAL, "device '%s' is too long", spec->text);
+		if ((rc = has_eq(tok) ? option(spec, tok, err) : model_flag(spec, tok, true, err)))
+			return rc;
 	}
 	return GTT_OK;
 }
@@ -143,7 +147,7 @@ static int parse_vgpu(struct hw_device_spec *spec, const char *arg, struct gtt_e
 		if (!*tok)
 			return gtt_err_set(err, GTT_EINVAL, "device '%s': an empty token; write vgpu:sim[:PLATFORM][,KEY=VALUE...]",
 					   spec->text);
-		if ((rc = has_eq(tok) ? option(spec, tok, err) : model_flag(spec, tok, err)))
+		if ((rc = has_eq(tok) ? option(spec, tok, err) : model_flag(spec, tok, false, err)))
 			return rc;
 	}
 	gtt_snprintf(spec->host, sizeof(spec->host), "sim:%s%s", spec->plat->name, spec->edram ? ",edram" : "");

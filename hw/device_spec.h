@@ -5,6 +5,7 @@
  * reads. Freestanding.
  *
  *   sim[:PLATFORM[,edram]]                      the model (a platform with one: gttlab info --platforms)
+ *   sim:PLATFORM,vf[,fault=NAME]                the model as an SR-IOV VF (gen12; faults: docs/model.md)
  *   vgpu:sim[:PLATFORM][,edram][,KEY=VALUE...]  a vGPU of the Dom0 runtime on that model (keys: docs/guest.md)
  *   pv[:TARGET[,KEY=VALUE...]]                  a vGPU `gttlab dom0 serve` serves (TARGET: hosted the socket,
  *                                               in gttlab.efi the ivshmem device's index)
@@ -46,9 +47,10 @@ struct hw_device_spec {
 	char target[HW_SPEC_MAX];	/* pci:/efi: the address; pv: the socket or index ("" none); SCHEME:ARG ARG; else "" */
 	const struct gtt_platform *plat;	/* sim: and vgpu:'s host: the model's platform, named or the default; else NULL */
 	bool edram;			/* sim: and vgpu:'s host: the model has eDRAM (,edram) */
+	bool vf;			/* sim: the model is an SR-IOV VF (,vf) */
 	char host[48];			/* vgpu: its host's own string, sim:PLATFORM[,edram]; else "" */
-	unsigned n_opts;		/* vgpu:, pv: how many options */
-	struct hw_spec_opt opts[HW_SPEC_MAX_OPTS];	/* vgpu:, pv: the KEY=VALUE options, in the order given */
+	unsigned n_opts;		/* sim:, vgpu:, pv: how many options */
+	struct hw_spec_opt opts[HW_SPEC_MAX_OPTS];	/* sim:, vgpu:, pv: the KEY=VALUE options, in the order given */
 };
 
 /* S into SPEC; GTT_EINVAL naming the part of S and the rule it broke. */

@@ -22,12 +22,32 @@
 
 struct sim_device;
 
+/*
+ * Faults of the model as a VF (hw/sim/sim_vf.c), one broken rule each: GuC
+ * names a range reaching into the next VF's (overlap) or past GUC_GGTT_TOP
+ * (past-top); the PF tags a PTE inside the range with another VF's id (tag)
+ * or the page after it with this VF's (neighbour); the VF can clear VALID
+ * (valid); GuC answers BUSY for ever (busy), never answers the GGTT_SIZE
+ * query (lost), or names a shorter range when asked again (drift).
+ */
+enum sim_vf_fault {
+	SIM_VF_OK, SIM_VF_OVERLAP, SIM_VF_TAG, SIM_VF_NEIGHBOUR, SIM_VF_VALID, SIM_VF_BUSY, SIM_VF_LOST,
+	SIM_VF_PAST_TOP, SIM_VF_DRIFT, SIM_VF_FAULTS
+};
+
+/* The model's PF: SIM_VF_COUNT VFs of SIM_VF_SIZE bytes each, VF n from sim_vf_range_start(n). */
+#define SIM_VF_COUNT	2
+#define SIM_VF_BASE	(256ull << 20)
+#define SIM_VF_SIZE	(256ull << 20)
+
 /* Overrides of the platform's boot defaults; zero fields keep the default. */
 struct sim_params {
 	uint16_t devid;
 	uint32_t aperture_size;		/* power of two, 64 MiB .. platform max */
 	unsigned ggms;			/* GGMS field; selects the GSM size */
 	bool edram;			/* HSW_EDRAM_CAP says eDRAM (128 MiB); Haswell and later only */
+	unsigned vf;			/* 1..SIM_VF_COUNT: the model is that VF of its PF (gen12 only); 0: the whole GPU */
+	enum sim_vf_fault vf_fault;	/* a VF's fault, SIM_VF_OK for none */
 };
 
 /* Physical address of the page every PTE points at when the device boots. */
@@ -39,6 +59,12 @@ struct sim_params {
 #define SIM_BAR4_BASE		0x0000f000u
 #define SIM_BAR4_SIZE		64u
 #define SIM_STOLEN_BASE		0x78000000ull
+
+/* A VF fault's name in device strings ("none", "overlap", ...), and the fault a name names (GTT_EINVAL: none). */
+const char *sim_vf_fault_name(enum sim_vf_fault f);
+int sim_vf_fault_by_name(const char *name, enum sim_vf_fault *out);
+/* Where the model's PF put VF vfid's range (1..SIM_VF_COUNT). */
+uint64_t sim_vf_range_start(unsigned vfid);
 
 /* Create a device of the given platform; params may be NULL. */
 int sim_create(const struct gtt_env *env, const struct gtt_platform *plat,
@@ -64,6 +90,9 @@ void sim_mmio_write64(struct sim_device *sim, uint32_t off, uint64_t val);
  */
 void sim_gsm_read_run(struct sim_device *sim, uint32_t off, uint64_t *ptes, size_t n, unsigned size);
 void sim_gsm_write_run(struct sim_device *sim, uint32_t off, const uint64_t *ptes, size_t n, unsigned size);
+
+/* GGTT entry `index` as the GSM holds it: the PF's view, no VF's ownership rule applied. */
+uint64_t sim_gsm_entry(const struct sim_device *sim, uint64_t index);
 
 /* BAR2 (GMADR): CPU accesses through the aperture, translated by the GGTT TLB and fences. */
 void sim_aperture_read(struct sim_device *sim, uint64_t off, void *buf, size_t len);

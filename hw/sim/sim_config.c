@@ -52,6 +52,16 @@ void sim_config_init(struct sim_device *sim, uint16_t devid)
 	}
 }
 
+void sim_config_vf(struct sim_device *sim)
+{
+	uint8_t *c = sim->cfg;
+
+	gtt_memset(c + PCI_CFG_BAR(2), 0, 8);
+	gtt_memset(c + INTEL_BSM, 0, 4);
+	if (sim->plat->bdsm == BDSM_64)
+		gtt_memset(c + INTEL_GEN11_BSM_DW0, 0, 8);
+}
+
 bool sim_mem_decode_enabled(const struct sim_device *sim)
 {
 	return sim->cfg[PCI_CFG_COMMAND] & PCI_CMD_MEM_SPACE;

@@ -2,6 +2,7 @@
 /* Creation of the simulated device with its platform's boot defaults. */
 #include "hw/sim/sim_internal.h"
 #include "regs/mmio.h"
+#include "regs/sriov.h"
 
 #define MiB (1u << 20)
 
@@ -40,6 +41,16 @@ static int sim_check_params(const struct gtt_platform *plat, const struct sim_pa
 {
 	struct sim_params pr = *params;
 
+	if (pr.vf && (plat->gen < 120 || pr.vf > SIM_VF_COUNT))
+		return gtt_err_set(err, GTT_EINVAL, "sim: VF %u of %s: VFs are gen12's, 1..%u of the model's PF",
+				   pr.vf, plat->name, SIM_VF_COUNT);
+	if (pr.vf_fault >= SIM_VF_FAULTS || (pr.vf_fault && !pr.vf))
+		return gtt_err_set(err, GTT_EINVAL, "sim: a VF fault (%u) needs a VF", (unsigned)pr.vf_fault);
+	if (pr.vf) {
+		/* a VF's 4 GiB GGTT, whatever the PF's GMCH word says (docs/hardware.md §10.1) */
+		*gsm_out = VF_GSM_SIZE;
+		return GTT_OK;
+	}
 	uint64_t gsm = model_gsm_size(plat, pr.ggms);
 	if (!gsm || gsm > plat->bar0_size - plat->gsm_offset)
 		return gtt_err_set(err, GTT_EINVAL, "sim: GGMS %u gives a %llu-byte GSM, which does not fit the %u-byte PTE window of %s",
@@ -74,7 +85,7 @@ static int sim_alloc(const struct gtt_env *env, const struct gtt_platform *plat,
 	sim->env = env;
 	sim->plat = plat;
 	sim->pte_fmt = fmt;
-	sim->aperture_size = pr->aperture_size;
+	sim->aperture_size = pr->vf ? 0 : pr->aperture_size;
 	sim->gsm_size = gsm;
 	sim->n_ptes = gsm / fmt->entry_bytes;
 	sim->regs = env->alloc(env, GTT_MMIO_SIZE);
@@ -99,9 +110,17 @@ static void sim_boot(struct sim_device *sim, const struct sim_params *pr)
 	const struct gtt_platform *plat = sim->plat;
 
 	sim->bar_size[GTTMMADR_BAR] = plat->bar0_size;
-	sim->bar_size[GFXMEM_BAR] = pr->aperture_size;
+	sim->bar_size[GFXMEM_BAR] = sim->aperture_size;
 	sim->bar_size[IOBAR] = SIM_BAR4_SIZE;
 	sim_config_init(sim, pr->devid);
+	if (pr->vf) {
+		/* a VF: the PF's device id, BAR0, no aperture, no GMCH word, no stolen memory; the PF's GSM behind it */
+		sim_config_vf(sim);
+		sim->vf = (struct sim_vf){ .id = pr->vf, .fault = pr->vf_fault };
+		sim_gsm_boot(sim);
+		sim_vf_boot(sim);
+		return;
+	}
 	unsigned gmch_shift = plat->gmch_layout == GMCH_LAYOUT_SNB ? SNB_GMCH_GGMS_SHIFT : BDW_GMCH_GGMS_SHIFT;
 	unsigned gms_shift = plat->gmch_layout == GMCH_LAYOUT_SNB ? SNB_GMCH_GMS_SHIFT : BDW_GMCH_GMS_SHIFT;
 	uint16_t gmch = (uint16_t)(pr->ggms << gmch_shift | plat->sim_gms << gms_shift);

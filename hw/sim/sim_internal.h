@@ -32,6 +32,15 @@ struct sim_memory {
  */
 #define SIM_DIRTY_BLOCK	512u
 
+/* The model as a VF (sim_vf.c): which one, its fault, and its GuC's state. */
+struct sim_vf {
+	unsigned id;			/* 0: not a VF */
+	enum sim_vf_fault fault;
+	uint64_t told_start, told_size;	/* the range GuC names (the PF's, unless a fault changes it) */
+	unsigned size_queries;		/* GGTT_SIZE queries answered (the drift fault) */
+	bool matched;			/* MATCH_VERSION agreed since the last VF_RESET */
+};
+
 struct sim_device {
 	const struct gtt_env *env;
 	const struct gtt_platform *plat;
@@ -56,6 +65,7 @@ struct sim_device {
 	struct sim_fault faults[SIM_MAX_FAULTS];
 	size_t n_faults;
 	bool gone;
+	struct sim_vf vf;
 
 	uint64_t counts[SIM_ACCESS_KINDS];
 	struct sim_trace_entry *trace;
@@ -72,11 +82,26 @@ void sim_memory_fini(struct sim_device *sim);
 
 /* sim_config.c */
 void sim_config_init(struct sim_device *sim, uint16_t devid);
+/* A VF's config space over the PF's: BAR2 and BDSM read zero (the GMCH word is left zero by sim_boot). */
+void sim_config_vf(struct sim_device *sim);
 bool sim_mem_decode_enabled(const struct sim_device *sim);
 
 /* sim_mmio.c */
 void sim_gsm_boot(struct sim_device *sim);
 struct sim_fault *sim_fault_find(struct sim_device *sim, uint32_t off);
+
+/* sim_vf.c: the model as a VF */
+void sim_vf_boot(struct sim_device *sim);
+/* Whether the PTE holding GSM byte gsm_off is tagged with this VF's id. */
+bool sim_vf_owns(const struct sim_device *sim, uint64_t gsm_off);
+/* What the VF reads at GSM dword gsm_off that holds v: 0 when not its own, the VFID field cleared. */
+uint32_t sim_vf_gsm_view(const struct sim_device *sim, uint64_t gsm_off, uint32_t v);
+/* A VF's write of *val over old at GSM dword gsm_off: false (dropped) when not its own; *val what lands. */
+bool sim_vf_gsm_merge(const struct sim_device *sim, uint64_t gsm_off, uint32_t old, uint32_t *val);
+/* Whether the VF's engines translate through this PTE (tagged with its id). */
+bool sim_vf_translates(const struct sim_device *sim, uint64_t entry);
+/* A write to GUC_HOST_INTERRUPT: GuC reads the request in the flags and answers there. */
+void sim_vf_doorbell(struct sim_device *sim);
 
 /* sim_translate.c: GGTT address -> physical through the TLB; false if the PTE is not valid. */
 bool sim_translate(struct sim_device *sim, uint64_t gm, uint64_t *phys);

@@ -8,6 +8,7 @@
  */
 #include "hw/sim/sim_internal.h"
 #include "regs/mmio.h"
+#include "regs/sriov.h"
 
 static bool in_regs(uint32_t off)
 {
@@ -77,13 +78,25 @@ static uint32_t gsm_read32(const struct sim_device *sim, uint64_t gsm_off)
 	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
+uint64_t sim_gsm_entry(const struct sim_device *sim, uint64_t index)
+{
+	uint64_t v = 0;
+
+	if (index >= sim->n_ptes)
+		return 0;
+	for (unsigned b = sim->pte_fmt->entry_bytes; b-- > 0;)
+		v = v << 8 | sim->gsm[index * sim->pte_fmt->entry_bytes + b];
+	return v;
+}
+
 static void reg_write(struct sim_device *sim, uint32_t off, uint32_t val)
 {
 	uint32_t *r = &sim->regs[off / 4];
 
 	switch (off) {
 	case GFX_FLSH_CNTL_GEN6:
-		if (val & GFX_FLSH_CNTL_EN)
+		/* not a VF's register: its GGTT invalidate is a GuC CT action (docs/model.md, "A VF") */
+		if (val & GFX_FLSH_CNTL_EN && !sim->vf.id)
 			ggtt_flush(sim);
 		*r = 0;		/* self-clearing */
 		return;
@@ -92,7 +105,13 @@ static void reg_write(struct sim_device *sim, uint32_t off, uint32_t val)
 		*r = (*r & ~(val >> 16)) | (val & (val >> 16) & 0xffff);
 		return;
 	case HSW_EDRAM_CAP:
+	case VF_CAP_REG:
 		/* a capability of the part: no write changes it */
+		return;
+	case GUC_HOST_INTERRUPT:
+		*r = val;
+		if (sim->vf.id)
+			sim_vf_doorbell(sim);
 		return;
 	}
 	*r = val;
@@ -112,6 +131,8 @@ uint32_t sim_mmio_read32(struct sim_device *sim, uint32_t off)
 		v = sim->regs[off / 4];
 	} else if (in_gsm(sim, off, &g)) {
 		v = gsm_read32(sim, g);
+		if (sim->vf.id)
+			v = sim_vf_gsm_view(sim, g, v);
 	}
 	sim_trace_record(sim, SIM_MMIO_READ, 4, off, v);
 	return v;
@@ -136,6 +157,8 @@ void sim_mmio_write32(struct sim_device *sim, uint32_t off, uint32_t val)
 	if (in_regs(off)) {
 		reg_write(sim, off, val);
 	} else if (in_gsm(sim, off, &g)) {
+		if (sim->vf.id && !sim_vf_gsm_merge(sim, g, gsm_read32(sim, g), &val))
+			return;		/* not this VF's PTE: the write does not take */
 		for (unsigned b = 0; b < 4; b++)
 			sim->gsm[g + b] = (uint8_t)(val >> (8 * b));
 		mark_dirty(sim, g, 4);
@@ -168,7 +191,7 @@ void sim_mmio_write64(struct sim_device *sim, uint32_t off, uint64_t val)
  */
 static bool run_fast(const struct sim_device *sim, uint32_t off, size_t n, unsigned size, uint64_t *g)
 {
-	return !sim->trace_cap && !sim->n_faults && !sim->gone && sim_mem_decode_enabled(sim) && n &&
+	return !sim->trace_cap && !sim->n_faults && !sim->gone && !sim->vf.id && sim_mem_decode_enabled(sim) && n &&
 	       in_gsm(sim, off, g) && n <= (sim->gsm_size - *g) / size && *g % size == 0;
 }
 

@@ -25,7 +25,9 @@ bool sim_translate(struct sim_device *sim, uint64_t gm, uint64_t *phys)
 
 	if (gm >> 12 >= sim->n_ptes)
 		return false;
-	if (!sim_pte_decode(sim->pte_fmt, tlb_entry(sim, gm >> 12), &page))
+	uint64_t e = tlb_entry(sim, gm >> 12);
+	/* a VF's engines reach only PTEs tagged with its id (docs/model.md, "A VF") */
+	if ((sim->vf.id && !sim_vf_translates(sim, e)) || !sim_pte_decode(sim->pte_fmt, e, &page))
 		return false;
 	*phys = page | (gm & 0xfff);
 	return true;
