@@ -383,7 +383,7 @@ qemu-netboot: efi
 # vgpu:sim:hsw (the guest suite), and once with ivshmem (tests/vm/qemu-run.sh).
 qemu: deps
 	$(MAKE) --no-print-directory $(EFI_APP) $(GTTLAB)
-	tests/vm/qemu-run.sh $(EFI_APP) $(BUILD)/qemu skl hsw tgl hsw-edram vgpu-skl vgpu-hsw
+	tests/vm/qemu-run.sh $(EFI_APP) $(BUILD)/qemu skl hsw tgl hsw-edram vgpu-skl vgpu-hsw vf-adlp
 	$(MAKE) --no-print-directory qemu-secure-boot
 
 # The real VM boundary (docs/transport.md): dom0 serve in this host, QEMU guests booting gttlab.efi
@@ -496,7 +496,7 @@ test-lane-mutants:
 	$(PHASE) mutants $(MAKE) --no-print-directory asan
 
 test-lane-vm:
-	$(PHASE) vm tests/vm/qemu-run.sh $(EFI_APP) $(BUILD)/qemu skl hsw tgl hsw-edram vgpu-skl vgpu-hsw no-gpu nothing-ran
+	$(PHASE) vm tests/vm/qemu-run.sh $(EFI_APP) $(BUILD)/qemu skl hsw tgl hsw-edram vgpu-skl vgpu-hsw vf-adlp no-gpu nothing-ran
 	$(PHASE) vm $(MAKE) --no-print-directory qemu-secure-boot
 	$(PHASE) vm $(MAKE) --no-print-directory qemu-shim
 	$(PHASE) vm $(MAKE) --no-print-directory qemu-netboot

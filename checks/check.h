@@ -33,7 +33,8 @@ enum check_req {
 	REQ_PAGE_ABOVE_4G = 1 << 4,	/* a test page above 4 GiB */
 	REQ_NATIVE = 1 << 5,		/* the GGTT as the hardware has it, not a vGPU's slice of it (guest mode skips) */
 	REQ_GUEST = 1 << 6,		/* runs inside a vGPU: a PVINFO page (guest mode); claims its whole slices */
-	/* every check reaches the GGTT through the aperture: a part without one skips them all */
+	REQ_VF = 1 << 7,		/* runs inside an SR-IOV VF: claims the GGTT range GuC gave it (no aperture needed) */
+	/* every other check reaches the GGTT through the aperture: a part without one skips them all */
 };
 
 #ifdef GTTLAB_FAULTS
@@ -47,7 +48,7 @@ struct check_ctx;
 
 struct check {
 	const char *name;		/* [a-z0-9-], unique */
-	const char *suite;		/* ggtt, fence, aperture, shadow-copy, fence-pool, slot-resize */
+	const char *suite;		/* ggtt, fence, aperture, shadow-copy, fence-pool, slot-resize, guest, vf, ... */
 	const char *description;	/* one line */
 	unsigned requires;		/* enum check_req */
 	unsigned claim_pages;		/* GGTT pages (inside the aperture) it may touch */
@@ -109,8 +110,9 @@ int ck_aperture_write(struct check_ctx *c, uint64_t gm, const void *buf, size_t 
 /*
  * Guest checks only (REQ_GUEST): a write a guest must not be able to make
  * land — a PTE outside its slices, a fence at or above fence_num, aperture
- * bytes outside its slice. It goes through the undo log like any other, is
- * refused (GTT_EPERM, failing the check) outside guest mode, and returns the
+ * bytes outside its slice; and a VF's checks (REQ_VF), a PTE outside the
+ * range GuC gave it. It goes through the undo log like any other, is
+ * refused (GTT_EPERM, failing the check) outside those modes, and returns the
  * device's answer without failing the check: the mediator may refuse it or
  * drop it, and the check looks at what it changed.
  */

@@ -243,7 +243,7 @@ int ck_swizzle_mode(struct check_ctx *c, int tiling)
 
 static int not_guest(struct check_ctx *c, const char *what)
 {
-	ck_fail(c, "%s: a deliberate write outside the claim is for guest checks on a vGPU only", what);
+	ck_fail(c, "%s: a deliberate write outside the claim is for guest checks on a vGPU or VF checks on a VF only", what);
 	return GTT_EPERM;
 }
 
@@ -251,7 +251,8 @@ int ck_hostile_pte_write(struct check_ctx *c, uint64_t index, uint64_t pte)
 {
 	struct gtt_err err = { 0 };
 
-	if (!(c->check->requires & REQ_GUEST) || !c->dev->info.pvinfo.active)
+	bool vf = (c->check->requires & REQ_VF) && c->dev->info.vf.active;
+	if (!vf && (!(c->check->requires & REQ_GUEST) || !c->dev->info.pvinfo.active))
 		return not_guest(c, "hostile PTE write");
 	return hw_ggtt_write_pte(c->dev, index, pte, &err);
 }

@@ -16,6 +16,7 @@ extern const struct check_rows checks_guest;
 extern const struct check_rows checks_guest_outside;
 extern const struct check_rows checks_guest_resize;
 extern const struct check_rows checks_guest_migrate;
+extern const struct check_rows checks_vf;
 
 /*
  * Shared with the guest suite: a CHECK_SURF_PAGES-page surface at GGTT gm,

@@ -20,6 +20,7 @@ static const struct check_rows *const files[] = {
 	&checks_guest_outside,
 	&checks_guest_resize,
 	&checks_guest_migrate,
+	&checks_vf,
 };
 
 size_t gtt_check_count(void)

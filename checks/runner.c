@@ -161,6 +161,16 @@ static bool place_claim(struct hw_device *dev, const struct keep_off *o, uint64_
 static enum check_status unmet(struct hw_device *dev, const struct check *k, const struct keep_off *o,
 			       struct check_ctx *c)
 {
+	const struct hw_vf *vf = &dev->info.vf;
+	if ((k->requires & REQ_VF) && !vf->active)
+		return ck_skip(c, "not an SR-IOV VF: %s", dev->info.plat->gen < 120 ? "VFs are gen12's" : "VF_CAP_REG bit 0 reads 0");
+	if (vf->active && !(k->requires & REQ_VF))
+		return ck_skip(c, "SR-IOV VF: the check needs the whole GPU (its aperture, fences or all of the GGTT); this VF has GGTT 0x%llx+0x%llx from GuC and no aperture",
+			       (unsigned long long)vf->ggtt_start, (unsigned long long)vf->ggtt_size);
+	if (vf->active && (k->requires & REQ_MODEL) && !hw_sim_model(dev))
+		return ck_skip(c, "needs the simulated device's GSM as the PF sees it (the %s backend has none)", dev->ops->name);
+	if (vf->active)
+		return CHECK_PASS;
 	if (!dev->info.aperture_size)
 		return ck_skip(c, "%s has no aperture (BAR2, GMADR): every check reaches its GGTT pages through it",
 			       dev->name);
@@ -246,7 +256,11 @@ static enum check_status run_claimed(struct hw_device *dev, const struct check *
 	c->claim_pages = k->claim_pages;
 	c->claim_fence_first = 0;
 	c->claim_fences = k->claim_fences == ~0u ? fences : k->claim_fences < fences ? k->claim_fences : fences;
-	if (k->requires & REQ_GUEST)
+	if (k->requires & REQ_VF) {
+		/* the range GuC gave (none when the bootstrap failed: the checks say so themselves) */
+		c->claim_gm = dev->info.vf.ggtt_start;
+		c->claim_pages = dev->info.vf.ggtt_size / 4096;
+	} else if (k->requires & REQ_GUEST)
 		st = claim_slices(dev, keep, c);
 	else if (!place_claim(dev, keep, k->claim_pages, &c->claim_gm))
 		st = ck_skip(c, "no %u-page window of the aperture is clear of the scanout surfaces", k->claim_pages);

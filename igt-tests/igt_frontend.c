@@ -262,7 +262,8 @@ static void run_check(struct fe *f, const struct check *c)
 
 /*
  * The suite on every simulated platform, one dynamic subtest each: on the
- * model, or for the guest suite inside a vGPU of the Dom0 runtime on it.
+ * model, for the guest suite inside a vGPU of the Dom0 runtime on it, for
+ * the vf suite on the model as a VF where the platform has them.
  */
 /* A platforms subtest's session: the model of one platform, or a vGPU on it; no fault, no journal. */
 struct model_run {
@@ -326,7 +327,9 @@ static void run_platforms(struct fe *f, const char *dyn)
 		struct gtt_err err = { 0 };
 		enum check_status st = CHECK_SKIP;
 		uint64_t ns = 0;
-		snprintf(spec, sizeof(spec), "%ssim:%s", host, pl->name);
+		/* the vf suite as VF 1 of the model's PF where the platform has VFs (gen12) */
+		const char *vf = !strcmp(f->suite, "vf") && pl->gen >= 120 ? ",vf" : "";
+		snprintf(spec, sizeof(spec), "%ssim:%s%s", host, pl->name, vf);
 		struct model_run m = { f, spec };
 		struct session s = { .hooks = { open_model, NULL, NULL, &m } };
 		if (session_open(&s, &err)) {

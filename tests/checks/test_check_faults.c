@@ -282,7 +282,8 @@ Test(check_faults, migration_device_no_rollback)
 
 /*
  * Every check of the table has a fault test: a caught() call naming it in this file, or, for the
- * guest suite, a row of the mediator fault matrix naming it in tests/checks/test_guest_faults.c.
+ * guest suite, a row of the mediator fault matrix naming it in tests/checks/test_guest_faults.c,
+ * for the vf suite a row of the VF fault matrix in tests/checks/test_vf_faults.c.
  * Read from the sources, so that adding a check and its test is the whole of it (docs/adding.md).
  */
 static char *source(const char *path)
@@ -298,6 +299,7 @@ static char *source(const char *path)
 Test(check_faults, every_check_has_a_fault_test)
 {
 	char *self = source("tests/checks/test_check_faults.c"), *guest = source("tests/checks/test_guest_faults.c");
+	char *vf = source("tests/checks/test_vf_faults.c");
 
 	for (size_t i = 0; i < gtt_check_count(); i++) {
 		char quoted[80];
@@ -305,6 +307,13 @@ Test(check_faults, every_check_has_a_fault_test)
 		snprintf(quoted, sizeof(quoted), "\"%s\"", gtt_check(i)->name);
 		if (!strcmp(gtt_check(i)->suite, "guest")) {
 			found = strstr(guest, quoted) != NULL;
+		} else if (!strcmp(gtt_check(i)->suite, "vf")) {
+			/* a row of the matrix: { SIM_VF_..., { "check"[, "check"] }, ... } */
+			for (const char *p = vf; (p = strstr(p, "{ SIM_VF_")) && !found; p++) {
+				const char *end = strchr(p, '\n');
+				const char *at = strstr(p, quoted);
+				found = at && end && at < end;
+			}
 		} else {
 			for (const char *p = self; (p = strstr(p, "caught(")) && !found; p++) {
 				const char *end = strchr(p, ';');
@@ -316,6 +325,7 @@ Test(check_faults, every_check_has_a_fault_test)
 	}
 	free(self);
 	free(guest);
+	free(vf);
 }
 
 static void freeze_pool_fence(struct hw_device *dev, struct sim_device *sim, uint64_t claim_index)

@@ -95,7 +95,9 @@ Test(igt_collection, every_subtest_agrees_with_the_check, .timeout = 300)
 						continue;
 					snprintf(prefix, sizeof(prefix), "Dynamic subtest %s: ", gtt_platforms[p].name);
 					const char *got = run_igt(bin, sub, gtt_platforms[p].name, prefix, dir);
-					cr_expect_str_eq(got, "pass", "igt@%s@%s@%s is %s", bin, sub, gtt_platforms[p].name, got);
+					/* the vf suite runs on the model as a VF where the platform has VFs (gen12); elsewhere all skip */
+					const char *want = !strcmp(bin, "gtt_vf") && gtt_platforms[p].gen < 120 ? "skip" : "pass";
+					cr_expect_str_eq(got, want, "igt@%s@%s@%s is %s", bin, sub, gtt_platforms[p].name, got);
 					compared++;
 				}
 				continue;

@@ -601,11 +601,11 @@ Test(runner, gttlab_check_exit_codes_and_formats, .timeout = 120)
 	char out[1 << 16], dir[64], cmd[512];
 
 	cr_expect_eq(t_run("./build/gttlab check 2>/dev/null", out, sizeof(out)), 0, "%s", out);
-	/* the guest suite skips on a native device, saying it is not a vGPU; the rest of the table passes */
+	/* the guest and vf suites skip on a native device, saying it is not a vGPU or a VF; the rest of the table passes */
 	unsigned guest = 0;
 	char want[64];
 	for (size_t i = 0; i < gtt_check_count(); i++)
-		guest += !!(gtt_check(i)->requires & REQ_GUEST);
+		guest += !!(gtt_check(i)->requires & (REQ_GUEST | REQ_VF));
 	cr_assert(guest, "the table has no guest check");
 	snprintf(want, sizeof(want), "%zu passed, 0 failed, %u skipped", gtt_check_count() - guest, guest);
 	cr_expect(strstr(out, "PASS on sim:skl (skl, simulated)") && strstr(out, want), "not '%s': %s", want, out);
@@ -870,9 +870,11 @@ Test(runner, no_aperture_or_no_fences_skips_with_the_reason)
 	dev->info.aperture_size = 0;
 	dev->info.num_fences = 0;
 	cr_assert_eq(runner_run(dev, sel, n, &o, r), n);
+	/* the vf checks need no aperture: they skip because this is no VF */
 	for (size_t i = 0; i < n; i++)
-		cr_expect(r[i].status == CHECK_SKIP && strstr(r[i].reason, "has no aperture (BAR2, GMADR)"), "%s: %d %s",
-			  sel[i]->name, r[i].status, r[i].reason);
+		cr_expect(r[i].status == CHECK_SKIP &&
+			  strstr(r[i].reason, sel[i]->requires & REQ_VF ? "not an SR-IOV VF" : "has no aperture (BAR2, GMADR)"),
+			  "%s: %d %s", sel[i]->name, r[i].status, r[i].reason);
 	dev->info.aperture_size = ap;
 	cr_assert_eq(runner_run(dev, sel, n, &o, r), n);
 	size_t skipped = 0;
@@ -883,6 +885,9 @@ Test(runner, no_aperture_or_no_fences_skips_with_the_reason)
 				  sel[i]->name, r[i].status, r[i].reason);
 		} else if (sel[i]->requires & REQ_GUEST) {
 			cr_expect(r[i].status == CHECK_SKIP && strstr(r[i].reason, "not a vGPU"), "%s: %d %s", sel[i]->name,
+				  r[i].status, r[i].reason);
+		} else if (sel[i]->requires & REQ_VF) {
+			cr_expect(r[i].status == CHECK_SKIP && strstr(r[i].reason, "not an SR-IOV VF"), "%s: %d %s", sel[i]->name,
 				  r[i].status, r[i].reason);
 		} else if (!sel[i]->requires || !(sel[i]->requires & REQ_WHOLE_GGTT)) {
 			cr_expect_eq(r[i].status, CHECK_PASS, "%s: %d %s", sel[i]->name, r[i].status, r[i].reason);

@@ -173,6 +173,10 @@ mutants=(
 "hw/vf_mbox.c~s/	if (off == GUC_HOST_INTERRUPT || off == MED_GUC_HOST_INTERRUPT) {/	if (0) {/~VF: the doorbell put back at close, ringing GuC again~vf_mbox/flags_are_put_back_the_doorbell_never"
 "dom0/host/steal.c~s/		if (++seen > DOM0_VCPU_SCAN_MAX) {/		if (++seen > 100000) {/~serve: a peer's threads looked through however many it has~dom0_steal/a_peer_of_too_many_threads_is_not_looked_through"
 "dom0/pf_ggtt.c~s/	if (spare < DOM0_PF_SPARE_MIN)/	if (0)/~PF: a spare below 64 MiB kept~pf_ggtt/the_fair_share_worked_by_hand"
+"hw/sim/sim_vf.c~s/		return false;/		return true;/~VF model: a write to another's PTE takes~vf_faults/every_vf_check_passes_on_a_correct_pf_adlp"
+"checks/checks_vf.c~s/if (.(ptes\[i\] \& 1) || (ptes\[i\] \& field))/if (ptes[i] \& field)/~vf-own-ptes: a PTE of the range that reads 0 taken as the VF's~vf_faults/every_fault_is_caught"
+"checks/runner.c~s/	if (vf->active \&\& .(k->requires \& REQ_VF))/	if (0)/~VF mode: the whole-GPU checks run on a VF~vf_faults/every_vf_check_passes_on_a_correct_pf_tgl"
+"hw/raw_access.c~s/	if (dev->info.vf.active)$/	if (0)/~VF: GFX_FLSH_CNTL written on a VF, not a VF's register~vf_model/opened_it_is_a_vf_with_its_range"
 )
 
 # the sources and the plain build only (the sanitizer, fuzzing, QEMU and LAVA outputs are not needed,

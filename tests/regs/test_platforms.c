@@ -272,7 +272,7 @@ Test(platforms, edram_on_the_cli)
 	cr_expect_eq(t_run("./build/gttlab info --device sim:ivb,edram 2>&1", out, sizeof(out)), 2, "%s", out);
 	cr_expect(strstr(out, "ivb has no eDRAM"), "%s", out);
 	cr_expect_eq(t_run("./build/gttlab info --device sim:hsw,gt3e 2>&1", out, sizeof(out)), 2, "%s", out);
-	cr_expect(strstr(out, "'gt3e' is not an option of the model (sim:PLATFORM[,edram])"), "%s", out);
+	cr_expect(strstr(out, "'gt3e' is not an option of the model (sim:PLATFORM[,edram][,vf[,fault=NAME]])"), "%s", out);
 	cr_expect_eq(t_run("./build/gttlab info --device sim:,edram 2>&1", out, sizeof(out)), 2, "%s", out);
 	cr_expect(strstr(out, "name the platform"), "%s", out);
 	cr_assert_eq(t_run("./build/gttlab check --device sim:hsw,edram 2>&1", out, sizeof(out)), 0, "%s", out);
@@ -445,8 +445,8 @@ Test(platforms, the_cli_on_the_new_models, .timeout = 300)
 	unsigned guest = 0;
 	char want[32];
 	for (size_t i = 0; i < gtt_check_count(); i++)
-		guest += !!(gtt_check(i)->requires & REQ_GUEST);
-	snprintf(want, sizeof(want), "0 failed, %u skipped", guest);	/* the guest suite skips outside a vGPU */
+		guest += !!(gtt_check(i)->requires & (REQ_GUEST | REQ_VF));
+	snprintf(want, sizeof(want), "0 failed, %u skipped", guest);	/* the guest and vf suites skip outside a vGPU, a VF */
 	cr_expect(strstr(out, "PASS on sim:adlp (adlp, simulated)") && strstr(out, want), "not '%s': %s", want, out);
 	cr_assert_eq(t_run("./build/gttlab --device sim:tgl dom0 run scenarios/fence-pool.scn 2>&1", out, sizeof(out)), 0,
 		     "%s", out);

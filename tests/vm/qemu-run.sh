@@ -9,7 +9,9 @@
 # vgpu-PLATFORM is a guest-mode boot instead: --device vgpu:sim:PLATFORM --run guest, a vGPU of
 # the application's own Dom0 runtime, whose results must hold the guest checks, every one
 # passed (a skip means guest mode did not happen, and fails naming the check); PLATFORM-edram boots
-# --device sim:PLATFORM,edram (a comma cannot be in the word: QEMU's -drive would split on it). Then one boot with an
+# --device sim:PLATFORM,edram (a comma cannot be in the word: QEMU's -drive would split on it);
+# vf-PLATFORM boots the vf suite on the model as an SR-IOV VF, --device sim:PLATFORM,vf --run vf,
+# whose results must hold the vf checks, every one passed (a skip: VF mode did not happen). Then one boot with an
 # ivshmem-plain device backed by a host file: the application writes a GGTT-shaped pattern into
 # its BAR through the efi backend's BAR path, and this script finds those bytes in the file. Then a
 # pair of boots on one image: a journaled run reset in its middle, and the boot that restores it.
@@ -224,33 +226,35 @@ no_verdict() {
 	fi
 }
 
-# The guest suite, in the order of the check table (the CLI's list of it, GTTLAB or build/gttlab): a
-# guest-mode boot must report exactly these.
+# The guest and vf suites, in the order of the check table (the CLI's list of them, GTTLAB or
+# build/gttlab): a guest-mode or VF boot must report exactly these.
 gttlab=${GTTLAB:-build/gttlab}
-guest_checks=()
+guest_checks=() vf_checks=()
 if [ -x "$gttlab" ]; then
 	mapfile -t guest_checks < <("$gttlab" check --list --run guest | awk '{ print $1 }')
+	mapfile -t vf_checks < <("$gttlab" check --list --run vf | awk '{ print $1 }')
 fi
-[ ${#guest_checks[@]} -gt 0 ] || { echo "qemu-run: $gttlab lists no guest check (make all)"; exit 2; }
+[ ${#guest_checks[@]} -gt 0 ] && [ ${#vf_checks[@]} -gt 0 ] ||
+	{ echo "qemu-run: $gttlab lists no guest or no vf check (make all)"; exit 2; }
 
-# guest_results LABEL DIR: DIR/results.tap and results.json hold every guest check, all passed
-guest_results() {
-	local label=$1 dir=$2 c line
+# suite_results LABEL DIR MODE CHECK...: DIR/results.tap and results.json hold every CHECK, all
+# passed; a skipped one means MODE (guest mode, VF mode) did not happen
+suite_results() {
+	local label=$1 dir=$2 mode=$3 c line plan
+	shift 3
 	[ -f "$dir/results.tap" ] || return 0	# already failed: not written to the ESP
-	local plan
 	plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$dir/results.tap")
-	[ "$plan" = ${#guest_checks[@]} ] ||
-		fail "$label: ${plan:-no} checks reported, the guest suite has ${#guest_checks[@]}"
-	for c in "${guest_checks[@]}"; do
+	[ "$plan" = $# ] || fail "$label: ${plan:-no} checks reported, the suite has $#"
+	for c in "$@"; do
 		line=$(grep -E "^(not )?ok [0-9]+ - $c( |\$)" "$dir/results.tap")
 		case $line in
 		'') fail "$label: $c is missing from results.tap" ;;
-		*'# SKIP'*) fail "$label: $c skipped, so guest mode did not happen: ${line#*# SKIP }" ;;
+		*'# SKIP'*) fail "$label: $c skipped, so $mode did not happen: ${line#*# SKIP }" ;;
 		'not ok'*) fail "$label: $c failed" ;;
 		esac
 	done
-	[ -f "$dir/results.json" ] && ! grep -q "\"root\":{\"crash\":0,\"pass\":${#guest_checks[@]},[^}]*\"skip\":0," "$dir/results.json" &&
-		fail "$label: results.json does not count ${#guest_checks[@]} passed and none skipped"
+	[ -f "$dir/results.json" ] && ! grep -q "\"root\":{\"crash\":0,\"pass\":$#,[^}]*\"skip\":0," "$dir/results.json" &&
+		fail "$label: results.json does not count $# passed and none skipped"
 	return 0
 }
 
@@ -268,6 +272,7 @@ for p in ${platforms[@]+"${platforms[@]}"}; do
 	mkdir -p "$out"
 	case $p in
 	vgpu-*) dev="vgpu:sim:${p#vgpu-}" cfg="--device vgpu:sim:${p#vgpu-} --run guest --debug-exit $extra" ;;
+	vf-*) dev="sim:${p#vf-},vf" cfg="--device sim:${p#vf-},vf --run vf --debug-exit $extra" ;;
 	*-edram) dev="sim:${p%-edram},edram" cfg="--device sim:${p%-edram},edram --debug-exit $extra" ;;
 	*) dev="sim:$p" cfg="--device sim:$p --debug-exit $extra" ;;
 	esac
@@ -302,7 +307,10 @@ for p in ${platforms[@]+"${platforms[@]}"}; do
 			fail "$p: results.xml is not well-formed XML"
 	fi
 	fw_stated "$p" "$out"
-	case $p in vgpu-*) guest_results "$p" "$out" ;; esac
+	case $p in
+	vgpu-*) suite_results "$p" "$out" "guest mode" "${guest_checks[@]}" ;;
+	vf-*) suite_results "$p" "$out" "VF mode" "${vf_checks[@]}" ;;
+	esac
 done
 
 # the ivshmem boot: bytes written through the efi backend's BAR path, verified in the host file
