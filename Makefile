@@ -61,13 +61,13 @@ CORE_SRCS := env/fmt.c env/err.c env/num.c env/siphash.c env/version.c env/arena
 	hw/sim/sim_device.c hw/sim/sim_config.c hw/sim/sim_mmio.c hw/sim/sim_translate.c \
 	hw/sim/sim_access.c hw/sim/sim_memory.c hw/sim/sim_trace.c hw/sim/sim_snapshot.c hw/sim/sim_format.c hw/sim/sim_vf.c \
 	dom0/runtime.c dom0/state.c dom0/phys.c dom0/vgpu.c dom0/guest_gtt.c dom0/switch.c dom0/ladder.c dom0/fence_pool.c \
-	dom0/slots.c dom0/slots_select.c dom0/slots_pick.c dom0/slots_runs.c dom0/sched.c dom0/pvinfo.c dom0/gm_request.c dom0/policy.c dom0/admission.c dom0/ops.c dom0/migrate.c dom0/migrate_queue.c dom0/migrate_forward.c dom0/rebalance.c dom0/compact.c dom0/vgpu_info.c dom0/pf_ggtt.c \
+	dom0/slots.c dom0/slots_select.c dom0/slots_pick.c dom0/slots_runs.c dom0/sched.c dom0/pvinfo.c dom0/gm_request.c dom0/policy.c dom0/admission.c dom0/ops.c dom0/migrate.c dom0/migrate_queue.c dom0/migrate_forward.c dom0/rebalance.c dom0/compact.c dom0/vgpu_info.c dom0/pf_ggtt.c dom0/pf_provision.c \
 	dom0/guest_device.c dom0/guest_device_mmio.c dom0/guest_device_host.c dom0/guest_device_audit.c \
 	checks/check_ctx.c checks/check_table.c $(sort $(wildcard checks/checks_*.c)) checks/runner.c checks/session.c checks/report.c checks/report_sink.c checks/report_text.c checks/report_igt.c checks/firmware_policy.c checks/test_faults.c hw/backend_pv.c
 # Hosted pieces: the POSIX environment and the linux backend.
 POSIX_SRCS := env/env_posix.c hw/linux/backend_linux.c hw/linux/backend_pv_client.c hw/linux/linux_discover.c hw/linux/linux_sysfs.c hw/linux/linux_map.c hw/linux/linux_pages.c \
 	hosted/backends.c \
-	scenario/scenario_run.c scenario/scenario_args.c scenario/scenario_exec.c scenario/scenario_guest.c scenario/scenario_policy.c scenario/scenario_admission.c scenario/scenario_migrate.c scenario/scenario_devices.c scenario/scenario_history.c \
+	scenario/scenario_run.c scenario/scenario_args.c scenario/scenario_exec.c scenario/scenario_guest.c scenario/scenario_policy.c scenario/scenario_pf.c scenario/scenario_admission.c scenario/scenario_migrate.c scenario/scenario_devices.c scenario/scenario_history.c \
 	scenario/scenario_expect.c scenario/scenario_report.c scenario/scenario_parse.c \
 	cli/firmware_efivarfs.c hosted/journal_file.c hosted/text_escape.c hosted/json.c hosted/picture.c hosted/picture_build.c dom0/host/serve.c dom0/host/steal.c dom0/host/ivshmem_server.c dom0/host/pv_answer.c dom0/host/pv_serve.c
 CLI_SRCS := cli/main.c cli/cli_util.c \

@@ -17,6 +17,7 @@ extern const struct check_rows checks_guest_outside;
 extern const struct check_rows checks_guest_resize;
 extern const struct check_rows checks_guest_migrate;
 extern const struct check_rows checks_vf;
+extern const struct check_rows checks_pf;
 
 /*
  * Shared with the guest suite: a CHECK_SURF_PAGES-page surface at GGTT gm,

@@ -21,6 +21,7 @@ static const struct check_rows *const files[] = {
 	&checks_guest_resize,
 	&checks_guest_migrate,
 	&checks_vf,
+	&checks_pf,
 };
 
 size_t gtt_check_count(void)

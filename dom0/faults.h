@@ -39,6 +39,9 @@ struct dom0_faults {
 	bool pvinfo_slot_too_large;	/* PVINFO advertises a high range one slot larger than the vGPU holds */
 	bool pvinfo_of_owner;		/* a PVINFO read answers from the render owner's page, not the reader's */
 	bool runs_copy_first;		/* a switch copies only the first run of a vGPU's non-contiguous slots */
+	bool pf_overlap;		/* an SR-IOV PF starts each VF after the first one page into the previous one */
+	bool pf_untagged_last;		/* the PF writes the last PTE of each VF's range without PRESENT */
+	bool pf_keep_released;		/* an SR-IOV PF's release leaves the VF's tags in its range */
 };
 
 /* Whether the runtime rt was started with mediator bug `name` (its struct dom0_config's faults). */

@@ -62,6 +62,13 @@
 #define GUC_KLV_REPLY_LENGTH_MASK	0xffffu
 #define GUC_KLV_REPLY_MBZ_MASK		(0xfffu << 16)
 
+/* A KLV's header dword: KEY 31:16, LEN 15:0 (the value's dwords follow) (xe abi/guc_klvs_abi.h) */
+#define GUC_KLV_0_KEY_SHIFT		16
+#define GUC_KLV_0_LEN_MASK		0xffffu
+
+/* PF2GUC_UPDATE_VF_CFG: the PF pushes a VF's KLVs to GuC (over the CT buffer) */
+#define PF2GUC_UPDATE_VF_CFG		0x5503
+
 /* KLV keys of a VF's configuration, and their lengths in dwords */
 #define GUC_KLV_VF_CFG_GGTT_START	0x0001
 #define GUC_KLV_VF_CFG_GGTT_SIZE	0x0002

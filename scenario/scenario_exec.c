@@ -499,6 +499,8 @@ static const struct command {
 	{ "pvinfo-write", scen_cmd_pvinfo_write, true, false, false },
 	{ "device", scen_cmd_device, false, true, false },
 	{ "migrate", scen_cmd_migrate, true, false, false },
+	{ "pf-provision", scen_cmd_pf_provision, false, false, false },
+	{ "pf-release", scen_cmd_pf_release, false, false, false },
 	{ "on", cmd_on, false, false, true },
 	{ "fail", cmd_fail, false, false, true },
 	{ "expect", cmd_expect, false, false, false },

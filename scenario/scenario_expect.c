@@ -348,6 +348,7 @@ static const struct expect_kind {
 	  "expect request NAME == idle|pending|granted|noted|refused-policy|refused-room|bad-code|bad-count|bad-write|busy|paused",
 	  true },
 	{ "paused", scen_expect_paused, "expect paused NAME, or expect paused NAME == create|expand|fence|none", true },
+	{ "pf-vf", scen_expect_pf_vf, "expect pf-vf N == START+SIZE|none", false },
 };
 
 #define N_KINDS (sizeof(kinds) / sizeof(kinds[0]))

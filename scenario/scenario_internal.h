@@ -134,6 +134,7 @@ struct scen {
 	char *json_body;		/* the summary as JSON, written before the runtime ends */
 	size_t json_len;
 	FILE *svg;			/* --svg: the picture, written before the runtime ends */
+	struct dom0_pf *pf;		/* the main device as an SR-IOV PF (scenario_pf.c); NULL until a pf- command */
 	struct { int line; uint64_t ptes_written; } *sw;	/* every switch, for the picture */
 	size_t n_sw, cap_sw;
 };
@@ -219,6 +220,14 @@ void scen_policy_history(struct scen *s);
 const char *scen_status_word(uint32_t st);
 /* The policy's lines of the summary; nothing when no policy is on. */
 void scen_policy_summary(struct scen *s);
+
+/* ---- scenario_pf.c ---- */
+
+enum scen_rc scen_cmd_pf_provision(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err);
+enum scen_rc scen_cmd_pf_release(struct scen *s, const struct scen_line *l, bool refuse, struct gtt_err *err);
+enum scen_rc scen_expect_pf_vf(struct scen *s, const struct scen_line *l, const char *usage);
+/* Whatever the PF still holds, released (before the runtime ends); 0 or the release's error. */
+int scen_pf_end(struct scen *s, struct gtt_err *err);
 
 /* ---- scenario_admission.c ---- */
 

@@ -149,7 +149,8 @@ enum scenario_result scenario_run_file(struct hw_device *dev, const char *path, 
 			scen_summary(s);
 		if (s->svg)
 			scen_picture(s);
-		if (dom0_fini(s->rt, &s->fini_err))
+		/* the PF's VFs first: the runtime then finds the GGTT as it found it */
+		if (scen_pf_end(s, &s->fini_err) || dom0_fini(s->rt, &s->fini_err))
 			s->unrestored = true;
 	}
 	scen_end_second(s);

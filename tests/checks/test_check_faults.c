@@ -225,6 +225,25 @@ Test(check_faults, migration_slots_queue_dropped)
 	cr_expect(caught("sim:skl", "migration-slots", NULL, &f, "0 queued writes forwarded at the unlock"));
 }
 
+/* The SR-IOV PF's bugs, each named by the scan pf-provision makes of the GSM. */
+Test(check_faults, pf_provision_overlap)
+{
+	struct check_faults f = { .dom0 = { .pf_overlap = true } };
+	cr_expect(caught("sim:adlp", "pf-provision", NULL, &f, "3 VFs provisioned: VF 1's run is GGTT 0x800000+0x3ffff000"));
+}
+
+Test(check_faults, pf_provision_untagged_last)
+{
+	struct check_faults f = { .dom0 = { .pf_untagged_last = true } };
+	cr_expect(caught("sim:tgl", "pf-provision", NULL, &f, "VF 1's range are not its tag 0x5: PTE 264191 (GGTT 0x407ff000) reads 0x0000000000000004"));
+}
+
+Test(check_faults, pf_provision_keep_released)
+{
+	struct check_faults f = { .dom0 = { .pf_keep_released = true } };
+	cr_expect(caught("sim:adlp", "pf-provision", NULL, &f, "VF 2 released: GGTT 0x40800000+0x40000000 is tagged VF 2, which holds no range"));
+}
+
 Test(check_faults, migration_device_queue_dropped)
 {
 	struct check_faults f = { .dom0 = { .migrate_drop_queue = true } };

@@ -25,7 +25,7 @@ struct fault_row {
 	const char *name;
 	size_t off;			/* the bool in struct dom0_faults */
 	const char *caught_by;		/* the check that fails */
-	const char *opts;		/* vgpu: options the host needs to show it ("" none) */
+	const char *opts;		/* vgpu: options the host needs to show it; a host row's device ("" none: sim:skl) */
 };
 
 #define ROW(f, by) { #f, offsetof(struct dom0_faults, f), by, "" }
@@ -33,6 +33,9 @@ struct fault_row {
 #define ROW_HOG(f, by) { #f, offsetof(struct dom0_faults, f), by, ",hog=8" }
 /* move=: the host moves the guest to a spare model and back, onto the guest's own memory */
 #define ROW_MOVE(f, by) { #f, offsetof(struct dom0_faults, f), by, ",migrate=0,move=2" }
+
+/* a host row whose check runs on another model: the SR-IOV PF's on a gen12 part */
+#define ROW_ON(f, by, dev) { #f, offsetof(struct dom0_faults, f), by, dev }
 
 /* runs=: the guest's slots in two runs, the peers sharing the second */
 #define ROW_RUNS(f, by) { #f, offsetof(struct dom0_faults, f), by, ",runs=2,high=3" }
@@ -72,6 +75,9 @@ static const struct fault_row host_rows[] = {
 	ROW(admit_ignore_held, "admission-policies"),
 	ROW(migrate_no_rollback, "migration-device"),
 	ROW(migrate_drop_queue, "migration-slots"),
+	ROW_ON(pf_overlap, "pf-provision", "sim:adlp"),
+	ROW_ON(pf_untagged_last, "pf-provision", "sim:tgl"),
+	ROW_ON(pf_keep_released, "pf-provision", "sim:adlp"),
 };
 
 #define N_GUEST (sizeof(guest_rows) / sizeof(guest_rows[0]))
@@ -195,7 +201,7 @@ Test(guest_faults, every_host_row_is_caught_by_its_host_check, .timeout = 120)
 		((bool *)&f.dom0)[host_rows[i].off / sizeof(bool)] = true;
 		cr_assert_eq(runner_select(host_rows[i].caught_by, sel, 64, &n, &err), 0, "%s", err.msg);
 		cr_assert_eq(n, 1);
-		struct hw_device *dev = t_open("sim:skl");
+		struct hw_device *dev = t_open(host_rows[i].opts[0] ? host_rows[i].opts : "sim:skl");
 		struct runner_opts o = { .faults = &f };
 		cr_assert_eq(runner_run(dev, sel, 1, &o, &r), 1);
 		hw_close(dev);

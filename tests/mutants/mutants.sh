@@ -177,6 +177,8 @@ mutants=(
 "checks/checks_vf.c~s/if (.(ptes\[i\] \& 1) || (ptes\[i\] \& field))/if (ptes[i] \& field)/~vf-own-ptes: a PTE of the range that reads 0 taken as the VF's~vf_faults/every_fault_is_caught"
 "checks/runner.c~s/	if (vf->active \&\& .(k->requires \& REQ_VF))/	if (0)/~VF mode: the whole-GPU checks run on a VF~vf_faults/every_vf_check_passes_on_a_correct_pf_tgl"
 "hw/raw_access.c~s/	if (dev->info.vf.active)$/	if (0)/~VF: GFX_FLSH_CNTL written on a VF, not a VF's register~vf_model/opened_it_is_a_vf_with_its_range"
+"dom0/pf_provision.c~s/	if (.n || n > most)/	if (!n)/~PF: more VFs than the VFID field holds provisioned~pf_provision/refusals_write_nothing"
+"dom0/pf_provision.c~s/(id - 1) \* share;/(id - 1) * share \/ 2;/~PF: each VF's range starts halfway into the previous one~check_faults/pf_provision_overlap"
 )
 
 # the sources and the plain build only (the sanitizer, fuzzing, QEMU and LAVA outputs are not needed,
