@@ -80,7 +80,7 @@ const char *hw_device_kind(const struct hw_device *dev)
 		return "pv guest";
 	if (dev->ops->model && dev->ops->model(dev->ctx))
 		return "simulated";
-	return dev->info.pvinfo.active ? "hardware, GVT-g guest" : "hardware";
+	return dev->info.pvinfo.active ? "hardware, GVT-g guest" : dev->info.vf.active ? "hardware, SR-IOV VF" : "hardware";
 }
 
 const char *hw_device_where(const struct hw_device *dev, char *buf, size_t n)

@@ -35,7 +35,8 @@ int hw_open_spec(const struct gtt_env *env, const struct hw_device_spec *spec, c
  * model, through whichever backend), "vGPU on the simulated device" (vgpu:),
  * "pv guest" (a vGPU dom0 serve serves, whatever its host is),
  * "hardware" (a real GPU), with ", GVT-g guest" when its PVINFO page put
- * gttlab in guest mode on hardware.
+ * gttlab in guest mode on hardware, or ", SR-IOV VF" when VF_CAP_REG said
+ * it is a virtual function.
  */
 const char *hw_device_kind(const struct hw_device *dev);
 

@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# lava/make-jobs.sh OUTDIR APP ESP VARS [NAME [GUEST_ESP [MDEV_UUID [PV_ESP]]]]: the LAVA jobs of gttlab, from
+# lava/make-jobs.sh OUTDIR APP ESP VARS [NAME [GUEST_ESP [MDEV_UUID [PV_ESP [VF_ESP [VF_BDF]]]]]]: the LAVA jobs of gttlab, from
 # the templates in lava/ (*-job.yaml.in) with the one monitors block (lava/monitors.yaml) put into
 # each: OUTDIR/qemu.yaml (booting ESP with OVMF's code and a copy of VARS), OUTDIR/x86-ipxe.yaml and
 # OUTDIR/x86-grub.yaml (chainloading APP over TFTP), OUTDIR/x86-flasher.yaml (writing ESP to a card),
 # OUTDIR/gvtg-guest.yaml (booting GUEST_ESP, default ESP, in a GVT-g guest whose vGPU is the mdev
 # MDEV_UUID, default the all-zero placeholder a lab replaces with the UUID its host created),
-# OUTDIR/pv-guest.yaml (booting PV_ESP, default ESP, as a guest of `gttlab dom0 serve`), and
+# OUTDIR/pv-guest.yaml (booting PV_ESP, default ESP, as a guest of `gttlab dom0 serve`),
+# OUTDIR/sriov-guest.yaml (booting VF_ESP, default ESP, in a guest given the SR-IOV VF at PCI address
+# VF_BDF, default 0000:00:02.1, the first VF of an integrated GPU), and
 # OUTDIR/x86-health-check.yaml (the iPXE DUT's health check: three checks on its own GPU). APP, ESP,
-# VARS, GUEST_ESP and PV_ESP are files (file:// URLs) or http(s):// URLs a lab serves them from.
+# VARS, GUEST_ESP, PV_ESP and VF_ESP are files (file:// URLs) or http(s):// URLs a lab serves them from.
 # lava/make-jobs.sh --secure-boot OUTDIR APP ESP VARS [NAME]: the Secure Boot variants of the x86 UEFI
 # templates from the same files, for a signed APP (make efi-signed) and an ESP holding it:
 # OUTDIR/qemu-secure-boot.yaml (OVMF's snakeoil firmware, VARS a copy of OVMF_VARS_4M.snakeoil.fd,
@@ -35,12 +37,16 @@ url() {
 	esac
 }
 out=$1 name=${5:-gttlab.efi}
-app=$(url "$2") esp=$(url "$3") vars=$(url "$4") guest_esp=$(url "${6:-$3}") pv_esp=$(url "${8:-$3}") || exit 2
+app=$(url "$2") esp=$(url "$3") vars=$(url "$4") guest_esp=$(url "${6:-$3}") pv_esp=$(url "${8:-$3}") vf_esp=$(url "${9:-$3}") ||
+	exit 2
+vf_bdf=${10:-0000:00:02.1}
+[[ $vf_bdf =~ ^[0-9a-fA-F]{4}:[0-9a-fA-F]{2}:[0-1][0-9a-fA-F]\.[0-7]$ ]] ||
+	{ echo "make-jobs: VF_BDF '$vf_bdf' is not a PCI address (SSSS:BB:DD.F)" >&2; exit 2; }
 uuid=${7:-00000000-0000-0000-0000-000000000000}
 [[ $uuid =~ ^[0-9a-fA-F]{8}-([0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}$ ]] ||
 	{ echo "make-jobs: MDEV_UUID '$uuid' is not a UUID (8-4-4-4-12 hex digits)" >&2; exit 2; }
 mkdir -p "$out"
-templates=(qemu x86-ipxe x86-grub x86-flasher x86-health-check gvtg-guest pv-guest) suffix="" code=/usr/share/OVMF/OVMF_CODE_4M.fd
+templates=(qemu x86-ipxe x86-grub x86-flasher x86-health-check gvtg-guest pv-guest sriov-guest) suffix="" code=/usr/share/OVMF/OVMF_CODE_4M.fd
 if [ -n "$secure" ]; then
 	templates=(qemu x86-ipxe x86-grub x86-flasher) suffix=-secure-boot code=/usr/share/OVMF/OVMF_CODE_4M.snakeoil.fd
 fi
@@ -75,6 +81,7 @@ render() {
 		line=${line//@ESP@/$image}
 		line=${line//@VARS@/$vars}
 		line=${line//@MDEV_UUID@/$uuid}
+		line=${line//@VF_BDF@/$vf_bdf}
 		line=${line//@OVMF_CODE@/file://$code}
 		line=${line//@NAME@/$name ($t$suffix)}
 		printf '%s\n' "$line"
@@ -84,5 +91,6 @@ for t in "${templates[@]}"; do
 	image=$esp
 	[ "$t" = gvtg-guest ] && image=$guest_esp
 	[ "$t" = pv-guest ] && image=$pv_esp
+	[ "$t" = sriov-guest ] && image=$vf_esp
 	render "$t" "$image" > "$out/$t$suffix.yaml"
 done

@@ -5,8 +5,9 @@
 # and a gttlab.cfg): esp.img with --device sim:skl --debug-exit, plus --fault NAME, the application's
 # test-only fault, when given; esp-vgpu.img with --device vgpu:sim:skl --run guest --debug-exit (a vGPU
 # of the application's own Dom0 runtime); esp-gvtg-guest.img with --device auto --run guest, for the
-# GVT-g guest template. They and a copy of OVMF's vars go to WORKDIR; the jobs of every template are
-# made from lava/ and all five validated (lava-run --validate, and LAVA's job schema as a server
+# GVT-g guest template; esp-sriov-guest.img with --device auto --run vf, for the SR-IOV VF guest
+# template. They and a copy of OVMF's vars go to WORKDIR; the jobs of every template are
+# made from lava/ and every one validated (lava-run --validate, and LAVA's job schema as a server
 # applies it); then the sim:skl job runs and is gated, and (without --fault) the vgpu:sim:skl job,
 # gated the same way and also failed when a guest check skipped (guest mode did not happen); then
 # the two pv-guest jobs at once, one per guest slot of one `gttlab dom0 serve` that the first job's
@@ -34,10 +35,12 @@ rm -rf "$work" && mkdir -p "$work"
 
 . "$here/esp.sh"
 esp=$work/esp.img vgpu_esp=$work/esp-vgpu.img guest_esp=$work/esp-gvtg-guest.img pv_esp=$work/esp-pv.img
+vf_esp=$work/esp-sriov-guest.img
 make_esp "$esp" "$app" "--device sim:skl --debug-exit${extra:+ $extra}" &&
 	make_esp "$vgpu_esp" "$app" "--device vgpu:sim:skl --run guest --debug-exit" &&
 	make_esp "$guest_esp" "$app" "--device auto --run guest" &&
-	make_esp "$pv_esp" "$app" "--device pv --run guest --debug-exit" ||
+	make_esp "$pv_esp" "$app" "--device pv --run guest --debug-exit" &&
+	make_esp "$vf_esp" "$app" "--device auto --run vf" ||
 	{ echo "lava: cannot make the ESP images"; exit 2; }
 cp /usr/share/OVMF/OVMF_VARS_4M.fd "$work/vars.fd"
 # the images over HTTP, as a lab's web server gives them: WORKDIR served on 127.0.0.1 for this run
@@ -50,7 +53,7 @@ web=http://127.0.0.1:$port
 for _ in $(seq 50); do curl -sf -o /dev/null "$web/vars.fd" && break; sleep 0.1; done
 curl -sf -o /dev/null "$web/vars.fd" || { echo "lava: the HTTP server on $web does not answer"; exit 2; }
 "$here/make-jobs.sh" "$work/jobs" "$web/gttlab.efi" "$web/esp.img" "$web/vars.fd" "gttlab.efi on sim:skl${extra:+ with $extra}" \
-	"$web/esp-gvtg-guest.img" 00000000-0000-0000-0000-000000000000 "$web/esp-pv.img" &&
+	"$web/esp-gvtg-guest.img" 00000000-0000-0000-0000-000000000000 "$web/esp-pv.img" "$web/esp-sriov-guest.img" &&
 	"$here/make-jobs.sh" "$work/jobs-vgpu" "$app" "$vgpu_esp" "$work/vars.fd" "gttlab.efi on vgpu:sim:skl" ||
 	{ echo "lava: cannot make the jobs"; exit 2; }
 sb_jobs=()
@@ -62,14 +65,16 @@ if [ -n "$signed" ]; then
 			"gttlab.efi on sim:skl under Secure Boot" || { echo "lava: cannot make the Secure Boot jobs"; exit 2; }
 	sb_jobs=(qemu-secure-boot x86-ipxe-secure-boot x86-grub-secure-boot x86-flasher-secure-boot)
 fi
-for t in qemu x86-ipxe x86-grub x86-flasher x86-health-check gvtg-guest "${sb_jobs[@]}"; do
+for t in qemu x86-ipxe x86-grub x86-flasher x86-health-check gvtg-guest sriov-guest "${sb_jobs[@]}"; do
 	# a Secure Boot variant runs on its template's device, the QEMU one on the device with SMM
 	dict=$here/devices/gttlab-${t%-secure-boot}.yaml
 	[ "$t" = x86-health-check ] && dict=$here/devices/gttlab-x86-ipxe.yaml
 	[ "$t" = qemu-secure-boot ] && dict=$here/devices/gttlab-qemu-secure-boot.yaml
+	# a VF guest runs on the same QEMU-with-KVM host dictionary as a GVT-g guest
+	[ "$t" = sriov-guest ] && dict=$here/devices/gttlab-gvtg-guest.yaml
 	note=""
 	# the GVT-g host's dictionary boots with KVM, and lava-run refuses -enable-kvm where there is none
-	if [ "$t" = gvtg-guest ] && [ ! -e /sys/class/misc/kvm ]; then
+	if { [ "$t" = gvtg-guest ] || [ "$t" = sriov-guest ]; } && [ ! -e /sys/class/misc/kvm ]; then
 		sed -e '/^ *- -cpu host$/d' -e '/^ *- -enable-kvm$/d' "$dict" > "$work/gttlab-gvtg-guest-nokvm.yaml"
 		dict=$work/gttlab-gvtg-guest-nokvm.yaml
 		note=" (its KVM lines left out: no /sys/class/misc/kvm here)"
