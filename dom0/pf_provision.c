@@ -29,7 +29,7 @@ int dom0_pf_init(struct dom0_pf *pf, struct hw_device *dev, struct gtt_err *err)
 				   (unsigned long long)in->ggtt_size, (unsigned long long)GUC_GGTT_TOP);
 	*pf = (struct dom0_pf){ .dev = dev, .verx100 = in->plat->gen * 10, .hole_start = DOM0_PF_OWN,
 				.hole_end = GUC_GGTT_TOP };
-	if ((rc = hw_ggtt_read_pte(dev, pf->hole_start / 4096, &pf->scratch, err)))
+	if ((rc = hw_ggtt_read_pte(dev, pf->hole_start / 4096, &pf->unused_pte, err)))
 		return rc;
 	return GTT_OK;
 }
@@ -57,7 +57,7 @@ int dom0_pf_release(struct dom0_pf *pf, unsigned vfid, struct gtt_err *err)
 
 	if (!v || !v->size)
 		return gtt_err_set(err, GTT_EINVAL, "VF %u holds no GGTT to release", vfid);
-	if (!PF_FAULT(pf, pf_keep_released) && (rc = fill(pf, v->start / 4096, v->size / 4096, pf->scratch, err)))
+	if (!PF_FAULT(pf, pf_keep_released) && (rc = fill(pf, v->start / 4096, v->size / 4096, pf->unused_pte, err)))
 		return rc;
 	hw_ggtt_invalidate(pf->dev);
 	*v = (struct dom0_pf_vf){ 0 };

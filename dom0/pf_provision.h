@@ -42,7 +42,7 @@ struct dom0_pf {
 	struct hw_device *dev;
 	unsigned verx100;		/* graphics IP x 100: the VFID field's width */
 	uint64_t hole_start, hole_end;	/* the GGTT the PF shares: [DOM0_PF_OWN, GUC_GGTT_TOP) */
-	uint64_t scratch;		/* the PF's unused entry, read at hole_start at init: what a release writes */
+	uint64_t unused_pte;		/* the PF's unused (scratch) entry, read at hole_start at init: what a release writes */
 	unsigned n_vfs;			/* VFs provisioned now */
 	struct dom0_pf_vf vf[DOM0_PF_MAX_VFS + 1];	/* by VF id; [0] unused (the PF) */
 #ifdef GTTLAB_FAULTS
