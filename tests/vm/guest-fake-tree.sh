@@ -95,14 +95,14 @@ expect "info does not show the request channel and its slot size" has "$tmp/info
 expect "info lost the native lines (fences 32)" has "$tmp/info.txt" "fences        32"
 on info --json info >"$tmp/info.json" 2>&1
 expect "info --json does not hold the page as \"pvinfo\": $(grep -o '"pvinfo".*' "$tmp/info.json")" has "$tmp/info.json" \
-	'"pvinfo":{"active":true,"version":"1.0","vgt_id":3,"caps":"0x0000001c","caps_names":["FULL_PPGTT","HWSP_EMULATION","HUGE_GTT"],"mappable_base":"0x04000000","mappable_size":67108864,"nonmappable_base":"0x40000000","nonmappable_size":536870912,"fence_num":4,"gm_channel":true,"slot_size":67108864}}'
+	'"pvinfo":{"active":true,"version":"1.0","vgt_id":3,"caps":"0x0000001c","caps_names":["FULL_PPGTT","HWSP_EMULATION","HUGE_GTT"],"mappable_base":"0x04000000","mappable_size":67108864,"nonmappable_base":"0x40000000","nonmappable_size":536870912,"fence_num":4,"gm_channel":true,"slot_size":67108864},"vf":{"active":false}}'
 
 # ---- a native tree: no guest lines, "active": false ----
 tree native >/dev/null
 on native info >"$tmp/native.txt" 2>&1
 expect "a native tree says guest mode" eval '! grep -q "guest mode" "$tmp/native.txt"'
 on native --json info >"$tmp/native.json" 2>&1
-expect "info --json on a native tree lacks \"pvinfo\":{\"active\":false}" has "$tmp/native.json" '"pvinfo":{"active":false}}'
+expect "info --json on a native tree lacks \"pvinfo\":{\"active\":false}" has "$tmp/native.json" '"pvinfo":{"active":false},"vf":{"active":false}}'
 
 # ---- a malformed page: exit 2, one line naming the word, nothing written ----
 dir=$(tree bad)
