@@ -127,14 +127,12 @@ static enum check_status check_pf_provision(struct check_ctx *c)
 {
 	struct hw_device *dev = c->dev;
 	struct gtt_err err = { 0 };
-	struct dom0_pf *pf = dev->env->alloc(dev->env, sizeof(*pf));
 	enum check_status st = CHECK_PASS;
 
-	if (dev->info.plat->gen < 120) {
-		dev->env->free(dev->env, pf);
+	if (dev->info.plat->gen < 120)
 		return ck_skip(c, "%s is gen %u.%u: SR-IOV PFs are gen12's", dev->info.plat->name, dev->info.plat->gen / 10,
 			       dev->info.plat->gen % 10);
-	}
+	struct dom0_pf *pf = dev->env->alloc(dev->env, sizeof(*pf));
 	if (!pf)
 		return ck_fail(c, "out of memory for the PF's state");
 	if (dom0_pf_init(pf, dev, &err)) {

@@ -193,7 +193,9 @@ int hw_detect(struct hw_device *dev, struct gtt_err *err)
 	if (dev->ops->stamp_key)
 		dev->ops->stamp_key(dev->ctx, dev->info.stamp_key);
 	/* last: a VF's range comes from GuC; a guest's ranges and fence_num are judged against what was found above */
-	if (dev->info.vf.active)
-		return hw_detect_vf_boot(dev, err);
+	if (dev->info.vf.active) {
+		hw_detect_vf_boot(dev);
+		return GTT_OK;
+	}
 	return hw_detect_pvinfo(dev, &dev->info.pvinfo, err);
 }

@@ -35,21 +35,20 @@ void hw_vf_layout(struct hw_info *in)
 	in->num_fences = 0;
 }
 
-int hw_detect_vf_boot(struct hw_device *dev, struct gtt_err *err)
+void hw_detect_vf_boot(struct hw_device *dev)
 {
 	struct hw_vf *vf = &dev->info.vf;
 	struct hw_guc_mbox mb;
 	struct hw_vf_boot b = { 0 };
 	struct gtt_err e = { 0 };
 
-	(void)err;
 	hw_vf_mbox(dev, false, &mb);
 	/* every platform gttlab knows is gen12.0: WOPCM 2 MiB, no GMD_ID (VF interface 1.1 at least) */
 	vf->wopcm = WOPCM_SIZE_DEFAULT;
 	vf->boot_rc = hw_vf_bootstrap(&mb, false, vf->wopcm, &b, &e);
 	if (vf->boot_rc) {
 		gtt_snprintf(vf->boot_why, sizeof(vf->boot_why), "%s", e.msg);
-		return GTT_OK;
+		return;
 	}
 	vf->abi_major = b.abi.major;
 	vf->abi_minor = b.abi.minor;
@@ -57,5 +56,4 @@ int hw_detect_vf_boot(struct hw_device *dev, struct gtt_err *err)
 	vf->reset_tries = b.reset_tries;
 	vf->ggtt_start = b.ggtt.start;
 	vf->ggtt_size = b.ggtt.size;
-	return GTT_OK;
 }

@@ -35,8 +35,8 @@ void hw_vf_layout(struct hw_info *in);
  * The bootstrap with GuC on the primary GT's mailbox, into dev->info.vf:
  * the agreed interface and the GGTT range, or boot_rc and boot_why when
  * GuC did not give them (a fault the vf suite reports; the open still
- * succeeds). GTT_OK always: nothing here stops the open.
+ * succeeds, so there is no error to return).
  */
-int hw_detect_vf_boot(struct hw_device *dev, struct gtt_err *err);
+void hw_detect_vf_boot(struct hw_device *dev);
 
 #endif

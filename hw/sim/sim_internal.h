@@ -92,8 +92,6 @@ struct sim_fault *sim_fault_find(struct sim_device *sim, uint32_t off);
 
 /* sim_vf.c: the model as a VF */
 void sim_vf_boot(struct sim_device *sim);
-/* Whether the PTE holding GSM byte gsm_off is tagged with this VF's id. */
-bool sim_vf_owns(const struct sim_device *sim, uint64_t gsm_off);
 /* What the VF reads at GSM dword gsm_off that holds v: 0 when not its own, the VFID field cleared. */
 uint32_t sim_vf_gsm_view(const struct sim_device *sim, uint64_t gsm_off, uint32_t v);
 /* A VF's write of *val over old at GSM dword gsm_off: false (dropped) when not its own; *val what lands. */

@@ -100,21 +100,22 @@ void sim_vf_boot(struct sim_device *sim)
 	gtt_memcpy(sim->tlb, sim->gsm, sim->gsm_size);
 }
 
-bool sim_vf_owns(const struct sim_device *sim, uint64_t gsm_off)
+/* Whether the PTE holding GSM byte gsm_off is tagged with this VF's id. */
+static bool owns(const struct sim_device *sim, uint64_t gsm_off)
 {
 	return tag_of(sim, gsm_lo(sim, gsm_off / 8)) == sim->vf.id;
 }
 
 uint32_t sim_vf_gsm_view(const struct sim_device *sim, uint64_t gsm_off, uint32_t v)
 {
-	if (!sim_vf_owns(sim, gsm_off))
+	if (!owns(sim, gsm_off))
 		return 0;
 	return gsm_off % 8 ? v : v & ~(uint32_t)vfid_mask(sim);
 }
 
 bool sim_vf_gsm_merge(const struct sim_device *sim, uint64_t gsm_off, uint32_t old, uint32_t *val)
 {
-	if (!sim_vf_owns(sim, gsm_off))
+	if (!owns(sim, gsm_off))
 		return false;
 	if (gsm_off % 8 == 0) {
 		uint32_t keep = (uint32_t)vfid_mask(sim);
